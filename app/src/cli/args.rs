@@ -1,0 +1,60 @@
+//! Parsing of comma-separated numeric arguments (`--size 256,128,256`, `--box 0,0,0,16,16,16`).
+
+use strata_engine::voxel::{VoxelBox, VoxelPos};
+
+use crate::{AppError, AppResult};
+
+fn parse_list<T: std::str::FromStr>(text: &str, n: usize, what: &str) -> AppResult<Vec<T>> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    if parts.len() != n {
+        return Err(AppError::Usage(format!(
+            "{what} needs {n} comma-separated numbers, got {text:?}"
+        )));
+    }
+    parts
+        .iter()
+        .map(|p| {
+            p.parse::<T>()
+                .map_err(|_| AppError::Usage(format!("{what}: {p:?} is not a valid number")))
+        })
+        .collect()
+}
+
+/// Parse `X,Y,Z` integers.
+///
+/// # Errors
+/// [`AppError::Usage`] for the wrong count or a non-number.
+pub fn parse_triple<T: std::str::FromStr + Copy>(text: &str, what: &str) -> AppResult<[T; 3]> {
+    let v = parse_list::<T>(text, 3, what)?;
+    Ok([v[0], v[1], v[2]])
+}
+
+/// Parse a half-open box `X0,Y0,Z0,X1,Y1,Z1`.
+///
+/// # Errors
+/// [`AppError::Usage`] for bad numbers or an empty box.
+pub fn parse_box(text: &str) -> AppResult<VoxelBox> {
+    let v = parse_list::<i32>(text, 6, "--box")?;
+    let b = VoxelBox::new(VoxelPos::new(v[0], v[1], v[2]), VoxelPos::new(v[3], v[4], v[5]));
+    if b.is_empty() {
+        return Err(AppError::Usage(format!(
+            "--box {text} is empty: each of X1,Y1,Z1 must be greater than X0,Y0,Z0"
+        )));
+    }
+    Ok(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_rejects() {
+        assert_eq!(parse_triple::<u32>("1, 2,3", "--size").ok(), Some([1, 2, 3]));
+        assert!(parse_triple::<u32>("1,2", "--size").is_err());
+        assert!(parse_triple::<u32>("1,-2,3", "--size").is_err());
+        let b = parse_box("-4,0,-4,4,8,4").expect("box");
+        assert_eq!(b.volume(), 8 * 8 * 8);
+        assert!(parse_box("0,0,0,0,1,1").is_err());
+    }
+}

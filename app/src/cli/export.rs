@@ -1,0 +1,54 @@
+//! `strata export FILE OUT --format raw|rle --box X0,Y0,Z0,X1,Y1,Z1`: a box of voxels, streamed slab by
+//! slab (one Z slice at a time) into an atomically written file.
+
+use std::io::Write;
+use std::path::Path;
+
+use strata_engine::format::AtomicFile;
+use strata_engine::format::project::Project;
+use strata_engine::format::rle::RleEncoder;
+use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
+
+use super::Format;
+use super::args::parse_box;
+use super::progress::with_bar;
+use crate::{AppError, AppResult};
+
+/// Run the command.
+///
+/// # Errors
+/// Missing or bad box, unreadable project, unwritable output.
+pub fn run(file: &Path, out: &Path, format: Format, region: Option<&str>) -> AppResult<()> {
+    let region = parse_box(region.ok_or_else(|| {
+        AppError::Usage(format!("--box X0,Y0,Z0,X1,Y1,Z1 is required for --format {format:?}").to_lowercase())
+    })?)?;
+    let project = with_bar("loading", |_| Project::load(file))?;
+    with_bar("exporting", |p| {
+        let [_, _, sz] = region.size();
+        p.start(sz as u64);
+        let mut writer = AtomicFile::create(out)?;
+        let mut encoder = RleEncoder::new();
+        let mut bytes = Vec::new();
+        let mut slab = Vec::new();
+        for z in region.min.z..region.max.z {
+            let b = VoxelBox::new(
+                VoxelPos::new(region.min.x, region.min.y, z),
+                VoxelPos::new(region.max.x, region.max.y, z + 1),
+            );
+            slab.resize(b.volume(), Voxel::AIR);
+            project.grid.read_box(b, &mut slab);
+            bytes.clear();
+            match format {
+                Format::Raw => bytes.extend(slab.iter().flat_map(|v| [v.material, v.occupancy])),
+                Format::Rle => encoder.push(&slab, &mut bytes),
+            }
+            writer.write_all(&bytes).map_err(|e| AppError::io(out, e))?;
+            p.advance(1);
+        }
+        bytes.clear();
+        encoder.finish(&mut bytes);
+        writer.write_all(&bytes).map_err(|e| AppError::io(out, e))?;
+        writer.commit()?;
+        Ok(())
+    })
+}

@@ -1,0 +1,82 @@
+//! `strata import IN.raw OUT.strata --format raw --size X,Y,Z [--origin X,Y,Z]`: raw voxels into a new
+//! project. Every voxel is checked (known material, no Air with occupancy) before anything is saved.
+
+use std::path::Path;
+
+use strata_engine::format::project::{Project, ProjectHeader};
+use strata_engine::storage::Grid;
+use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
+
+use super::Format;
+use super::args::parse_triple;
+use super::progress::with_bar;
+use crate::{AppError, AppResult};
+
+/// Decode and check raw bytes for a box of `size`; errors name the byte offset and voxel.
+///
+/// # Errors
+/// Length mismatch, unknown material id, Air with occupancy.
+pub fn decode_raw(bytes: &[u8], size: [u32; 3], materials: &MaterialTable) -> AppResult<Vec<Voxel>> {
+    let count = u64::from(size[0]) * u64::from(size[1]) * u64::from(size[2]);
+    let expected = count * 2;
+    if bytes.len() as u64 != expected {
+        return Err(AppError::Usage(format!(
+            "the file has {} bytes but --size {},{},{} needs {expected} (2 bytes per voxel)",
+            bytes.len(),
+            size[0],
+            size[1],
+            size[2]
+        )));
+    }
+    let (sx, sy) = (size[0] as usize, size[1] as usize);
+    let mut voxels = Vec::with_capacity(count as usize);
+    for (i, pair) in bytes.chunks_exact(2).enumerate() {
+        let (m, o) = (pair[0], pair[1]);
+        let at = || format!("byte {} (voxel {},{},{})", i * 2, i % sx, (i / sx) % sy, i / (sx * sy));
+        if !materials.contains(m) {
+            return Err(AppError::Usage(format!(
+                "{}: unknown material id {m} (the table has {})",
+                at(),
+                materials.len()
+            )));
+        }
+        if m == 0 && o != 0 {
+            return Err(AppError::Usage(format!("{}: Air with occupancy {o}", at())));
+        }
+        voxels.push(Voxel::new(m, o));
+    }
+    Ok(voxels)
+}
+
+/// Run the command.
+///
+/// # Errors
+/// Bad arguments, unreadable input, invalid voxels, unwritable output.
+pub fn run(input: &Path, out: &Path, format: Format, size: Option<&str>, origin: &str) -> AppResult<()> {
+    if format != Format::Raw {
+        return Err(AppError::Usage("import supports --format raw".into()));
+    }
+    let size = parse_triple::<u32>(
+        size.ok_or_else(|| AppError::Usage("--size X,Y,Z is required for --format raw".into()))?,
+        "--size",
+    )?;
+    if size.iter().any(|&s| s == 0 || s > i32::MAX as u32) {
+        return Err(AppError::Usage("--size must be positive on every axis".into()));
+    }
+    let origin = VoxelPos::from(parse_triple::<i32>(origin, "--origin")?);
+    let bytes = std::fs::read(input).map_err(|e| AppError::io(input, e))?;
+    let materials = MaterialTable::builtin();
+    let voxels = decode_raw(&bytes, size, &materials).map_err(|e| match e {
+        AppError::Usage(m) => AppError::Usage(format!("{}: {m}", input.display())),
+        other => other,
+    })?;
+    let region = VoxelBox::from_min_size(origin, size);
+    let mut grid = Grid::new();
+    grid.write_box(region, &voxels);
+    let name = input
+        .file_stem()
+        .map_or_else(|| "imported".to_owned(), |s| s.to_string_lossy().into_owned());
+    let project = Project::new(ProjectHeader::new(name, region), grid);
+    with_bar("saving", |_| project.save(out))?;
+    Ok(())
+}

@@ -1,0 +1,106 @@
+//! `strata info FILE [--json]`: facts about a project (materials, bounds, counts, memory, encoded sizes).
+
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+use strata_engine::format::project::{Project, encoded_sizes};
+use strata_engine::storage::MemoryReport;
+
+use super::progress::with_bar;
+use crate::{AppError, AppResult};
+
+/// Everything `info` reports, as JSON (the text form is rendered from it).
+///
+/// # Errors
+/// When the file cannot be read or decoded.
+pub fn report(file: &Path) -> AppResult<Value> {
+    let file_bytes = std::fs::metadata(file).map_err(|e| AppError::io(file, e))?.len();
+    let project = with_bar("loading", |_| Project::load(file))?;
+    let stats = project.grid.stats();
+    let memory = MemoryReport::of(&project.grid);
+    let sizes = encoded_sizes(&project.grid);
+    let table = &project.header.materials;
+    let materials: Vec<Value> = table
+        .materials
+        .iter()
+        .enumerate()
+        .map(|(id, m)| {
+            json!({
+                "id": id,
+                "name": m.name,
+                "liquid": m.liquid,
+                "sharp": m.shaping == strata_engine::voxel::Shaping::Sharp,
+                "color": [m.color.0, m.color.1, m.color.2],
+            })
+        })
+        .collect();
+    let mut by_material = Map::new();
+    for (id, m) in table.materials.iter().enumerate().skip(1) {
+        by_material.insert(m.name.clone(), json!(stats.by_material[id]));
+    }
+    let b = project.header.bounds;
+    let per = |bytes: u64| memory.per_voxel(bytes);
+    Ok(json!({
+        "name": project.header.name,
+        "materials": materials,
+        "bounds": {
+            "min": b.min.to_array(),
+            "max": [b.max.x - 1, b.max.y - 1, b.max.z - 1],
+            "size": b.size(),
+        },
+        "generator": project.header.generator.as_ref().map(|g| json!({
+            "preset": g.preset.name(), "size": g.size, "seed": g.seed,
+        })),
+        "chunks": stats.chunks,
+        "nonair_voxels": stats.nonair_voxels,
+        "voxels_by_material": by_material,
+        "memory_bytes": memory.total_bytes,
+        "bytes_per_voxel": per(memory.total_bytes),
+        "memory": {
+            "level0_bytes": memory.level0_bytes,
+            "seed_layout_bytes": memory.seed_layout_bytes,
+            "seed_layout_bytes_per_voxel": per(memory.seed_layout_bytes),
+            "unpacked_bytes": memory.unpacked_bytes,
+            "unpacked_bytes_per_voxel": per(memory.unpacked_bytes),
+        },
+        "rle_bytes": sizes.rle_bytes,
+        "rle_bytes_per_voxel": per(sizes.rle_bytes),
+        "rle_lz4_bytes": sizes.rle_lz4_bytes,
+        "rle_lz4_bytes_per_voxel": per(sizes.rle_lz4_bytes),
+        "file_bytes": file_bytes,
+        "history_steps": project.history.undo_len(),
+        "redo_steps": project.history.redo_len(),
+    }))
+}
+
+/// Run the command.
+///
+/// # Errors
+/// When the file cannot be read or decoded.
+pub fn run(file: &Path, json: bool) -> AppResult<()> {
+    let r = report(file)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        return Ok(());
+    }
+    let g = |k: &str| r.get(k).cloned().unwrap_or(Value::Null);
+    let f = |k: &str| g(k).as_f64().unwrap_or(0.0);
+    println!("{} ({})", g("name").as_str().unwrap_or(""), file.display());
+    println!("bounds        {} .. {}", r["bounds"]["min"], r["bounds"]["max"]);
+    println!("chunks        {}", g("chunks"));
+    println!("non-air       {} voxels", g("nonair_voxels"));
+    println!("memory        {} bytes ({:.3} B/voxel; seed layout {:.3}, unpacked {:.3})",
+        g("memory_bytes"), f("bytes_per_voxel"),
+        r["memory"]["seed_layout_bytes_per_voxel"].as_f64().unwrap_or(0.0),
+        r["memory"]["unpacked_bytes_per_voxel"].as_f64().unwrap_or(0.0));
+    println!("RLE           {} bytes ({:.4} B/voxel)", g("rle_bytes"), f("rle_bytes_per_voxel"));
+    println!("RLE+LZ4       {} bytes ({:.4} B/voxel)", g("rle_lz4_bytes"), f("rle_lz4_bytes_per_voxel"));
+    println!("file          {} bytes", g("file_bytes"));
+    println!("undo steps    {}", g("history_steps"));
+    if let Some(Value::Object(m)) = r.get("voxels_by_material") {
+        for (name, count) in m.iter().filter(|(_, c)| c.as_u64() != Some(0)) {
+            println!("  {name:<14}{count}");
+        }
+    }
+    Ok(())
+}

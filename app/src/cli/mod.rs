@@ -1,0 +1,115 @@
+//! Command-line definitions (clap) and dispatch. Every command exits non-zero with a clear message on
+//! bad input; long jobs show a progress bar when stderr is a terminal.
+
+mod args;
+mod export;
+mod import;
+mod info;
+mod new;
+mod progress;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::AppResult;
+pub use args::{parse_box, parse_triple};
+
+/// Strata: a level editor for smooth voxel terrain.
+#[derive(Debug, Parser)]
+#[command(name = "strata", version, about)]
+pub struct Cli {
+    /// What to do; with none, the editor opens on the default world.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Data formats for `export` and `import`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// 2 bytes per voxel (material id, occupancy), X fastest, then Y, then Z; no header.
+    Raw,
+    /// The seed RLE stream of the box, same order; no header.
+    Rle,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Generate a new world and save it as a project file.
+    New {
+        /// Output project file (.strata).
+        out: PathBuf,
+        /// Terrain preset: hills, mountains, canyons, islands or flat.
+        #[arg(long, default_value = "hills")]
+        preset: String,
+        /// World size in voxels, X,Y,Z (Y is up).
+        #[arg(long, default_value = "256,128,256")]
+        size: String,
+        /// Random seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u32,
+    },
+    /// Print facts about a project file.
+    Info {
+        /// Project file.
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export a box of voxels.
+    Export {
+        /// Project file.
+        file: PathBuf,
+        /// Output file.
+        out: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum)]
+        format: Format,
+        /// Half-open box X0,Y0,Z0,X1,Y1,Z1.
+        #[arg(long = "box", allow_hyphen_values = true)]
+        region: Option<String>,
+    },
+    /// Import voxels into a new project file.
+    Import {
+        /// Input data file.
+        input: PathBuf,
+        /// Output project file (.strata).
+        out: PathBuf,
+        /// Input format (raw).
+        #[arg(long, value_enum)]
+        format: Format,
+        /// Size of the raw box, X,Y,Z.
+        #[arg(long)]
+        size: Option<String>,
+        /// World position of the box's first voxel, X,Y,Z.
+        #[arg(long, default_value = "0,0,0", allow_hyphen_values = true)]
+        origin: String,
+    },
+}
+
+/// Run a parsed command line.
+///
+/// # Errors
+/// Whatever the command reports; printed by `main` and turned into a non-zero exit.
+pub fn run(cli: Cli) -> AppResult<()> {
+    match cli.command {
+        None => {
+            // The editor arrives with its own issue; until then the default action is the help text.
+            use clap::CommandFactory;
+            Cli::command()
+                .print_help()
+                .map_err(|e| crate::AppError::io("stdout", e))?;
+            Ok(())
+        }
+        Some(Command::New { out, preset, size, seed }) => new::run(&out, &preset, &size, seed),
+        Some(Command::Info { file, json }) => info::run(&file, json),
+        Some(Command::Export { file, out, format, region }) => {
+            export::run(&file, &out, format, region.as_deref())
+        }
+        Some(Command::Import { input, out, format, size, origin }) => {
+            import::run(&input, &out, format, size.as_deref(), &origin)
+        }
+    }
+}

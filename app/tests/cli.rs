@@ -1,0 +1,160 @@
+//! The command line as scripts use it: real processes, exit codes, files and JSON.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use strata_engine::format::rle;
+use strata_engine::voxel::Voxel;
+
+fn strata(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strata"))
+        .args(args)
+        .output()
+        .expect("strata runs")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = strata(args);
+    assert!(
+        out.status.success(),
+        "strata {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// Runs and expects failure; returns stderr.
+fn fails(args: &[&str]) -> String {
+    let out = strata(args);
+    assert!(!out.status.success(), "strata {args:?} should fail");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("strata-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 temp path")
+}
+
+#[test]
+fn new_then_info_json() {
+    let d = temp_dir("info");
+    let w = d.join("w.strata");
+    ok(&["new", s(&w), "--preset", "hills", "--size", "96,64,80", "--seed", "5"]);
+    let out = ok(&["info", s(&w), "--json"]);
+    let j: Value = serde_json::from_slice(&out.stdout).expect("json");
+    for key in [
+        "materials", "bounds", "chunks", "nonair_voxels", "voxels_by_material", "memory_bytes",
+        "bytes_per_voxel", "rle_bytes", "rle_lz4_bytes", "file_bytes",
+    ] {
+        assert!(j.get(key).is_some(), "missing key {key}");
+    }
+    assert_eq!(j["bounds"]["min"], serde_json::json!([0, 0, 0]));
+    assert_eq!(j["bounds"]["max"], serde_json::json!([95, 63, 79]));
+    let m0 = &j["materials"][0];
+    assert_eq!(m0["id"], 0);
+    assert_eq!(m0["name"], "Air");
+    assert!(m0.get("liquid").is_some() && m0.get("sharp").is_some());
+    let by: u64 = j["voxels_by_material"]
+        .as_object()
+        .expect("object")
+        .values()
+        .map(|v| v.as_u64().expect("count"))
+        .sum();
+    assert_eq!(by, j["nonair_voxels"].as_u64().expect("count"));
+    assert!(by > 0);
+    assert_eq!(
+        j["file_bytes"].as_u64(),
+        Some(std::fs::metadata(&w).expect("stat").len())
+    );
+    assert!(j["rle_lz4_bytes"].as_u64() <= j["rle_bytes"].as_u64());
+    // Text form works too.
+    let text = ok(&["info", s(&w)]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("non-air"));
+}
+
+#[test]
+fn raw_and_rle_export_import_round_trip() {
+    let d = temp_dir("raw");
+    let w = d.join("w.strata");
+    ok(&["new", s(&w), "--preset", "canyons", "--size", "80,64,72", "--seed", "3"]);
+    let bx = "-5,0,-3,70,50,40";
+    let raw = d.join("box.raw");
+    ok(&["export", s(&w), s(&raw), "--format", "raw", "--box", bx]);
+    let raw_bytes = std::fs::read(&raw).expect("raw");
+    let volume = 75 * 50 * 43;
+    assert_eq!(raw_bytes.len(), volume * 2);
+    // Outside the world (x < 0) is Air.
+    assert_eq!(&raw_bytes[..2], &[0, 0]);
+
+    let rle_path = d.join("box.rle");
+    ok(&["export", s(&w), s(&rle_path), "--format", "rle", "--box", bx]);
+    let mut decoded = vec![Voxel::AIR; volume];
+    rle::decode(&std::fs::read(&rle_path).expect("rle"), &mut decoded).expect("valid rle");
+    let from_raw: Vec<u8> = decoded.iter().flat_map(|v| [v.material, v.occupancy]).collect();
+    assert_eq!(from_raw, raw_bytes, "RLE and raw exports hold the same voxels");
+
+    let imported = d.join("imported.strata");
+    ok(&["import", s(&raw), s(&imported), "--format", "raw", "--size", "75,50,43", "--origin", "-5,0,-3"]);
+    let again = d.join("again.raw");
+    ok(&["export", s(&imported), s(&again), "--format", "raw", "--box", bx]);
+    assert_eq!(std::fs::read(&again).expect("again"), raw_bytes);
+}
+
+#[test]
+fn bad_input_fails_clearly() {
+    let d = temp_dir("bad");
+    let w = d.join("w.strata");
+    assert!(fails(&["new", s(&w), "--preset", "volcano"]).contains("hills"));
+    assert!(fails(&["new", s(&w), "--size", "10,10"]).contains("--size"));
+    assert!(fails(&["new", s(&w), "--size", "0,10,10"]).contains("size"));
+    ok(&["new", s(&w), "--preset", "flat", "--size", "32,32,32"]);
+    assert!(fails(&["export", s(&w), s(&d.join("x.raw")), "--format", "raw"]).contains("--box"));
+    assert!(fails(&["export", s(&w), s(&d.join("x.raw")), "--format", "raw", "--box", "5,5,5,1,1,1"]).contains("empty"));
+    assert!(fails(&["info", s(&d.join("missing.strata"))]).contains("missing.strata"));
+
+    let raw = d.join("bad.raw");
+    std::fs::write(&raw, [2u8, 255, 0, 0, 0]).expect("write");
+    let e = fails(&["import", s(&raw), s(&d.join("o.strata")), "--format", "raw", "--size", "1,1,2"]);
+    assert!(e.contains("5 bytes") && e.contains("needs 4"), "{e}");
+    std::fs::write(&raw, [2u8, 255, 60, 255]).expect("write");
+    let e = fails(&["import", s(&raw), s(&d.join("o.strata")), "--format", "raw", "--size", "2,1,1"]);
+    assert!(e.contains("unknown material id 60") && e.contains("byte 2"), "{e}");
+    std::fs::write(&raw, [0u8, 9, 2, 255]).expect("write");
+    let e = fails(&["import", s(&raw), s(&d.join("o.strata")), "--format", "raw", "--size", "2,1,1"]);
+    assert!(e.contains("Air with occupancy"), "{e}");
+    assert!(!d.join("o.strata").exists(), "nothing is written on bad input");
+
+    let mut bytes = std::fs::read(&w).expect("read");
+    let n = bytes.len();
+    bytes[n - 30] ^= 4;
+    let corrupt = d.join("corrupt.strata");
+    std::fs::write(&corrupt, &bytes).expect("write");
+    let e = fails(&["info", s(&corrupt)]);
+    assert!(e.contains("corrupt.strata") && e.contains("byte "), "{e}");
+    std::fs::write(&corrupt, &bytes[..n / 2]).expect("write");
+    let e = fails(&["info", s(&corrupt)]);
+    assert!(e.contains("corrupt.strata"), "{e}");
+}
+
+#[test]
+fn saving_twice_keeps_a_backup() {
+    let d = temp_dir("bak");
+    let w = d.join("w.strata");
+    ok(&["new", s(&w), "--preset", "flat", "--size", "32,32,32"]);
+    let first = std::fs::read(&w).expect("read");
+    ok(&["new", s(&w), "--preset", "hills", "--size", "32,32,32"]);
+    assert_eq!(std::fs::read(d.join("w.strata.bak")).expect("backup"), first);
+}
+
+#[test]
+fn no_arguments_prints_help() {
+    let out = ok(&[]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+}

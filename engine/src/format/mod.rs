@@ -1,0 +1,11 @@
+//! Byte formats: the seed RLE voxel encoding, LZ4 framing of RLE streams, atomic file writes and the
+//! `.strata` project file. Byte-level specs live in `docs/formats/`.
+
+mod atomic;
+mod bytes;
+pub mod lz4;
+pub mod project;
+pub mod rle;
+
+pub use atomic::{AtomicFile, backup_path, write_atomic};
+pub use bytes::Reader;

@@ -1,0 +1,202 @@
+//! The CHNK section: a table of chunk records, each LZ4(RLE(32³ voxels)) with its own CRC32.
+//!
+//! ```text
+//!   u32 count
+//!   count × entry (32 bytes): i32 cx, i32 cy, i32 cz, u64 offset (from payload start),
+//!                             u32 lz4 length, u32 rle length, u32 crc32(lz4 bytes)
+//!   records, in table order
+//! ```
+//!
+//! Chunks are encoded and decoded in parallel; the table is sorted (Z, Y, X) so equal worlds give
+//! equal bytes.
+
+use rayon::prelude::*;
+
+use super::header::ProjectHeader;
+use crate::format::Reader;
+use crate::format::lz4::unpack_into;
+use crate::format::rle::{RleEncoder, max_encoded_len};
+use crate::storage::{Chunk, Grid};
+use crate::voxel::{CHUNK_SIZE, ChunkPos, Voxel};
+use crate::{Error, Result};
+
+const ENTRY_LEN: usize = 32;
+
+/// RLE stream of one chunk (rows in X, Y, Z order), appended to `out`.
+pub fn encode_chunk_rle(chunk: &Chunk, out: &mut Vec<u8>) {
+    let mut e = RleEncoder::new();
+    for z in 0..CHUNK_SIZE {
+        for y in 0..CHUNK_SIZE {
+            e.push(chunk.read_row(y, z), out);
+        }
+    }
+    e.finish(out);
+}
+
+/// Encode the section payload for `grid`.
+pub fn encode(grid: &Grid) -> Vec<u8> {
+    let positions = grid.sorted_positions();
+    let records: Vec<(ChunkPos, u32, Vec<u8>)> = positions
+        .par_iter()
+        .map_init(Vec::new, |rle, &pos| {
+            rle.clear();
+            if let Some(c) = grid.chunk(pos) {
+                encode_chunk_rle(c, rle);
+            }
+            (pos, rle.len() as u32, lz4_flex::block::compress(rle))
+        })
+        .collect();
+    let table_len = 4 + records.len() * ENTRY_LEN;
+    let body: usize = records.iter().map(|r| r.2.len()).sum();
+    let mut out = Vec::with_capacity(table_len + body);
+    out.extend_from_slice(&(records.len() as u32).to_le_bytes());
+    let mut offset = table_len as u64;
+    for (pos, rle_len, lz4) in &records {
+        for c in [pos.x, pos.y, pos.z] {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&(lz4.len() as u32).to_le_bytes());
+        out.extend_from_slice(&rle_len.to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(lz4).to_le_bytes());
+        offset += lz4.len() as u64;
+    }
+    for (_, _, lz4) in records {
+        out.extend_from_slice(&lz4);
+    }
+    out
+}
+
+struct Entry {
+    pos: ChunkPos,
+    offset: usize,
+    lz4_len: usize,
+    rle_len: usize,
+    crc: u32,
+    table_at: usize,
+}
+
+fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
+    let mut r = Reader::new(payload, base);
+    let count = r.u32("chunk count")? as usize;
+    if count > r.remaining() / ENTRY_LEN {
+        return Err(Error::corrupt(
+            base,
+            format!("chunk table of {count} entries does not fit in the section"),
+        ));
+    }
+    let mut entries = Vec::with_capacity(count);
+    for _ in 0..count {
+        let table_at = r.offset();
+        let pos = ChunkPos::new(r.i32("chunk x")?, r.i32("chunk y")?, r.i32("chunk z")?);
+        let offset = r.u64("record offset")?;
+        let lz4_len = r.u32("record length")? as usize;
+        let rle_len = r.u32("RLE length")? as usize;
+        let crc = r.u32("record checksum")?;
+        let end = offset.checked_add(lz4_len as u64);
+        if end.is_none_or(|e| e > payload.len() as u64) {
+            return Err(Error::corrupt(
+                table_at,
+                format!("chunk {pos:?}: record lies outside the section"),
+            ));
+        }
+        if rle_len > max_encoded_len(Chunk::VOLUME) {
+            return Err(Error::corrupt(table_at, format!("chunk {pos:?}: RLE length {rle_len} too large")));
+        }
+        entries.push(Entry {
+            pos,
+            offset: offset as usize,
+            lz4_len,
+            rle_len,
+            crc,
+            table_at,
+        });
+    }
+    let mut sorted: Vec<(ChunkPos, usize)> = entries.iter().map(|e| (e.pos, e.table_at)).collect();
+    sorted.sort_unstable();
+    if let Some(w) = sorted.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(Error::corrupt(w[1].1, format!("chunk {:?} is stored twice", w[1].0)));
+    }
+    Ok(entries)
+}
+
+fn decode_entry(
+    e: &Entry,
+    payload: &[u8],
+    base: usize,
+    materials: usize,
+    scratch: &mut (Vec<u8>, Vec<Voxel>),
+) -> Result<(ChunkPos, Chunk)> {
+    let at = base + e.offset;
+    let record = &payload[e.offset..e.offset + e.lz4_len];
+    if crc32fast::hash(record) != e.crc {
+        return Err(Error::corrupt(at, format!("chunk {:?}: checksum mismatch", e.pos)));
+    }
+    let (rle, voxels) = scratch;
+    voxels.resize(Chunk::VOLUME, Voxel::AIR);
+    unpack_into(record, e.rle_len, voxels, rle).map_err(|err| match err {
+        Error::Corrupt { reason, .. } => {
+            Error::corrupt(at, format!("chunk {:?}: {reason}", e.pos))
+        }
+        other => other,
+    })?;
+    if let Some(v) = voxels.iter().find(|v| usize::from(v.material) >= materials) {
+        return Err(Error::corrupt(
+            at,
+            format!("chunk {:?}: material id {} is not in the material table", e.pos, v.material),
+        ));
+    }
+    Ok((e.pos, Chunk::from_dense(voxels)))
+}
+
+/// Decode the section payload found at absolute offset `base`.
+///
+/// # Errors
+/// [`Error::Corrupt`] naming the chunk and offset of the first bad record.
+pub fn decode(payload: &[u8], base: usize, header: &ProjectHeader) -> Result<Grid> {
+    let entries = read_table(payload, base)?;
+    let materials = header.materials.len();
+    let chunks: Vec<(ChunkPos, Chunk)> = entries
+        .par_iter()
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |scratch, e| decode_entry(e, payload, base, materials, scratch),
+        )
+        .collect::<Result<_>>()?;
+    let mut grid = Grid::new();
+    for (pos, chunk) in chunks {
+        // An all-Air record (never written by Strata) is harmless: insert_chunk drops it.
+        grid.insert_chunk(pos, chunk);
+    }
+    Ok(grid)
+}
+
+/// Sizes of a grid encoded chunk by chunk (as in the CHNK section, without the table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EncodedSizes {
+    /// Sum of every chunk's RLE stream length.
+    pub rle_bytes: u64,
+    /// Sum of every chunk's LZ4(RLE) length.
+    pub rle_lz4_bytes: u64,
+}
+
+/// Encode every chunk (in parallel) and add up the sizes.
+pub fn encoded_sizes(grid: &Grid) -> EncodedSizes {
+    let positions = grid.sorted_positions();
+    positions
+        .par_iter()
+        .map_init(Vec::new, |rle, &pos| {
+            rle.clear();
+            if let Some(c) = grid.chunk(pos) {
+                encode_chunk_rle(c, rle);
+            }
+            EncodedSizes {
+                rle_bytes: rle.len() as u64,
+                rle_lz4_bytes: lz4_flex::block::compress(rle).len() as u64,
+            }
+        })
+        .reduce(EncodedSizes::default, |a, b| EncodedSizes {
+            rle_bytes: a.rle_bytes + b.rle_bytes,
+            rle_lz4_bytes: a.rle_lz4_bytes + b.rle_lz4_bytes,
+        })
+}

@@ -1,0 +1,235 @@
+//! Height fields: the terrain surface height of each preset as a function of (x, z).
+//!
+//! Heights are computed as a fraction of the world's Y size and scaled, so a 64-voxel-high world and a
+//! 4096-voxel-high one have the same proportions. Horizontal feature sizes scale with the Y size too
+//! (`scale` below), which keeps slopes, and therefore surface materials, the same at every size.
+//!
+//! The 2D sources are SuperSimplex rather than Perlin: the `noise` crate's 2D Perlin has only four
+//! diagonal gradients, which shows as grid-aligned streaks in ridged and thresholded noise.
+
+use noise::{Fbm, MultiFractal, NoiseFn, RidgedMulti, SuperSimplex};
+
+use super::math::{derive_seed, lerp, smoothstep};
+use super::preset::Preset;
+
+/// Noise salts: one per noise source, so each is seeded independently from the world seed.
+const SALT_BASE: u32 = 1;
+const SALT_MASK: u32 = 2;
+const SALT_RIDGE: u32 = 3;
+const SALT_WARP_X: u32 = 4;
+const SALT_WARP_Z: u32 = 5;
+const SALT_DETAIL: u32 = 6;
+
+/// The 2D noise primitive behind every fractal.
+type Source = SuperSimplex;
+
+/// The surface height function of one world.
+pub(crate) struct Shape {
+    preset: Preset,
+    /// World height in voxels.
+    y_size: f64,
+    /// One over the horizontal feature scale in voxels.
+    inv_scale: f64,
+    /// Main fractal relief.
+    base: Fbm<Source>,
+    /// Low-frequency regional mask (lakes, mountain ranges, island groups).
+    mask: Fbm<Source>,
+    /// Ridged relief for mountains.
+    ridge: RidgedMulti<Source>,
+    /// Domain warp along X (winding canyons).
+    warp_x: Fbm<Source>,
+    /// Domain warp along Z.
+    warp_z: Fbm<Source>,
+    /// Canyon network.
+    detail: Fbm<Source>,
+}
+
+fn fbm(seed: u32, salt: u32, octaves: usize, persistence: f64) -> Fbm<Source> {
+    Fbm::<Source>::new(derive_seed(seed, salt))
+        .set_octaves(octaves)
+        .set_persistence(persistence)
+}
+
+impl Shape {
+    /// The height function for `preset` in a world `y_size` voxels high.
+    pub(crate) fn new(preset: Preset, y_size: u32, seed: u32) -> Self {
+        let y_size = f64::from(y_size.max(1));
+        let scale = y_size.max(16.0);
+        // Enough octaves for the finest one to reach a few voxels, within a sane range.
+        let octaves = ((scale / 3.0).log2() / Fbm::<Source>::DEFAULT_LACUNARITY.log2()).ceil();
+        let octaves = (octaves as usize).clamp(3, 10);
+        Self {
+            preset,
+            y_size,
+            inv_scale: 1.0 / scale,
+            base: fbm(seed, SALT_BASE, octaves, 0.5),
+            mask: fbm(seed, SALT_MASK, 3, 0.5),
+            ridge: RidgedMulti::<Source>::new(derive_seed(seed, SALT_RIDGE))
+                .set_octaves(octaves)
+                .set_persistence(0.6),
+            warp_x: fbm(seed, SALT_WARP_X, 3, 0.5),
+            warp_z: fbm(seed, SALT_WARP_Z, 3, 0.5),
+            detail: fbm(seed, SALT_DETAIL, 3, 0.5),
+        }
+    }
+
+    /// Sea level as a fraction of the Y size (water fills below it); 0 for presets without water.
+    pub(crate) fn sea_fraction(&self) -> f64 {
+        match self.preset {
+            Preset::Hills => 0.30,
+            Preset::Mountains => 0.19,
+            Preset::Canyons => 0.195,
+            Preset::Islands => 0.40,
+            Preset::Flat => 0.0,
+        }
+    }
+
+    /// The flat preset's ground height: a whole number of voxels, at least 1.
+    pub(crate) fn flat_height(&self) -> f64 {
+        (self.y_size * 0.25).round().clamp(1.0, self.y_size)
+    }
+
+    /// Surface height in voxels at world column (x, z), clamped to `0..=y_size`.
+    pub(crate) fn height(&self, x: f64, z: f64) -> f64 {
+        let u = x * self.inv_scale;
+        let v = z * self.inv_scale;
+        let fraction = match self.preset {
+            Preset::Hills => self.hills(u, v),
+            Preset::Mountains => self.mountains(u, v),
+            Preset::Canyons => self.canyons(u, v),
+            Preset::Islands => self.islands(u, v),
+            Preset::Flat => return self.flat_height(),
+        };
+        (fraction * self.y_size).clamp(0.0, self.y_size)
+    }
+
+    fn hills(&self, u: f64, v: f64) -> f64 {
+        let relief = self.base.get([u * 0.9, v * 0.9]);
+        let lakes = self.mask.get([u * 0.35 + 17.3, v * 0.35 - 4.1]);
+        0.48 + 0.22 * relief - 0.18 * smoothstep(0.05, 0.4, lakes)
+    }
+
+    fn mountains(&self, u: f64, v: f64) -> f64 {
+        // A light domain warp breaks the ridge lines into branching spurs.
+        let wu = u + 0.12 * self.warp_x.get([u * 2.0, v * 2.0]);
+        let wv = v + 0.12 * self.warp_z.get([u * 2.0 + 9.2, v * 2.0 - 3.3]);
+        let ridges = (self.ridge.get([wu * 1.1, wv * 1.1]) * 0.5 + 0.5).clamp(0.0, 1.0);
+        let range = smoothstep(-0.6, 0.3, self.mask.get([u * 0.35, v * 0.35]));
+        let foothills = self.base.get([u * 1.3 + 31.7, v * 1.3 + 5.9]);
+        let massif = range * (0.25 + 0.45 * ridges.powf(1.2));
+        0.2 + massif + 0.1 * ridges * (1.0 - range) + 0.03 * foothills
+    }
+
+    /// Approximate distance (in scale units) to the nearest canyon centre line: the zero set of a
+    /// domain-warped fractal.
+    fn canyon_distance(&self, u: f64, v: f64) -> f64 {
+        let network = |u: f64, v: f64| {
+            let wu = u + 0.5 * self.warp_x.get([u * 0.6, v * 0.6]);
+            let wv = v + 0.5 * self.warp_z.get([u * 0.6 + 9.2, v * 0.6 - 3.3]);
+            self.detail.get([wu * 0.3, wv * 0.3])
+        };
+        // |n| / |grad n| estimates the distance to the zero set, so canyon widths do not depend on how
+        // steeply the noise happens to cross zero.
+        const E: f64 = 0.002;
+        let n = network(u, v);
+        let gu = (network(u + E, v) - n) / E;
+        let gv = (network(u, v + E) - n) / E;
+        n.abs() / gu.hypot(gv).max(0.1)
+    }
+
+    fn canyons(&self, u: f64, v: f64) -> f64 {
+        let d = self.canyon_distance(u, v);
+        let floor_width = 0.06 + 0.04 * self.mask.get([u * 0.5, v * 0.5]);
+        let open = smoothstep(floor_width, floor_width + 0.3, d);
+        let plateau = 0.64 + 0.06 * self.base.get([u * 0.6 + 13.1, v * 0.6 + 7.7]);
+        let floor = 0.225 + 0.01 * self.mask.get([u * 2.0 - 5.0, v * 2.0 + 8.0]);
+        let raw = lerp(floor, plateau, open);
+        // Terraces: flat treads and steep risers, blended with the raw slope.
+        let step = 0.065;
+        let q = raw / step;
+        let k = q.floor();
+        let terraced = (k + smoothstep(0.45, 0.75, q - k)) * step;
+        let walls = lerp(raw, terraced, 0.8);
+        // The river channel sinks below the sea level along the canyon centre line.
+        let river = 1.0 - smoothstep(0.0, 0.02, d);
+        walls - 0.05 * river
+    }
+
+    fn islands(&self, u: f64, v: f64) -> f64 {
+        let relief = self.base.get([u * 0.8, v * 0.8]);
+        let groups = self.mask.get([u * 0.3 - 2.7, v * 0.3 + 11.9]);
+        let e = 0.8 * relief + 0.35 * groups - 0.17;
+        if e > 0.0 {
+            0.40 + 0.55 * e
+        } else {
+            0.40 - 0.26 * (2.8 * -e).tanh()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(shape: &Shape, n: i32, step: f64) -> Vec<f64> {
+        let mut out = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                out.push(shape.height(f64::from(i) * step, f64::from(j) * step));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn heights_stay_inside_the_world_for_every_size() {
+        for preset in Preset::ALL {
+            for y in [1, 16, 64, 4096] {
+                let shape = Shape::new(preset, y, 3);
+                for h in sample(&shape, 24, 37.0) {
+                    assert!((0.0..=f64::from(y)).contains(&h), "{preset} {y}: {h}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn heights_scale_with_the_world_height() {
+        // The same relative point of a taller world is proportionally higher.
+        for preset in [Preset::Hills, Preset::Mountains, Preset::Canyons, Preset::Islands] {
+            let small = Shape::new(preset, 128, 9);
+            let tall = Shape::new(preset, 1024, 9);
+            let a = small.height(100.0, 50.0) / 128.0;
+            let b = tall.height(800.0, 400.0) / 1024.0;
+            assert!((a - b).abs() < 0.03, "{preset}: {a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn flat_is_level() {
+        let shape = Shape::new(Preset::Flat, 64, 1);
+        assert!(sample(&shape, 10, 13.0).iter().all(|&h| h == 16.0));
+        assert_eq!(Shape::new(Preset::Flat, 1, 1).flat_height(), 1.0);
+    }
+
+    #[test]
+    fn presets_have_their_character() {
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let frac_below = |v: &[f64], t: f64| v.iter().filter(|&&h| h < t).count() as f64 / v.len() as f64;
+        let y = 256.0;
+        let get = |p| sample(&Shape::new(p, 256, 1), 64, 12.0);
+        let hills = get(Preset::Hills);
+        assert!((0.35..0.6).contains(&(mean(&hills) / y)), "hills mean {}", mean(&hills));
+        let islands = get(Preset::Islands);
+        let sea = 0.4 * y;
+        let ocean = frac_below(&islands, sea);
+        assert!((0.5..0.95).contains(&ocean), "islands ocean fraction {ocean}");
+        let mountains = get(Preset::Mountains);
+        let peak = mountains.iter().copied().fold(0.0, f64::max);
+        assert!(peak > 0.7 * y, "mountain peak {peak}");
+        let canyons = get(Preset::Canyons);
+        let high = 1.0 - frac_below(&canyons, 0.5 * y);
+        let deep = frac_below(&canyons, 0.3 * y);
+        assert!(high > 0.4 && deep > 0.03, "canyons plateau {high} floor {deep}");
+    }
+}

@@ -1,0 +1,269 @@
+//! Whole-world tests of the generator through its public API.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::{GeneratorSettings, Preset, Terrain};
+use crate::voxel::{CHUNK_SIZE, ChunkPos, MaterialTable, Voxel, VoxelPos};
+
+type Chunks = BTreeMap<ChunkPos, Vec<Voxel>>;
+
+fn settings(preset: Preset, size: [u32; 3], seed: u32) -> GeneratorSettings {
+    GeneratorSettings { preset, size, seed }
+}
+
+fn terrain(s: &GeneratorSettings) -> Terrain {
+    Terrain::new(s, &MaterialTable::builtin()).expect("valid settings")
+}
+
+/// Fill the given columns in order, checking the per-column contract along the way.
+fn fill(t: &Terrain, columns: &[(i32, i32)]) -> Chunks {
+    let mut out = Chunks::new();
+    for &(cx, cz) in columns {
+        let mut last_y = -1;
+        t.fill_column(cx, cz, &mut |pos, voxels| {
+            assert_eq!((pos.x, pos.z), (cx, cz), "chunk from another column");
+            assert!(pos.y > last_y, "chunks not bottom to top");
+            last_y = pos.y;
+            assert_eq!(voxels.len(), CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE);
+            assert!(voxels.iter().any(|v| !v.is_air()), "empty chunk emitted");
+            assert!(out.insert(pos, voxels.to_vec()).is_none(), "chunk emitted twice");
+        });
+    }
+    out
+}
+
+fn generate(s: &GeneratorSettings) -> (Terrain, Chunks) {
+    let t = terrain(s);
+    let chunks = fill(&t, &t.chunk_columns());
+    (t, chunks)
+}
+
+/// Every voxel of the emitted chunks with its world position.
+fn voxels(chunks: &Chunks) -> impl Iterator<Item = (VoxelPos, Voxel)> + '_ {
+    chunks.iter().flat_map(|(pos, voxels)| {
+        let o = pos.min_voxel();
+        voxels.iter().enumerate().map(move |(i, &v)| {
+            let (x, y, z) = (i % CHUNK_SIZE, (i / CHUNK_SIZE) % CHUNK_SIZE, i / (CHUNK_SIZE * CHUNK_SIZE));
+            (VoxelPos::new(o.x + x as i32, o.y + y as i32, o.z + z as i32), v)
+        })
+    })
+}
+
+fn voxel_at(chunks: &Chunks, p: VoxelPos) -> Voxel {
+    let [x, y, z] = p.local();
+    chunks
+        .get(&p.chunk())
+        .map_or(Voxel::AIR, |c| c[(z * CHUNK_SIZE + y) * CHUNK_SIZE + x])
+}
+
+fn material(name: &str) -> u8 {
+    MaterialTable::builtin().require(name).expect("builtin material")
+}
+
+#[test]
+fn output_does_not_depend_on_order_or_threads() {
+    let s = settings(Preset::Hills, [100, 64, 90], 7);
+    let (t, forward) = generate(&s);
+    let mut columns = t.chunk_columns();
+    columns.reverse();
+    let backward = fill(&terrain(&s), &columns);
+    assert_eq!(forward, backward);
+    let parallel: Chunks = t
+        .chunk_columns()
+        .par_iter()
+        .flat_map_iter(|&c| fill(&t, &[c]))
+        .collect();
+    assert_eq!(forward, parallel);
+    // The same column alone, twice, from fresh samplers.
+    assert_eq!(fill(&terrain(&s), &[(1, 2)]), fill(&terrain(&s), &[(1, 2)]));
+    let other = fill(&terrain(&settings(Preset::Hills, [100, 64, 90], 8)), &[(1, 1)]);
+    assert_ne!(other, fill(&t, &[(1, 1)]), "the seed changes the world");
+}
+
+#[test]
+fn flat_has_exact_layers() {
+    let (grass, ground, rock) = (material("Grass"), material("Ground"), material("Rock"));
+    let (t, chunks) = generate(&settings(Preset::Flat, [40, 64, 50], 3));
+    assert_eq!(t.sea_level(), 0);
+    assert_eq!(t.height_at(7, 9), 16.0);
+    // Only the bottom chunk row holds ground, and every column in the world is full.
+    assert!(chunks.keys().all(|p| p.y == 0));
+    assert_eq!(chunks.len(), 4);
+    for (p, v) in voxels(&chunks) {
+        let inside = p.x < 40 && p.z < 50;
+        let expected = match p.y {
+            _ if !inside => Voxel::AIR,
+            15 => Voxel::filled(grass),
+            12..=14 => Voxel::filled(ground),
+            0..=11 => Voxel::filled(rock),
+            _ => Voxel::AIR,
+        };
+        assert_eq!(v, expected, "at {p:?}");
+    }
+}
+
+#[test]
+fn every_preset_makes_a_valid_world() {
+    for preset in Preset::ALL {
+        for size in [[64, 64, 64], [45, 37, 70]] {
+            let s = settings(preset, size, 2);
+            let (t, chunks) = generate(&s);
+            let bounds = s.bounds();
+            let mut solid = 0;
+            for (p, v) in voxels(&chunks) {
+                assert!(v.is_normalized(), "{preset} {p:?} {v:?}");
+                if !v.is_air() {
+                    assert!(bounds.contains(p), "{preset}: matter outside the world at {p:?}");
+                    solid += 1;
+                }
+            }
+            assert!(solid > 0, "{preset} {size:?} is empty");
+            let columns: BTreeSet<_> = t.chunk_columns().into_iter().collect();
+            assert!(chunks.keys().all(|p| columns.contains(&(p.x, p.z))));
+        }
+    }
+}
+
+#[test]
+fn water_lies_only_below_the_sea_level() {
+    let water = material("Water");
+    for preset in [Preset::Hills, Preset::Islands, Preset::Canyons, Preset::Mountains] {
+        let (t, chunks) = generate(&settings(preset, [128, 64, 128], 5));
+        let sea = t.sea_level();
+        let mut wet = 0;
+        for (p, v) in voxels(&chunks).filter(|(_, v)| v.material == water) {
+            assert!(p.y < sea, "{preset}: water at {p:?} above sea level {sea}");
+            assert_eq!(v, Voxel::filled(water));
+            wet += 1;
+        }
+        if preset == Preset::Islands {
+            assert!(wet > 128 * 128, "islands are mostly ocean, got {wet} water voxels");
+        }
+        // No dry air hole between the ground and the sea surface, except in caves.
+        for x in 0..128 {
+            let z = (x * 7) % 128;
+            let h = t.height_at(x, z);
+            for y in (h.ceil() as i32)..sea {
+                assert_eq!(voxel_at(&chunks, VoxelPos::new(x, y, z)).material, water, "{preset}");
+            }
+        }
+    }
+}
+
+#[test]
+fn surface_occupancy_tracks_the_height() {
+    let water = material("Water");
+    for preset in [Preset::Hills, Preset::Mountains, Preset::Canyons, Preset::Islands] {
+        let (t, chunks) = generate(&settings(preset, [64, 96, 64], 11));
+        for (x, z) in (0..64).flat_map(|x| (0..64).map(move |z| (x, z))).step_by(5) {
+            let h = t.height_at(x, z);
+            let top = h.ceil() as i32 - 1;
+            let v = voxel_at(&chunks, VoxelPos::new(x, top, z));
+            if v.is_air() || v.material == water {
+                assert!(h - top as f32 <= 1.0 / 256.0, "{preset}: lost surface at ({x}, {z})");
+            } else {
+                assert!((v.occupancy_f32() - (h - top as f32)).abs() <= 1.0 / 256.0, "{preset}");
+            }
+            let above = voxel_at(&chunks, VoxelPos::new(x, top + 1, z));
+            assert!(above.is_air() || above.material == water);
+            if top >= 1 {
+                let below = voxel_at(&chunks, VoxelPos::new(x, top - 1, z));
+                assert_eq!(below.occupancy_f32(), 1.0, "{preset}: hole under the surface");
+            }
+        }
+    }
+}
+
+#[test]
+fn caves_exist_in_hills_but_not_in_flat() {
+    let count_hollow = |preset| {
+        let (t, chunks) = generate(&settings(preset, [128, 64, 128], 4));
+        voxels(&chunks)
+            .filter(|(p, v)| {
+                p.y > 2 && (p.y as f32) < t.height_at(p.x, p.z) - 6.0 && v.occupancy_f32() < 0.5
+            })
+            .count()
+    };
+    let hollow = count_hollow(Preset::Hills);
+    assert!(hollow > 500, "hills have only {hollow} cave voxels");
+    assert_eq!(count_hollow(Preset::Flat), 0);
+}
+
+#[test]
+fn deep_rock_comes_in_horizontal_bands() {
+    for preset in [Preset::Hills, Preset::Canyons, Preset::Mountains] {
+        let (t, chunks) = generate(&settings(preset, [96, 128, 96], 6));
+        let mut by_y: BTreeMap<i32, BTreeSet<u8>> = BTreeMap::new();
+        for (p, v) in voxels(&chunks) {
+            if !v.is_air() && (p.y as f32) < t.height_at(p.x, p.z) - 8.0 {
+                by_y.entry(p.y).or_default().insert(v.material);
+            }
+        }
+        assert!(by_y.len() > 20);
+        for (y, materials) in &by_y {
+            assert_eq!(materials.len(), 1, "{preset}: y {y} mixes {materials:?}");
+        }
+        assert_eq!(by_y[&0], BTreeSet::from([material("Basalt")]));
+    }
+}
+
+#[test]
+fn chunk_columns_cover_the_world_in_order() {
+    let t = terrain(&settings(Preset::Hills, [100, 64, 33], 1));
+    assert_eq!(
+        t.chunk_columns(),
+        vec![(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1)]
+    );
+    // Columns outside the world emit nothing.
+    assert!(fill(&t, &[(4, 0), (0, 2), (-1, 0)]).is_empty());
+}
+
+#[test]
+fn odd_sizes_and_seeds_work() {
+    for preset in Preset::ALL {
+        for (size, seed) in [([1, 1, 1], 0), ([8, 4096, 8], u32::MAX), ([33, 2, 1], 12345)] {
+            let (_, chunks) = generate(&settings(preset, size, seed));
+            assert!(!chunks.is_empty(), "{preset} {size:?}");
+        }
+    }
+}
+
+#[test]
+fn bad_inputs_are_rejected() {
+    let table = MaterialTable::builtin();
+    assert!(Terrain::new(&settings(Preset::Hills, [0, 64, 64], 1), &table).is_err());
+    assert!(Terrain::new(&settings(Preset::Hills, [64, 5000, 64], 1), &table).is_err());
+    let mut missing = table.clone();
+    missing.materials.retain(|m| m.name != "Snow");
+    assert!(Terrain::new(&GeneratorSettings::default(), &missing).is_err());
+}
+
+#[test]
+fn terrain_is_shareable_across_threads() {
+    fn assert_sync_send<T: Sync + Send>() {}
+    assert_sync_send::<Terrain>();
+}
+
+/// `cargo test -p strata-engine --release gen::tests::timing -- --ignored --nocapture`
+#[test]
+#[ignore = "timing report, not a check"]
+fn timing_single_threaded() {
+    for preset in Preset::ALL {
+        let s = settings(preset, [256, 128, 256], 1);
+        let start = Instant::now();
+        let t = terrain(&s);
+        let mut chunks = 0;
+        let mut solid = 0usize;
+        for (cx, cz) in t.chunk_columns() {
+            t.fill_column(cx, cz, &mut |_, v| {
+                chunks += 1;
+                solid += v.iter().filter(|v| !v.is_air()).count();
+            });
+        }
+        let elapsed = start.elapsed();
+        println!("{preset} 256x128x256: {chunks} chunks, {solid} non-air voxels in {elapsed:.2?}");
+    }
+}

@@ -1,0 +1,249 @@
+//! Undo/redo history of RLE+LZ4-packed boxes under a memory budget.
+//!
+//! Before an operation changes voxels, [`History::record`] captures the box it will touch and packs
+//! it (RLE, then LZ4). Undo restores boxes newest first, capturing the current contents of each box
+//! first so redo can put them back. Several boxes (a brush stroke) form one step through
+//! [`History::begin_group`] / [`History::end_group`]. When the packed bytes exceed the budget
+//! (256 MiB by default) the oldest steps are dropped. The history is saved in project files (the
+//! `HIST` section), so undo survives closing and reopening a project.
+
+mod serial;
+
+use std::collections::VecDeque;
+
+use crate::format::lz4::PackedVoxels;
+use crate::storage::Grid;
+use crate::voxel::{Voxel, VoxelBox};
+use crate::Result;
+
+/// Default memory budget for packed history data.
+pub const DEFAULT_BUDGET_BYTES: usize = 256 << 20;
+
+/// One box's contents before (and, once undone, after) a step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Snapshot {
+    region: VoxelBox,
+    before: PackedVoxels,
+    after: Option<PackedVoxels>,
+}
+
+impl Snapshot {
+    fn bytes(&self) -> usize {
+        self.before.bytes.len() + self.after.as_ref().map_or(0, |a| a.bytes.len())
+    }
+}
+
+/// One undoable step: a name for the Edit menu and the boxes it touched, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Step {
+    name: String,
+    boxes: Vec<Snapshot>,
+}
+
+impl Step {
+    fn bytes(&self) -> usize {
+        self.boxes.iter().map(Snapshot::bytes).sum::<usize>() + self.name.len()
+    }
+}
+
+/// The undo/redo stacks of one document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct History {
+    undo: VecDeque<Step>,
+    redo: Vec<Step>,
+    open: Option<Step>,
+    budget_bytes: usize,
+    used_bytes: usize,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self::new(DEFAULT_BUDGET_BYTES)
+    }
+}
+
+fn capture(grid: &Grid, region: VoxelBox, scratch: &mut Vec<u8>) -> PackedVoxels {
+    PackedVoxels::pack(&grid.read_box_vec(region), scratch)
+}
+
+fn restore(grid: &mut Grid, region: VoxelBox, packed: &PackedVoxels, scratch: &mut Vec<u8>) -> Result<()> {
+    let mut voxels = vec![Voxel::AIR; region.volume()];
+    packed.unpack(&mut voxels, scratch)?;
+    grid.write_box(region, &voxels);
+    Ok(())
+}
+
+impl History {
+    /// An empty history with a budget in bytes.
+    pub fn new(budget_bytes: usize) -> Self {
+        Self {
+            undo: VecDeque::new(),
+            redo: Vec::new(),
+            open: None,
+            budget_bytes,
+            used_bytes: 0,
+        }
+    }
+
+    /// The budget in bytes.
+    pub fn budget_bytes(&self) -> usize {
+        self.budget_bytes
+    }
+
+    /// Change the budget, dropping old steps if needed.
+    pub fn set_budget_bytes(&mut self, budget_bytes: usize) {
+        self.budget_bytes = budget_bytes;
+        self.enforce_budget();
+    }
+
+    /// Packed bytes currently held.
+    pub fn used_bytes(&self) -> usize {
+        self.used_bytes
+    }
+
+    /// True when there is nothing to undo or redo.
+    pub fn is_empty(&self) -> bool {
+        self.undo.is_empty() && self.redo.is_empty() && self.open.is_none()
+    }
+
+    /// Names of undoable steps, newest first.
+    pub fn undo_names(&self) -> impl Iterator<Item = &str> {
+        self.undo.iter().rev().map(|s| s.name.as_str())
+    }
+
+    /// Names of redoable steps, next first.
+    pub fn redo_names(&self) -> impl Iterator<Item = &str> {
+        self.redo.iter().rev().map(|s| s.name.as_str())
+    }
+
+    /// Number of undoable steps.
+    pub fn undo_len(&self) -> usize {
+        self.undo.len() + usize::from(self.open.as_ref().is_some_and(|s| !s.boxes.is_empty()))
+    }
+
+    /// Number of redoable steps.
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
+
+    /// Start a step that collects every following [`History::record`] until
+    /// [`History::end_group`]. An already open group is closed first.
+    pub fn begin_group(&mut self, name: &str) {
+        self.end_group();
+        self.clear_redo();
+        self.open = Some(Step {
+            name: name.to_owned(),
+            boxes: Vec::new(),
+        });
+    }
+
+    /// Close the open group (an empty group leaves no step).
+    pub fn end_group(&mut self) {
+        if let Some(step) = self.open.take() {
+            if !step.boxes.is_empty() {
+                self.used_bytes += step.name.len();
+                self.undo.push_back(step);
+                self.enforce_budget();
+            }
+        }
+    }
+
+    /// Capture `region` of `grid` before an operation changes it. Inside a group the box joins the
+    /// group's step; otherwise it becomes a step called `name`. Clears the redo stack.
+    pub fn record(&mut self, grid: &Grid, region: VoxelBox, name: &str) {
+        if region.is_empty() {
+            return;
+        }
+        self.clear_redo();
+        let mut scratch = Vec::new();
+        let snap = Snapshot {
+            region,
+            before: capture(grid, region, &mut scratch),
+            after: None,
+        };
+        self.used_bytes += snap.bytes();
+        match &mut self.open {
+            Some(step) => step.boxes.push(snap),
+            None => {
+                self.used_bytes += name.len();
+                self.undo.push_back(Step {
+                    name: name.to_owned(),
+                    boxes: vec![snap],
+                });
+                self.enforce_budget();
+            }
+        }
+    }
+
+    /// Record `region`, then run `edit` on the grid: the usual way to make an undoable change.
+    pub fn apply(&mut self, grid: &mut Grid, region: VoxelBox, name: &str, edit: impl FnOnce(&mut Grid)) {
+        self.record(grid, region, name);
+        edit(grid);
+    }
+
+    /// Undo the newest step (closing an open group first); returns its name.
+    ///
+    /// # Errors
+    /// When a packed box fails to decode (only possible for a corrupt loaded history); the grid may
+    /// then be partly restored.
+    pub fn undo(&mut self, grid: &mut Grid) -> Result<Option<String>> {
+        self.end_group();
+        let Some(mut step) = self.undo.pop_back() else {
+            return Ok(None);
+        };
+        let mut scratch = Vec::new();
+        for snap in step.boxes.iter_mut().rev() {
+            let after = capture(grid, snap.region, &mut scratch);
+            restore(grid, snap.region, &snap.before, &mut scratch)?;
+            self.used_bytes += after.bytes.len();
+            self.used_bytes -= snap.after.replace(after).map_or(0, |a| a.bytes.len());
+        }
+        let name = step.name.clone();
+        self.redo.push(step);
+        self.enforce_budget();
+        Ok(Some(name))
+    }
+
+    /// Redo the most recently undone step; returns its name.
+    ///
+    /// # Errors
+    /// As for [`History::undo`].
+    pub fn redo(&mut self, grid: &mut Grid) -> Result<Option<String>> {
+        self.end_group();
+        let Some(mut step) = self.redo.pop() else {
+            return Ok(None);
+        };
+        let mut scratch = Vec::new();
+        for snap in &mut step.boxes {
+            if let Some(after) = snap.after.take() {
+                restore(grid, snap.region, &after, &mut scratch)?;
+                self.used_bytes -= after.bytes.len();
+            }
+        }
+        let name = step.name.clone();
+        self.undo.push_back(step);
+        Ok(Some(name))
+    }
+
+    fn clear_redo(&mut self) {
+        let freed: usize = self.redo.iter().map(Step::bytes).sum();
+        self.used_bytes -= freed;
+        self.redo.clear();
+    }
+
+    /// Drop the oldest undo steps while over budget (the newest step always stays).
+    fn enforce_budget(&mut self) {
+        while self.used_bytes > self.budget_bytes && self.undo.len() > 1 {
+            if let Some(old) = self.undo.pop_front() {
+                self.used_bytes -= old.bytes();
+            }
+        }
+    }
+
+    fn recount(&mut self) {
+        self.used_bytes = self.undo.iter().chain(&self.redo).map(Step::bytes).sum();
+    }
+}
+
+#[cfg(test)]
+mod tests;

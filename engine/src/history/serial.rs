@@ -1,0 +1,155 @@
+//! The history's byte form (the project file's `HIST` section).
+//!
+//! ```text
+//!   u8 version (1) | u64 budget bytes | u32 undo steps | u32 redo steps
+//!   steps (undo oldest first, then redo bottom to top):
+//!     u32 name length | name (UTF-8) | u32 boxes
+//!     box: i32 min x,y,z | i32 max x,y,z | packed before | u8 has_after | [packed after]
+//!   packed = u32 RLE length | u32 LZ4 length | LZ4 bytes
+//! ```
+//!
+//! Loading unpacks every box once, so a history that loads can always be undone and redone.
+
+use super::{History, Snapshot, Step};
+use crate::format::Reader;
+use crate::format::lz4::PackedVoxels;
+use crate::format::rle::max_encoded_len;
+use crate::voxel::{Voxel, VoxelBox, VoxelPos};
+use crate::{Error, Result};
+
+const VERSION: u8 = 1;
+/// Largest box a history entry may hold (voxels); bounds allocation on load.
+const MAX_BOX_VOXELS: usize = 1 << 31;
+
+fn put_u32(out: &mut Vec<u8>, v: u32) {
+    out.extend_from_slice(&v.to_le_bytes());
+}
+
+fn put_packed(out: &mut Vec<u8>, p: &PackedVoxels) {
+    put_u32(out, p.rle_len);
+    put_u32(out, p.bytes.len() as u32);
+    out.extend_from_slice(&p.bytes);
+}
+
+fn read_packed(r: &mut Reader<'_>, region: &VoxelBox, scratch: &mut Vec<u8>) -> Result<PackedVoxels> {
+    let at = r.offset();
+    let rle_len = r.u32("RLE length")?;
+    let len = r.u32("packed length")? as usize;
+    let bytes = r.take(len, "packed box")?.to_vec();
+    if rle_len as usize > max_encoded_len(region.volume()) {
+        return Err(Error::corrupt(at, "RLE length impossible for the box"));
+    }
+    let packed = PackedVoxels { rle_len, bytes };
+    let mut voxels = vec![Voxel::AIR; region.volume()];
+    packed
+        .unpack(&mut voxels, scratch)
+        .map_err(|e| Error::corrupt(at, format!("history box does not decode: {e}")))?;
+    Ok(packed)
+}
+
+fn read_box(r: &mut Reader<'_>) -> Result<VoxelBox> {
+    let at = r.offset();
+    let mut c = [0i32; 6];
+    for v in &mut c {
+        *v = r.i32("box corner")?;
+    }
+    let b = VoxelBox::new(VoxelPos::new(c[0], c[1], c[2]), VoxelPos::new(c[3], c[4], c[5]));
+    if b.is_empty() || b.volume() > MAX_BOX_VOXELS {
+        return Err(Error::corrupt(at, format!("history box {b:?} is empty or too large")));
+    }
+    Ok(b)
+}
+
+fn read_step(r: &mut Reader<'_>, redo: bool, scratch: &mut Vec<u8>) -> Result<Step> {
+    let name_len = r.u32("step name length")? as usize;
+    let name_at = r.offset();
+    let name = std::str::from_utf8(r.take(name_len, "step name")?)
+        .map_err(|_| Error::corrupt(name_at, "step name is not UTF-8"))?
+        .to_owned();
+    let count = r.u32("box count")? as usize;
+    // Every box takes at least 33 bytes, which bounds the allocation.
+    if count > r.remaining() / 33 {
+        return Err(r.error(format!("{count} boxes cannot fit in the remaining bytes")));
+    }
+    let mut boxes = Vec::with_capacity(count);
+    for _ in 0..count {
+        let region = read_box(r)?;
+        let before = read_packed(r, &region, scratch)?;
+        let flag_at = r.offset();
+        let after = match r.u8("has-after flag")? {
+            0 if !redo => None,
+            1 => Some(read_packed(r, &region, scratch)?),
+            _ => return Err(Error::corrupt(flag_at, "bad has-after flag")),
+        };
+        boxes.push(Snapshot { region, before, after });
+    }
+    Ok(Step { name, boxes })
+}
+
+impl History {
+    /// Encode for the project file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = vec![VERSION];
+        out.extend_from_slice(&(self.budget_bytes as u64).to_le_bytes());
+        let mut undo: Vec<&Step> = self.undo.iter().collect();
+        if let Some(open) = self.open.as_ref().filter(|s| !s.boxes.is_empty()) {
+            undo.push(open);
+        }
+        put_u32(&mut out, undo.len() as u32);
+        put_u32(&mut out, self.redo.len() as u32);
+        for step in undo.into_iter().chain(&self.redo) {
+            put_u32(&mut out, step.name.len() as u32);
+            out.extend_from_slice(step.name.as_bytes());
+            put_u32(&mut out, step.boxes.len() as u32);
+            for b in &step.boxes {
+                for c in b.region.min.to_array().into_iter().chain(b.region.max.to_array()) {
+                    out.extend_from_slice(&c.to_le_bytes());
+                }
+                put_packed(&mut out, &b.before);
+                match &b.after {
+                    Some(a) => {
+                        out.push(1);
+                        put_packed(&mut out, a);
+                    }
+                    None => out.push(0),
+                }
+            }
+        }
+        out
+    }
+
+    /// Decode bytes found at absolute offset `base`.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] with the offset of the first bad field, or an unsupported version.
+    pub fn from_bytes(bytes: &[u8], base: usize) -> Result<Self> {
+        let mut r = Reader::new(bytes, base);
+        let version = r.u8("history version")?;
+        if version != VERSION {
+            return Err(Error::UnsupportedVersion {
+                found: u32::from(version),
+                supported: VERSION.to_string(),
+            });
+        }
+        let budget = r.u64("history budget")?;
+        let undo_count = r.u32("undo step count")? as usize;
+        let redo_count = r.u32("redo step count")? as usize;
+        // Every step takes at least 8 bytes.
+        if undo_count.saturating_add(redo_count) > r.remaining() / 8 {
+            return Err(r.error("step counts exceed the section size"));
+        }
+        let mut h = History::new(usize::try_from(budget).unwrap_or(usize::MAX));
+        let mut scratch = Vec::new();
+        for _ in 0..undo_count {
+            h.undo.push_back(read_step(&mut r, false, &mut scratch)?);
+        }
+        for _ in 0..redo_count {
+            h.redo.push(read_step(&mut r, true, &mut scratch)?);
+        }
+        if r.remaining() != 0 {
+            return Err(r.error("unexpected bytes after the history"));
+        }
+        h.recount();
+        Ok(h)
+    }
+}

@@ -1,0 +1,209 @@
+//! History tests: random edits against a plain reference, grouping, budget, serialization.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::voxel::VoxelPos;
+
+/// The region every random edit stays inside: crosses chunk borders and negative coordinates.
+const REGION: VoxelBox = VoxelBox {
+    min: VoxelPos { x: -20, y: -6, z: -12 },
+    max: VoxelPos { x: 14, y: 10, z: 22 },
+};
+
+fn random_box(rng: &mut ChaCha8Rng) -> VoxelBox {
+    let [sx, sy, sz] = REGION.size();
+    let size = [rng.random_range(1..=9usize), rng.random_range(1..=9), rng.random_range(1..=9)];
+    let min = VoxelPos::new(
+        REGION.min.x + rng.random_range(0..=sx - size[0]) as i32,
+        REGION.min.y + rng.random_range(0..=sy - size[1]) as i32,
+        REGION.min.z + rng.random_range(0..=sz - size[2]) as i32,
+    );
+    VoxelBox::from_min_size(min, size.map(|s| s as u32))
+}
+
+fn random_voxels(rng: &mut ChaCha8Rng, n: usize) -> Vec<Voxel> {
+    let solid = rng.random_bool(0.5);
+    let m = rng.random_range(0..6u8);
+    (0..n)
+        .map(|_| {
+            if solid {
+                Voxel::filled(m)
+            } else {
+                Voxel::new(rng.random_range(0..6), rng.random())
+            }
+        })
+        .collect()
+}
+
+/// Plain dense reference of REGION with its own naive undo stack (uncompressed boxes).
+struct Reference {
+    voxels: Vec<Voxel>,
+    /// Per step: (box, voxels before, voxels after).
+    steps: Vec<Vec<(VoxelBox, Vec<Voxel>, Vec<Voxel>)>>,
+}
+
+impl Reference {
+    fn read(&self, b: VoxelBox) -> Vec<Voxel> {
+        let mut out = Vec::with_capacity(b.volume());
+        for z in b.min.z..b.max.z {
+            for y in b.min.y..b.max.y {
+                for x in b.min.x..b.max.x {
+                    out.push(self.voxels[REGION.index_of(VoxelPos::new(x, y, z))]);
+                }
+            }
+        }
+        out
+    }
+
+    fn write(&mut self, b: VoxelBox, src: &[Voxel]) {
+        let mut i = 0;
+        for z in b.min.z..b.max.z {
+            for y in b.min.y..b.max.y {
+                for x in b.min.x..b.max.x {
+                    let v = src[i];
+                    self.voxels[REGION.index_of(VoxelPos::new(x, y, z))] = Voxel::new(v.material, v.occupancy);
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    fn edit(&mut self, b: VoxelBox, src: &[Voxel], new_step: bool) {
+        if new_step {
+            self.steps.push(Vec::new());
+        }
+        let before = self.read(b);
+        self.write(b, src);
+        let after = self.read(b);
+        if let Some(step) = self.steps.last_mut() {
+            step.push((b, before, after));
+        }
+    }
+
+    fn undo(&mut self, step: usize) {
+        let boxes = self.steps[step].clone();
+        for (b, before, _) in boxes.iter().rev() {
+            self.write(*b, before);
+        }
+    }
+
+    fn redo(&mut self, step: usize) {
+        let boxes = self.steps[step].clone();
+        for (b, _, after) in &boxes {
+            self.write(*b, after);
+        }
+    }
+}
+
+#[test]
+fn ten_thousand_edits_undo_and_redo_exactly() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut grid = Grid::new();
+    let mut reference = Reference { voxels: vec![Voxel::AIR; REGION.volume()], steps: Vec::new() };
+    let mut history = History::default();
+    let edits = 10_000;
+    for i in 0..edits {
+        if rng.random_bool(0.2) {
+            history.begin_group("stroke");
+            for k in 0..rng.random_range(2..5) {
+                let b = random_box(&mut rng);
+                let v = random_voxels(&mut rng, b.volume());
+                history.record(&grid, b, "dab");
+                grid.write_box(b, &v);
+                reference.edit(b, &v, k == 0);
+            }
+            history.end_group();
+        } else {
+            let b = random_box(&mut rng);
+            let v = random_voxels(&mut rng, b.volume());
+            history.apply(&mut grid, b, &format!("edit {i}"), |g| g.write_box(b, &v));
+            reference.edit(b, &v, true);
+        }
+        if i % 1000 == 0 {
+            grid.assert_valid();
+        }
+        assert_eq!(grid.read_box_vec(REGION), reference.voxels, "after edit {i}");
+    }
+    assert_eq!(history.undo_len(), edits);
+    for i in (0..edits).rev() {
+        assert!(history.undo(&mut grid).expect("undo").is_some());
+        reference.undo(i);
+        assert_eq!(grid.read_box_vec(REGION), reference.voxels, "after undoing edit {i}");
+    }
+    assert!(history.undo(&mut grid).expect("undo").is_none());
+    assert_eq!(grid.chunk_count(), 0, "undoing everything leaves an empty grid");
+    for i in 0..edits {
+        assert!(history.redo(&mut grid).expect("redo").is_some());
+        reference.redo(i);
+        assert_eq!(grid.read_box_vec(REGION), reference.voxels, "after redoing edit {i}");
+    }
+    grid.assert_valid();
+}
+
+#[test]
+fn new_edit_clears_redo_and_names_show() {
+    let mut grid = Grid::new();
+    let mut h = History::default();
+    let b = VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), [4, 4, 4]);
+    h.apply(&mut grid, b, "Add", |g| g.fill_box(b, Voxel::filled(2)));
+    h.apply(&mut grid, b, "Paint", |g| g.fill_box(b, Voxel::filled(3)));
+    assert_eq!(h.undo_names().collect::<Vec<_>>(), ["Paint", "Add"]);
+    assert_eq!(h.undo(&mut grid).expect("undo").as_deref(), Some("Paint"));
+    assert_eq!(grid.get(VoxelPos::new(1, 1, 1)), Voxel::filled(2));
+    assert_eq!(h.redo_names().collect::<Vec<_>>(), ["Paint"]);
+    h.apply(&mut grid, b, "Subtract", |g| g.fill_box(b, Voxel::AIR));
+    assert_eq!(h.redo_len(), 0);
+    assert_eq!(h.redo(&mut grid).expect("redo"), None);
+}
+
+#[test]
+fn budget_drops_oldest_steps() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut grid = Grid::new();
+    let mut h = History::new(20_000);
+    for i in 0..200 {
+        let b = random_box(&mut rng);
+        let v = random_voxels(&mut rng, b.volume());
+        h.apply(&mut grid, b, &format!("e{i}"), |g| g.write_box(b, &v));
+        assert!(h.used_bytes() <= 20_000 || h.undo_len() == 1);
+    }
+    assert!(h.undo_len() < 200);
+    assert_eq!(h.undo_names().next(), Some("e199"));
+    let mut fresh = h.clone();
+    fresh.recount();
+    assert_eq!(fresh.used_bytes(), h.used_bytes(), "incremental accounting matches a recount");
+}
+
+#[test]
+fn serialized_history_undoes_after_reload() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut grid = Grid::new();
+    let mut h = History::default();
+    let mut states = vec![grid.read_box_vec(REGION)];
+    for i in 0..30 {
+        let b = random_box(&mut rng);
+        let v = random_voxels(&mut rng, b.volume());
+        h.apply(&mut grid, b, &format!("e{i}"), |g| g.write_box(b, &v));
+        states.push(grid.read_box_vec(REGION));
+    }
+    for _ in 0..5 {
+        h.undo(&mut grid).expect("undo");
+    }
+    let bytes = h.to_bytes();
+    let mut back = History::from_bytes(&bytes, 0).expect("decodes");
+    assert_eq!(back, h);
+    for i in (0..25).rev() {
+        back.undo(&mut grid).expect("undo");
+        assert_eq!(grid.read_box_vec(REGION), states[i]);
+    }
+    for state in &states[1..] {
+        back.redo(&mut grid).expect("redo");
+        assert_eq!(&grid.read_box_vec(REGION), state);
+    }
+    // Every truncation is an error, never a panic.
+    for cut in 0..bytes.len() {
+        assert!(History::from_bytes(&bytes[..cut], 0).is_err(), "cut at {cut}");
+    }
+}

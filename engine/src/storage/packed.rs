@@ -1,0 +1,437 @@
+//! The row-packed box: the in-memory voxel format of every chunk and mip level.
+//!
+//! An `N`³ box is `N²` X rows. Each row has a 2-byte header:
+//!
+//! ```text
+//!   bit 15 = 1: allocated; bits 0..15 = slot, the row's cells are cells[slot*N .. slot*N + N]
+//!   bit 15 = 0: packed;    bits 0..6  = material, every cell is that material at its default
+//!                          occupancy (full for matter, 0 for Air); no cell data is stored
+//! ```
+//!
+//! Row `r = z * N + y`. Allocated rows are stored in row order, so slots count up from 0.
+//! A box whose rows are all packed with one material drops its headers too ([`PackedBox`] is then
+//! `Uniform`): deep rock and open sky cost no heap memory at all.
+//!
+//! # Rationale
+//! Terrain is mostly long runs of one material at full occupancy (inside) or air (outside); only rows
+//! that cross a surface or a material border need per-voxel data. Reading a row stays a slice borrow in
+//! constant time: packed rows point into a static table of pre-filled rows, one per material. Writes are
+//! slower and happen in two stages — mark the rows a write touches (deciding whether each stays packed),
+//! repack the cell array once if the set of allocated rows changed, then copy the new cells — which
+//! keeps a write from repacking the box more than once.
+
+use crate::voxel::{MATERIAL_COUNT, Voxel};
+
+const ALLOCATED: u16 = 0x8000;
+const SLOT_MASK: u16 = 0x7fff;
+const MATERIAL_MASK: u16 = 0x3f;
+/// The longest row any packed box has (a chunk's X edge).
+const MAX_EDGE: usize = 32;
+
+static FILLED_ROWS: [[Voxel; MAX_EDGE]; MATERIAL_COUNT] = build_filled_rows();
+
+const fn build_filled_rows() -> [[Voxel; MAX_EDGE]; MATERIAL_COUNT] {
+    let mut rows = [[Voxel::AIR; MAX_EDGE]; MATERIAL_COUNT];
+    let mut m = 0;
+    while m < MATERIAL_COUNT {
+        let v = Voxel::filled(m as u8);
+        let mut x = 0;
+        while x < MAX_EDGE {
+            rows[m][x] = v;
+            x += 1;
+        }
+        m += 1;
+    }
+    rows
+}
+
+/// A static row of 32 voxels of `material` (6-bit) at its default occupancy.
+#[inline]
+pub fn filled_row(material: u8) -> &'static [Voxel; MAX_EDGE] {
+    &FILLED_ROWS[usize::from(material & 0x3f)]
+}
+
+/// An `N`³ box of voxels in the row-packed format (see the module docs). `N` is 4, 8, 16 or 32.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackedBox<const N: usize> {
+    repr: Repr,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Repr {
+    /// Every row packed with this material.
+    Uniform(u8),
+    /// Per-row headers and the cells of allocated rows.
+    Rows { headers: Box<[u16]>, cells: Vec<Voxel> },
+}
+
+/// Header of a row whose voxels are all `material` at default occupancy, or `None`.
+#[inline]
+fn packed_header<const N: usize>(row: &[Voxel]) -> Option<u16> {
+    let m = row[0].material;
+    (row == &filled_row(m)[..N]).then_some(u16::from(m))
+}
+
+#[inline]
+fn normalize(row: &mut [Voxel]) {
+    for v in row {
+        *v = Voxel::new(v.material, v.occupancy);
+    }
+}
+
+impl<const N: usize> PackedBox<N> {
+    const EDGE_OK: () = assert!(N >= 2 && N <= MAX_EDGE && N.is_power_of_two());
+    /// Number of rows.
+    pub const ROWS: usize = N * N;
+    /// Number of voxels.
+    pub const VOLUME: usize = N * N * N;
+
+    /// A box filled with `material` at default occupancy.
+    pub fn uniform(material: u8) -> Self {
+        let () = Self::EDGE_OK;
+        Self {
+            repr: Repr::Uniform(material & 0x3f),
+        }
+    }
+
+    /// Pack a dense box (X fastest, then Y, then Z; `N³` voxels). Voxels are normalized.
+    ///
+    /// # Panics
+    /// If `voxels.len() != N³` (a caller bug).
+    pub fn from_dense(voxels: &[Voxel]) -> Self {
+        let () = Self::EDGE_OK;
+        assert_eq!(voxels.len(), Self::VOLUME, "dense box has the wrong size");
+        let mut headers = vec![0u16; Self::ROWS].into_boxed_slice();
+        let mut row_buf = [Voxel::AIR; MAX_EDGE];
+        let mut allocated = 0usize;
+        for (r, src) in voxels.chunks_exact(N).enumerate() {
+            let row = &mut row_buf[..N];
+            row.copy_from_slice(src);
+            normalize(row);
+            headers[r] = match packed_header::<N>(row) {
+                Some(h) => h,
+                None => {
+                    allocated += 1;
+                    ALLOCATED
+                }
+            };
+        }
+        if allocated == 0 && headers.iter().all(|&h| h == headers[0]) {
+            return Self::uniform(headers[0] as u8);
+        }
+        let mut cells = Vec::with_capacity(allocated * N);
+        for (r, src) in voxels.chunks_exact(N).enumerate() {
+            if headers[r] == ALLOCATED {
+                headers[r] = ALLOCATED | (cells.len() / N) as u16;
+                cells.extend(src.iter().map(|v| Voxel::new(v.material, v.occupancy)));
+            }
+        }
+        Self {
+            repr: Repr::Rows { headers, cells },
+        }
+    }
+
+    /// The X row at (`y`, `z`): `N` voxels, in constant time.
+    ///
+    /// # Panics
+    /// If `y` or `z` is not below `N`.
+    #[inline]
+    pub fn read_row(&self, y: usize, z: usize) -> &[Voxel] {
+        assert!(y < N && z < N, "row out of range");
+        match &self.repr {
+            Repr::Uniform(m) => &filled_row(*m)[..N],
+            Repr::Rows { headers, cells } => {
+                let h = headers[z * N + y];
+                if h & ALLOCATED != 0 {
+                    let start = usize::from(h & SLOT_MASK) * N;
+                    &cells[start..start + N]
+                } else {
+                    &filled_row(h as u8)[..N]
+                }
+            }
+        }
+    }
+
+    /// One voxel.
+    #[inline]
+    pub fn get(&self, x: usize, y: usize, z: usize) -> Voxel {
+        self.read_row(y, z)[x]
+    }
+
+    /// The material when every voxel is that material at default occupancy.
+    pub fn uniform_material(&self) -> Option<u8> {
+        match self.repr {
+            Repr::Uniform(m) => Some(m),
+            Repr::Rows { .. } => None,
+        }
+    }
+
+    /// True when the row at (`y`, `z`) has its own cell data.
+    pub fn is_row_allocated(&self, y: usize, z: usize) -> bool {
+        match &self.repr {
+            Repr::Uniform(_) => false,
+            Repr::Rows { headers, .. } => headers[z * N + y] & ALLOCATED != 0,
+        }
+    }
+
+    /// Number of allocated rows.
+    pub fn allocated_rows(&self) -> usize {
+        match &self.repr {
+            Repr::Uniform(_) => 0,
+            Repr::Rows { cells, .. } => cells.len() / N,
+        }
+    }
+
+    /// Heap bytes owned by this box (headers and cell capacity).
+    pub fn heap_bytes(&self) -> usize {
+        match &self.repr {
+            Repr::Uniform(_) => 0,
+            Repr::Rows { headers, cells } => {
+                std::mem::size_of_val::<[u16]>(headers) + cells.capacity() * size_of::<Voxel>()
+            }
+        }
+    }
+
+    /// Copy the whole box into `out` (X fastest; `N³` voxels).
+    ///
+    /// # Panics
+    /// If `out.len() != N³`.
+    pub fn to_dense(&self, out: &mut [Voxel]) {
+        assert_eq!(out.len(), Self::VOLUME, "dense box has the wrong size");
+        for (r, dst) in out.chunks_exact_mut(N).enumerate() {
+            dst.copy_from_slice(self.read_row(r % N, r / N));
+        }
+    }
+
+    /// Add the number of voxels of each material to `counts`.
+    pub fn count_materials(&self, counts: &mut [u64; MATERIAL_COUNT]) {
+        match &self.repr {
+            Repr::Uniform(m) => counts[usize::from(*m)] += Self::VOLUME as u64,
+            Repr::Rows { headers, cells } => {
+                for &h in headers.iter().filter(|&&h| h & ALLOCATED == 0) {
+                    counts[usize::from(h & MATERIAL_MASK)] += N as u64;
+                }
+                for v in cells {
+                    counts[usize::from(v.material & 0x3f)] += 1;
+                }
+            }
+        }
+    }
+
+    /// Rewrite the rows of the sub-box `lo..hi` (local, half-open).
+    ///
+    /// `edit(y, z, row)` receives each touched row's current `N` voxels and changes those it wants
+    /// (normally `row[lo[0]..hi[0]]`). Voxels are normalized afterwards. The three stages: mark (build
+    /// every touched row and decide packed or allocated), repack once if the allocated set changed,
+    /// write the cells.
+    ///
+    /// # Panics
+    /// If `hi` exceeds `N` on an axis.
+    pub fn write_with(
+        &mut self,
+        lo: [usize; 3],
+        hi: [usize; 3],
+        mut edit: impl FnMut(usize, usize, &mut [Voxel]),
+    ) {
+        assert!(hi.iter().all(|&h| h <= N), "write outside the box");
+        if (0..3).any(|a| lo[a] >= hi[a]) {
+            return;
+        }
+        // Stage 1: mark.
+        let touched = (hi[1] - lo[1]) * (hi[2] - lo[2]);
+        let mut rows = Vec::with_capacity(touched * N);
+        let mut marks = Vec::with_capacity(touched);
+        for z in lo[2]..hi[2] {
+            for y in lo[1]..hi[1] {
+                let start = rows.len();
+                rows.extend_from_slice(self.read_row(y, z));
+                let row = &mut rows[start..];
+                edit(y, z, row);
+                normalize(row);
+                marks.push(packed_header::<N>(row).unwrap_or(ALLOCATED));
+            }
+        }
+        if let Repr::Uniform(m) = self.repr {
+            if marks.iter().all(|&h| h == u16::from(m)) {
+                return;
+            }
+            self.repr = Repr::Rows {
+                headers: vec![u16::from(m); Self::ROWS].into_boxed_slice(),
+                cells: Vec::new(),
+            };
+        }
+        let Repr::Rows { headers, cells } = &mut self.repr else {
+            return;
+        };
+        // Stage 2: repack.
+        repack::<N>(headers, cells, lo, hi, &marks);
+        // Stage 3: write.
+        let mut i = 0;
+        for z in lo[2]..hi[2] {
+            for y in lo[1]..hi[1] {
+                let h = headers[z * N + y];
+                if h & ALLOCATED != 0 {
+                    let start = usize::from(h & SLOT_MASK) * N;
+                    cells[start..start + N].copy_from_slice(&rows[i * N..(i + 1) * N]);
+                }
+                i += 1;
+            }
+        }
+        if cells.is_empty() && headers.iter().all(|&h| h == headers[0]) {
+            self.repr = Repr::Uniform(headers[0] as u8);
+        }
+    }
+
+    /// Check every invariant of the format; panics with a description on the first violation.
+    ///
+    /// # Panics
+    /// When the box is malformed (a bug in this module).
+    pub fn assert_valid(&self) {
+        let Repr::Rows { headers, cells } = &self.repr else {
+            if let Repr::Uniform(m) = self.repr {
+                assert!(usize::from(m) < MATERIAL_COUNT, "uniform material {m} out of range");
+            }
+            return;
+        };
+        assert_eq!(headers.len(), Self::ROWS, "header count");
+        assert_eq!(cells.len() % N, 0, "cell array is not whole rows");
+        let mut next_slot = 0usize;
+        for (r, &h) in headers.iter().enumerate() {
+            if h & ALLOCATED != 0 {
+                let slot = usize::from(h & SLOT_MASK);
+                assert_eq!(slot, next_slot, "row {r}: slots must count up in row order");
+                next_slot += 1;
+                let row = &cells[slot * N..slot * N + N];
+                assert!(row.iter().all(|v| v.is_normalized()), "row {r}: unnormalized voxel");
+                assert!(packed_header::<N>(row).is_none(), "row {r}: allocated but packable");
+            } else {
+                assert_eq!(h & !MATERIAL_MASK, 0, "row {r}: packed header has stray bits");
+            }
+        }
+        assert_eq!(next_slot * N, cells.len(), "cells without a row");
+        assert!(
+            !(cells.is_empty() && headers.iter().all(|&h| h == headers[0])),
+            "box of one packed material must be Uniform"
+        );
+    }
+}
+
+/// Rewrite `headers` for the new row states in `marks` (one per touched row, Z then Y order) and
+/// rebuild `cells` once if rows change between packed and allocated. Cells of rows that stay
+/// allocated keep their contents; cells of newly allocated rows are left for stage 3 to fill.
+fn repack<const N: usize>(
+    headers: &mut [u16],
+    cells: &mut Vec<Voxel>,
+    lo: [usize; 3],
+    hi: [usize; 3],
+    marks: &[u16],
+) {
+    let ny = hi[1] - lo[1];
+    let mark_of = |r: usize| -> Option<u16> {
+        let (y, z) = (r % N, r / N);
+        let inside = (lo[1]..hi[1]).contains(&y) && (lo[2]..hi[2]).contains(&z);
+        inside.then(|| marks[(z - lo[2]) * ny + (y - lo[1])])
+    };
+    let allocation_changes = (0..headers.len()).any(|r| {
+        mark_of(r).is_some_and(|m| (m & ALLOCATED) != (headers[r] & ALLOCATED))
+    });
+    if !allocation_changes {
+        for (r, h) in headers.iter_mut().enumerate() {
+            if let Some(m) = mark_of(r).filter(|m| m & ALLOCATED == 0) {
+                *h = m;
+            }
+        }
+        return;
+    }
+    let allocated = (0..headers.len())
+        .filter(|&r| mark_of(r).unwrap_or(headers[r]) & ALLOCATED != 0)
+        .count();
+    let mut new_cells = Vec::with_capacity(allocated * N);
+    for (r, h) in headers.iter_mut().enumerate() {
+        let old = *h;
+        let new = mark_of(r).unwrap_or(old);
+        if new & ALLOCATED == 0 {
+            *h = new;
+            continue;
+        }
+        *h = ALLOCATED | (new_cells.len() / N) as u16;
+        if old & ALLOCATED != 0 {
+            let start = usize::from(old & SLOT_MASK) * N;
+            new_cells.extend_from_slice(&cells[start..start + N]);
+        } else {
+            new_cells.extend_from_slice(&filled_row(0)[..N]);
+        }
+    }
+    *cells = new_cells;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dense_from_fn<const N: usize>(f: impl Fn(usize, usize, usize) -> Voxel) -> Vec<Voxel> {
+        let mut v = Vec::with_capacity(N * N * N);
+        for z in 0..N {
+            for y in 0..N {
+                for x in 0..N {
+                    v.push(f(x, y, z));
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn uniform_boxes_cost_nothing() {
+        let b = PackedBox::<32>::from_dense(&vec![Voxel::filled(7); 32 * 32 * 32]);
+        assert_eq!(b.uniform_material(), Some(7));
+        assert_eq!(b.heap_bytes(), 0);
+        assert_eq!(b.read_row(3, 9), &[Voxel::filled(7); 32][..]);
+        b.assert_valid();
+    }
+
+    #[test]
+    fn only_surface_rows_are_allocated() {
+        // Ground below y = 3 with a partially filled layer at y = 3 in half the rows.
+        let dense = dense_from_fn::<8>(|_, y, z| match y {
+            0..3 => Voxel::filled(2),
+            3 if z % 2 == 0 => Voxel::new(2, 100),
+            _ => Voxel::AIR,
+        });
+        let b = PackedBox::<8>::from_dense(&dense);
+        b.assert_valid();
+        assert_eq!(b.allocated_rows(), 4);
+        assert_eq!(b.heap_bytes(), 64 * 2 + 4 * 8 * 2);
+        let mut out = vec![Voxel::AIR; 512];
+        b.to_dense(&mut out);
+        assert_eq!(out, dense);
+    }
+
+    #[test]
+    fn writes_repack_and_collapse() {
+        let mut b = PackedBox::<8>::uniform(0);
+        b.write_with([1, 2, 3], [4, 3, 5], |_, _, row| {
+            row[1..4].fill(Voxel::new(5, 10));
+        });
+        b.assert_valid();
+        assert_eq!(b.allocated_rows(), 2);
+        assert_eq!(b.get(2, 2, 4), Voxel::new(5, 10));
+        assert_eq!(b.get(0, 2, 4), Voxel::AIR);
+        // Filling the rows completely packs them again, and the box collapses to Uniform(Air)
+        // once they are cleared.
+        b.write_with([0, 2, 3], [8, 3, 5], |_, _, row| row.fill(Voxel::filled(5)));
+        b.assert_valid();
+        assert_eq!(b.allocated_rows(), 0);
+        b.write_with([0, 0, 0], [8, 8, 8], |_, _, row| row.fill(Voxel::new(0, 99)));
+        b.assert_valid();
+        assert_eq!(b.uniform_material(), Some(0));
+    }
+
+    #[test]
+    fn writes_normalize_air() {
+        let mut b = PackedBox::<4>::uniform(3);
+        b.write_with([0, 0, 0], [1, 1, 1], |_, _, row| row[0] = Voxel { material: 0, occupancy: 7 });
+        b.assert_valid();
+        assert_eq!(b.get(0, 0, 0), Voxel::AIR);
+    }
+}

@@ -1,0 +1,132 @@
+//! Voxels, materials and coordinates.
+//!
+//! A voxel is a material id (6 bits; 0 is Air) and an occupancy byte. Occupancy decodes as
+//! `(v + 1) / 256` for non-air materials and exactly 0 for Air, so every value is exact in an `f32`.
+//! Air with a non-zero occupancy byte cannot be stored: [`Voxel::new`] normalizes without a branch.
+
+mod coords;
+mod material;
+
+pub use coords::{CHUNK_BITS, CHUNK_SIZE, ChunkPos, VoxelBox, VoxelPos};
+pub use material::{Material, MaterialTable, Shaping};
+
+/// Number of distinct material ids (6 bits).
+pub const MATERIAL_COUNT: usize = 64;
+/// The Air material id.
+pub const AIR: u8 = 0;
+
+/// One voxel: material id and quantized occupancy.
+///
+/// `#[repr(C)]` keeps it two bytes with material first, matching the raw export format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[repr(C)]
+pub struct Voxel {
+    /// Material id in `0..64`; 0 is Air.
+    pub material: u8,
+    /// Quantized occupancy; 0 whenever `material` is Air.
+    pub occupancy: u8,
+}
+
+impl Voxel {
+    /// Empty space.
+    pub const AIR: Voxel = Voxel {
+        material: AIR,
+        occupancy: 0,
+    };
+
+    /// A normalized voxel: material masked to 6 bits, occupancy forced to 0 for Air (branch-free).
+    #[inline]
+    pub const fn new(material: u8, occupancy: u8) -> Self {
+        let material = material & 0x3f;
+        // 0xff when material != 0, 0x00 for Air.
+        let mask = ((material != 0) as u8).wrapping_neg();
+        Self {
+            material,
+            occupancy: occupancy & mask,
+        }
+    }
+
+    /// A voxel of `material` at its default occupancy (full for matter, 0 for Air).
+    #[inline]
+    pub const fn filled(material: u8) -> Self {
+        Self::new(material, 0xff)
+    }
+
+    /// The default occupancy byte of a material: 0 for Air, 255 otherwise.
+    #[inline]
+    pub const fn default_occupancy(material: u8) -> u8 {
+        (((material & 0x3f) != 0) as u8).wrapping_neg()
+    }
+
+    /// True when this voxel holds its material's default occupancy (so a row of it can stay packed).
+    #[inline]
+    pub const fn is_default(self) -> bool {
+        self.occupancy == Self::default_occupancy(self.material)
+    }
+
+    /// True for Air.
+    #[inline]
+    pub const fn is_air(self) -> bool {
+        self.material == AIR
+    }
+
+    /// True when this voxel obeys the storage invariants (6-bit material, Air has zero occupancy).
+    #[inline]
+    pub const fn is_normalized(self) -> bool {
+        self.material < 64 && (self.material != AIR || self.occupancy == 0)
+    }
+
+    /// Occupancy as a fraction: `(v + 1) / 256` for matter, exactly 0 for Air.
+    #[inline]
+    pub fn occupancy_f32(self) -> f32 {
+        if self.is_air() {
+            0.0
+        } else {
+            (f32::from(self.occupancy) + 1.0) / 256.0
+        }
+    }
+
+    /// The voxel of `material` whose decoded occupancy is closest to `fraction` (Air if it rounds to 0).
+    pub fn from_fraction(material: u8, fraction: f32) -> Self {
+        let steps = (fraction.clamp(0.0, 1.0) * 256.0).round() as u32;
+        if steps == 0 {
+            Self::AIR
+        } else {
+            Self::new(material, (steps - 1).min(255) as u8)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn air_never_keeps_occupancy() {
+        for occ in 0..=255u8 {
+            assert_eq!(Voxel::new(0, occ), Voxel::AIR);
+            assert_eq!(Voxel::new(64, occ), Voxel::AIR, "material wraps to 6 bits");
+            assert_eq!(Voxel::new(3, occ).occupancy, occ);
+        }
+    }
+
+    #[test]
+    fn occupancy_decodes_exactly() {
+        assert_eq!(Voxel::new(5, 255).occupancy_f32(), 1.0);
+        assert_eq!(Voxel::new(5, 127).occupancy_f32(), 0.5);
+        assert_eq!(Voxel::new(5, 0).occupancy_f32(), 1.0 / 256.0);
+        assert_eq!(Voxel::AIR.occupancy_f32(), 0.0);
+        for occ in 0..=255u8 {
+            let v = Voxel::new(9, occ);
+            assert_eq!(Voxel::from_fraction(9, v.occupancy_f32()), v);
+        }
+        assert_eq!(Voxel::from_fraction(9, 0.001), Voxel::AIR);
+    }
+
+    #[test]
+    fn defaults() {
+        assert!(Voxel::AIR.is_default());
+        assert!(Voxel::filled(7).is_default());
+        assert!(!Voxel::new(7, 10).is_default());
+    }
+}
