@@ -46,12 +46,29 @@ fn s(p: &Path) -> &str {
 fn new_then_info_json() {
     let d = temp_dir("info");
     let w = d.join("w.strata");
-    ok(&["new", s(&w), "--preset", "hills", "--size", "96,64,80", "--seed", "5"]);
+    ok(&[
+        "new",
+        s(&w),
+        "--preset",
+        "hills",
+        "--size",
+        "96,64,80",
+        "--seed",
+        "5",
+    ]);
     let out = ok(&["info", s(&w), "--json"]);
     let j: Value = serde_json::from_slice(&out.stdout).expect("json");
     for key in [
-        "materials", "bounds", "chunks", "nonair_voxels", "voxels_by_material", "memory_bytes",
-        "bytes_per_voxel", "rle_bytes", "rle_lz4_bytes", "file_bytes",
+        "materials",
+        "bounds",
+        "chunks",
+        "nonair_voxels",
+        "voxels_by_material",
+        "memory_bytes",
+        "bytes_per_voxel",
+        "rle_bytes",
+        "rle_lz4_bytes",
+        "file_bytes",
     ] {
         assert!(j.get(key).is_some(), "missing key {key}");
     }
@@ -83,7 +100,16 @@ fn new_then_info_json() {
 fn raw_and_rle_export_import_round_trip() {
     let d = temp_dir("raw");
     let w = d.join("w.strata");
-    ok(&["new", s(&w), "--preset", "canyons", "--size", "80,64,72", "--seed", "3"]);
+    ok(&[
+        "new",
+        s(&w),
+        "--preset",
+        "canyons",
+        "--size",
+        "80,64,72",
+        "--seed",
+        "3",
+    ]);
     let bx = "-5,0,-3,70,50,40";
     let raw = d.join("box.raw");
     ok(&["export", s(&w), s(&raw), "--format", "raw", "--box", bx]);
@@ -94,16 +120,48 @@ fn raw_and_rle_export_import_round_trip() {
     assert_eq!(&raw_bytes[..2], &[0, 0]);
 
     let rle_path = d.join("box.rle");
-    ok(&["export", s(&w), s(&rle_path), "--format", "rle", "--box", bx]);
+    ok(&[
+        "export",
+        s(&w),
+        s(&rle_path),
+        "--format",
+        "rle",
+        "--box",
+        bx,
+    ]);
     let mut decoded = vec![Voxel::AIR; volume];
     rle::decode(&std::fs::read(&rle_path).expect("rle"), &mut decoded).expect("valid rle");
-    let from_raw: Vec<u8> = decoded.iter().flat_map(|v| [v.material, v.occupancy]).collect();
-    assert_eq!(from_raw, raw_bytes, "RLE and raw exports hold the same voxels");
+    let from_raw: Vec<u8> = decoded
+        .iter()
+        .flat_map(|v| [v.material, v.occupancy])
+        .collect();
+    assert_eq!(
+        from_raw, raw_bytes,
+        "RLE and raw exports hold the same voxels"
+    );
 
     let imported = d.join("imported.strata");
-    ok(&["import", s(&raw), s(&imported), "--format", "raw", "--size", "75,50,43", "--origin", "-5,0,-3"]);
+    ok(&[
+        "import",
+        s(&raw),
+        s(&imported),
+        "--format",
+        "raw",
+        "--size",
+        "75,50,43",
+        "--origin",
+        "-5,0,-3",
+    ]);
     let again = d.join("again.raw");
-    ok(&["export", s(&imported), s(&again), "--format", "raw", "--box", bx]);
+    ok(&[
+        "export",
+        s(&imported),
+        s(&again),
+        "--format",
+        "raw",
+        "--box",
+        bx,
+    ]);
     assert_eq!(std::fs::read(&again).expect("again"), raw_bytes);
 }
 
@@ -116,20 +174,59 @@ fn bad_input_fails_clearly() {
     assert!(fails(&["new", s(&w), "--size", "0,10,10"]).contains("size"));
     ok(&["new", s(&w), "--preset", "flat", "--size", "32,32,32"]);
     assert!(fails(&["export", s(&w), s(&d.join("x.raw")), "--format", "raw"]).contains("--box"));
-    assert!(fails(&["export", s(&w), s(&d.join("x.raw")), "--format", "raw", "--box", "5,5,5,1,1,1"]).contains("empty"));
+    assert!(fails(&[
+        "export",
+        s(&w),
+        s(&d.join("x.raw")),
+        "--format",
+        "raw",
+        "--box",
+        "5,5,5,1,1,1"
+    ])
+    .contains("empty"));
     assert!(fails(&["info", s(&d.join("missing.strata"))]).contains("missing.strata"));
 
     let raw = d.join("bad.raw");
     std::fs::write(&raw, [2u8, 255, 0, 0, 0]).expect("write");
-    let e = fails(&["import", s(&raw), s(&d.join("o.strata")), "--format", "raw", "--size", "1,1,2"]);
+    let e = fails(&[
+        "import",
+        s(&raw),
+        s(&d.join("o.strata")),
+        "--format",
+        "raw",
+        "--size",
+        "1,1,2",
+    ]);
     assert!(e.contains("5 bytes") && e.contains("needs 4"), "{e}");
     std::fs::write(&raw, [2u8, 255, 60, 255]).expect("write");
-    let e = fails(&["import", s(&raw), s(&d.join("o.strata")), "--format", "raw", "--size", "2,1,1"]);
-    assert!(e.contains("unknown material id 60") && e.contains("byte 2"), "{e}");
+    let e = fails(&[
+        "import",
+        s(&raw),
+        s(&d.join("o.strata")),
+        "--format",
+        "raw",
+        "--size",
+        "2,1,1",
+    ]);
+    assert!(
+        e.contains("unknown material id 60") && e.contains("byte 2"),
+        "{e}"
+    );
     std::fs::write(&raw, [0u8, 9, 2, 255]).expect("write");
-    let e = fails(&["import", s(&raw), s(&d.join("o.strata")), "--format", "raw", "--size", "2,1,1"]);
+    let e = fails(&[
+        "import",
+        s(&raw),
+        s(&d.join("o.strata")),
+        "--format",
+        "raw",
+        "--size",
+        "2,1,1",
+    ]);
     assert!(e.contains("Air with occupancy"), "{e}");
-    assert!(!d.join("o.strata").exists(), "nothing is written on bad input");
+    assert!(
+        !d.join("o.strata").exists(),
+        "nothing is written on bad input"
+    );
 
     let mut bytes = std::fs::read(&w).expect("read");
     let n = bytes.len();
@@ -150,7 +247,10 @@ fn saving_twice_keeps_a_backup() {
     ok(&["new", s(&w), "--preset", "flat", "--size", "32,32,32"]);
     let first = std::fs::read(&w).expect("read");
     ok(&["new", s(&w), "--preset", "hills", "--size", "32,32,32"]);
-    assert_eq!(std::fs::read(d.join("w.strata.bak")).expect("backup"), first);
+    assert_eq!(
+        std::fs::read(d.join("w.strata.bak")).expect("backup"),
+        first
+    );
 }
 
 #[test]

@@ -32,13 +32,20 @@ impl Progress {
 
     /// (done, total).
     pub fn counts(&self) -> (u64, u64) {
-        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+        (
+            self.done.load(Ordering::Relaxed),
+            self.total.load(Ordering::Relaxed),
+        )
     }
 
     /// Fraction done in `0..=1` (0 before work is declared).
     pub fn fraction(&self) -> f32 {
         let (d, t) = self.counts();
-        if t == 0 { 0.0 } else { (d as f64 / t as f64).min(1.0) as f32 }
+        if t == 0 {
+            0.0
+        } else {
+            (d as f64 / t as f64).min(1.0) as f32
+        }
     }
 
     /// Ask the job to stop.
@@ -56,6 +63,10 @@ impl Progress {
     /// # Errors
     /// [`Error::Cancelled`] after [`Progress::cancel`].
     pub fn check(&self) -> Result<()> {
-        if self.is_cancelled() { Err(Error::Cancelled) } else { Ok(()) }
+        if self.is_cancelled() {
+            Err(Error::Cancelled)
+        } else {
+            Ok(())
+        }
     }
 }

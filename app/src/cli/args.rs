@@ -35,7 +35,10 @@ pub fn parse_triple<T: std::str::FromStr + Copy>(text: &str, what: &str) -> AppR
 /// [`AppError::Usage`] for bad numbers or an empty box.
 pub fn parse_box(text: &str) -> AppResult<VoxelBox> {
     let v = parse_list::<i32>(text, 6, "--box")?;
-    let b = VoxelBox::new(VoxelPos::new(v[0], v[1], v[2]), VoxelPos::new(v[3], v[4], v[5]));
+    let b = VoxelBox::new(
+        VoxelPos::new(v[0], v[1], v[2]),
+        VoxelPos::new(v[3], v[4], v[5]),
+    );
     if b.is_empty() {
         return Err(AppError::Usage(format!(
             "--box {text} is empty: each of X1,Y1,Z1 must be greater than X0,Y0,Z0"
@@ -50,7 +53,10 @@ mod tests {
 
     #[test]
     fn parses_and_rejects() {
-        assert_eq!(parse_triple::<u32>("1, 2,3", "--size").ok(), Some([1, 2, 3]));
+        assert_eq!(
+            parse_triple::<u32>("1, 2,3", "--size").ok(),
+            Some([1, 2, 3])
+        );
         assert!(parse_triple::<u32>("1,2", "--size").is_err());
         assert!(parse_triple::<u32>("1,-2,3", "--size").is_err());
         let b = parse_box("-4,0,-4,4,8,4").expect("box");

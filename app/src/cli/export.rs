@@ -4,14 +4,14 @@
 use std::io::Write;
 use std::path::Path;
 
-use strata_engine::format::AtomicFile;
 use strata_engine::format::project::Project;
 use strata_engine::format::rle::RleEncoder;
+use strata_engine::format::AtomicFile;
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
-use super::Format;
 use super::args::parse_box;
 use super::progress::with_bar;
+use super::Format;
 use crate::{AppError, AppResult};
 
 /// Run the command.
@@ -20,7 +20,9 @@ use crate::{AppError, AppResult};
 /// Missing or bad box, unreadable project, unwritable output.
 pub fn run(file: &Path, out: &Path, format: Format, region: Option<&str>) -> AppResult<()> {
     let region = parse_box(region.ok_or_else(|| {
-        AppError::Usage(format!("--box X0,Y0,Z0,X1,Y1,Z1 is required for --format {format:?}").to_lowercase())
+        AppError::Usage(
+            format!("--box X0,Y0,Z0,X1,Y1,Z1 is required for --format {format:?}").to_lowercase(),
+        )
     })?)?;
     let project = with_bar("loading", |_| Project::load(file))?;
     with_bar("exporting", |p| {

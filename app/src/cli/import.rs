@@ -7,16 +7,20 @@ use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
-use super::Format;
 use super::args::parse_triple;
 use super::progress::with_bar;
+use super::Format;
 use crate::{AppError, AppResult};
 
 /// Decode and check raw bytes for a box of `size`; errors name the byte offset and voxel.
 ///
 /// # Errors
 /// Length mismatch, unknown material id, Air with occupancy.
-pub fn decode_raw(bytes: &[u8], size: [u32; 3], materials: &MaterialTable) -> AppResult<Vec<Voxel>> {
+pub fn decode_raw(
+    bytes: &[u8],
+    size: [u32; 3],
+    materials: &MaterialTable,
+) -> AppResult<Vec<Voxel>> {
     let count = u64::from(size[0]) * u64::from(size[1]) * u64::from(size[2]);
     let expected = count * 2;
     if bytes.len() as u64 != expected {
@@ -32,7 +36,15 @@ pub fn decode_raw(bytes: &[u8], size: [u32; 3], materials: &MaterialTable) -> Ap
     let mut voxels = Vec::with_capacity(count as usize);
     for (i, pair) in bytes.chunks_exact(2).enumerate() {
         let (m, o) = (pair[0], pair[1]);
-        let at = || format!("byte {} (voxel {},{},{})", i * 2, i % sx, (i / sx) % sy, i / (sx * sy));
+        let at = || {
+            format!(
+                "byte {} (voxel {},{},{})",
+                i * 2,
+                i % sx,
+                (i / sx) % sy,
+                i / (sx * sy)
+            )
+        };
         if !materials.contains(m) {
             return Err(AppError::Usage(format!(
                 "{}: unknown material id {m} (the table has {})",
@@ -52,7 +64,13 @@ pub fn decode_raw(bytes: &[u8], size: [u32; 3], materials: &MaterialTable) -> Ap
 ///
 /// # Errors
 /// Bad arguments, unreadable input, invalid voxels, unwritable output.
-pub fn run(input: &Path, out: &Path, format: Format, size: Option<&str>, origin: &str) -> AppResult<()> {
+pub fn run(
+    input: &Path,
+    out: &Path,
+    format: Format,
+    size: Option<&str>,
+    origin: &str,
+) -> AppResult<()> {
     if format != Format::Raw {
         return Err(AppError::Usage("import supports --format raw".into()));
     }
@@ -61,7 +79,9 @@ pub fn run(input: &Path, out: &Path, format: Format, size: Option<&str>, origin:
         "--size",
     )?;
     if size.iter().any(|&s| s == 0 || s > i32::MAX as u32) {
-        return Err(AppError::Usage("--size must be positive on every axis".into()));
+        return Err(AppError::Usage(
+            "--size must be positive on every axis".into(),
+        ));
     }
     let origin = VoxelPos::from(parse_triple::<i32>(origin, "--origin")?);
     let bytes = std::fs::read(input).map_err(|e| AppError::io(input, e))?;
@@ -73,9 +93,10 @@ pub fn run(input: &Path, out: &Path, format: Format, size: Option<&str>, origin:
     let region = VoxelBox::from_min_size(origin, size);
     let mut grid = Grid::new();
     grid.write_box(region, &voxels);
-    let name = input
-        .file_stem()
-        .map_or_else(|| "imported".to_owned(), |s| s.to_string_lossy().into_owned());
+    let name = input.file_stem().map_or_else(
+        || "imported".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
     let project = Project::new(ProjectHeader::new(name, region), grid);
     with_bar("saving", |_| project.save(out))?;
     Ok(())

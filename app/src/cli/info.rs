@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use serde_json::{Map, Value, json};
-use strata_engine::format::project::{Project, encoded_sizes};
+use serde_json::{json, Map, Value};
+use strata_engine::format::project::{encoded_sizes, Project};
 use strata_engine::storage::MemoryReport;
 
 use super::progress::with_bar;
@@ -14,7 +14,9 @@ use crate::{AppError, AppResult};
 /// # Errors
 /// When the file cannot be read or decoded.
 pub fn report(file: &Path) -> AppResult<Value> {
-    let file_bytes = std::fs::metadata(file).map_err(|e| AppError::io(file, e))?.len();
+    let file_bytes = std::fs::metadata(file)
+        .map_err(|e| AppError::io(file, e))?
+        .len();
     let project = with_bar("loading", |_| Project::load(file))?;
     let stats = project.grid.stats();
     let memory = MemoryReport::of(&project.grid);
@@ -86,15 +88,33 @@ pub fn run(file: &Path, json: bool) -> AppResult<()> {
     let g = |k: &str| r.get(k).cloned().unwrap_or(Value::Null);
     let f = |k: &str| g(k).as_f64().unwrap_or(0.0);
     println!("{} ({})", g("name").as_str().unwrap_or(""), file.display());
-    println!("bounds        {} .. {}", r["bounds"]["min"], r["bounds"]["max"]);
+    println!(
+        "bounds        {} .. {}",
+        r["bounds"]["min"], r["bounds"]["max"]
+    );
     println!("chunks        {}", g("chunks"));
     println!("non-air       {} voxels", g("nonair_voxels"));
-    println!("memory        {} bytes ({:.3} B/voxel; seed layout {:.3}, unpacked {:.3})",
-        g("memory_bytes"), f("bytes_per_voxel"),
-        r["memory"]["seed_layout_bytes_per_voxel"].as_f64().unwrap_or(0.0),
-        r["memory"]["unpacked_bytes_per_voxel"].as_f64().unwrap_or(0.0));
-    println!("RLE           {} bytes ({:.4} B/voxel)", g("rle_bytes"), f("rle_bytes_per_voxel"));
-    println!("RLE+LZ4       {} bytes ({:.4} B/voxel)", g("rle_lz4_bytes"), f("rle_lz4_bytes_per_voxel"));
+    println!(
+        "memory        {} bytes ({:.3} B/voxel; seed layout {:.3}, unpacked {:.3})",
+        g("memory_bytes"),
+        f("bytes_per_voxel"),
+        r["memory"]["seed_layout_bytes_per_voxel"]
+            .as_f64()
+            .unwrap_or(0.0),
+        r["memory"]["unpacked_bytes_per_voxel"]
+            .as_f64()
+            .unwrap_or(0.0)
+    );
+    println!(
+        "RLE           {} bytes ({:.4} B/voxel)",
+        g("rle_bytes"),
+        f("rle_bytes_per_voxel")
+    );
+    println!(
+        "RLE+LZ4       {} bytes ({:.4} B/voxel)",
+        g("rle_lz4_bytes"),
+        f("rle_lz4_bytes_per_voxel")
+    );
     println!("file          {} bytes", g("file_bytes"));
     println!("undo steps    {}", g("history_steps"));
     if let Some(Value::Object(m)) = r.get("voxels_by_material") {

@@ -103,13 +103,25 @@ pub fn run(cli: Cli) -> AppResult<()> {
                 .map_err(|e| crate::AppError::io("stdout", e))?;
             Ok(())
         }
-        Some(Command::New { out, preset, size, seed }) => new::run(&out, &preset, &size, seed),
+        Some(Command::New {
+            out,
+            preset,
+            size,
+            seed,
+        }) => new::run(&out, &preset, &size, seed),
         Some(Command::Info { file, json }) => info::run(&file, json),
-        Some(Command::Export { file, out, format, region }) => {
-            export::run(&file, &out, format, region.as_deref())
-        }
-        Some(Command::Import { input, out, format, size, origin }) => {
-            import::run(&input, &out, format, size.as_deref(), &origin)
-        }
+        Some(Command::Export {
+            file,
+            out,
+            format,
+            region,
+        }) => export::run(&file, &out, format, region.as_deref()),
+        Some(Command::Import {
+            input,
+            out,
+            format,
+            size,
+            origin,
+        }) => import::run(&input, &out, format, size.as_deref(), &origin),
     }
 }

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use strata_engine::format::project::{Project, ProjectHeader};
-use strata_engine::gen::{GeneratorSettings, Preset, generate};
+use strata_engine::gen::{generate, GeneratorSettings, Preset};
 use strata_engine::voxel::MaterialTable;
 
 use super::args::parse_triple;
@@ -26,9 +26,10 @@ pub fn run(out: &Path, preset: &str, size: &str, seed: u32) -> AppResult<()> {
     let started = Instant::now();
     let grid = with_bar("generating", |p| generate(&settings, &materials, p))?;
     let generated = started.elapsed();
-    let name = out
-        .file_stem()
-        .map_or_else(|| "untitled".to_owned(), |s| s.to_string_lossy().into_owned());
+    let name = out.file_stem().map_or_else(
+        || "untitled".to_owned(),
+        |s| s.to_string_lossy().into_owned(),
+    );
     let mut header = ProjectHeader::new(name, settings.bounds());
     header.materials = materials;
     header.generator = Some(settings.clone());

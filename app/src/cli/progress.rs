@@ -11,9 +11,11 @@ pub fn with_bar<T: Send>(label: &str, job: impl FnOnce(&Progress) -> T + Send) -
     let progress = Progress::new();
     let bar = ProgressBar::new(0);
     bar.set_style(
-        ProgressStyle::with_template("{msg:12} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
+        ProgressStyle::with_template(
+            "{msg:12} [{bar:40}] {percent:>3}% {elapsed_precise} eta {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
     );
     bar.set_message(label.to_owned());
     let result = std::thread::scope(|s| {

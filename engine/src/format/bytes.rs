@@ -14,7 +14,11 @@ pub struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// A reader over `bytes` whose offsets are reported relative to `base`.
     pub fn new(bytes: &'a [u8], base: usize) -> Self {
-        Self { bytes, pos: 0, base }
+        Self {
+            bytes,
+            pos: 0,
+            base,
+        }
     }
 
     /// Absolute offset of the next byte.
@@ -109,7 +113,10 @@ impl<'a> Reader<'a> {
         if n > self.remaining() as u64 {
             return Err(Error::corrupt(
                 at,
-                format!("{what} of {n} bytes exceeds the {} bytes left", self.remaining()),
+                format!(
+                    "{what} of {n} bytes exceeds the {} bytes left",
+                    self.remaining()
+                ),
             ));
         }
         Ok(n as usize)

@@ -42,11 +42,19 @@ impl PackedVoxels {
 /// # Errors
 /// [`Error::Corrupt`] when `rle_len` is impossible for the box, LZ4 fails or yields another length,
 /// or the RLE stream is malformed.
-pub fn unpack_into(lz4: &[u8], rle_len: usize, out: &mut [Voxel], scratch: &mut Vec<u8>) -> Result<()> {
+pub fn unpack_into(
+    lz4: &[u8],
+    rle_len: usize,
+    out: &mut [Voxel],
+    scratch: &mut Vec<u8>,
+) -> Result<()> {
     if rle_len > rle::max_encoded_len(out.len()) {
         return Err(Error::corrupt(
             0,
-            format!("RLE length {rle_len} is impossible for {} voxels", out.len()),
+            format!(
+                "RLE length {rle_len} is impossible for {} voxels",
+                out.len()
+            ),
         ));
     }
     scratch.clear();
@@ -54,7 +62,10 @@ pub fn unpack_into(lz4: &[u8], rle_len: usize, out: &mut [Voxel], scratch: &mut 
     let n = lz4_flex::block::decompress_into(lz4, scratch)
         .map_err(|e| Error::corrupt(0, format!("LZ4: {e}")))?;
     if n != rle_len {
-        return Err(Error::corrupt(0, format!("LZ4 produced {n} bytes, expected {rle_len}")));
+        return Err(Error::corrupt(
+            0,
+            format!("LZ4 produced {n} bytes, expected {rle_len}"),
+        ));
     }
     rle::decode(scratch, out)
 }
@@ -65,17 +76,28 @@ mod tests {
 
     #[test]
     fn pack_round_trip_and_hostile_lengths() {
-        let v: Vec<Voxel> = (0..5000).map(|i| Voxel::new((i / 700) as u8, (i % 3) as u8)).collect();
+        let v: Vec<Voxel> = (0..5000)
+            .map(|i| Voxel::new((i / 700) as u8, (i % 3) as u8))
+            .collect();
         let mut s = Vec::new();
         let p = PackedVoxels::pack(&v, &mut s);
         let mut back = vec![Voxel::AIR; v.len()];
         p.unpack(&mut back, &mut s).expect("unpacks");
         assert_eq!(back, v);
-        let bad = PackedVoxels { rle_len: u32::MAX, ..p.clone() };
+        let bad = PackedVoxels {
+            rle_len: u32::MAX,
+            ..p.clone()
+        };
         assert!(bad.unpack(&mut back, &mut s).is_err());
-        let short = PackedVoxels { rle_len: p.rle_len - 1, ..p.clone() };
+        let short = PackedVoxels {
+            rle_len: p.rle_len - 1,
+            ..p.clone()
+        };
         assert!(short.unpack(&mut back, &mut s).is_err());
-        let garbage = PackedVoxels { rle_len: p.rle_len, bytes: vec![0xff; 40] };
+        let garbage = PackedVoxels {
+            rle_len: p.rle_len,
+            bytes: vec![0xff; 40],
+        };
         assert!(garbage.unpack(&mut back, &mut s).is_err());
     }
 }

@@ -7,5 +7,5 @@ pub mod lz4;
 pub mod project;
 pub mod rle;
 
-pub use atomic::{AtomicFile, backup_path, write_atomic};
+pub use atomic::{backup_path, write_atomic, AtomicFile};
 pub use bytes::Reader;

@@ -112,7 +112,10 @@ pub fn decode(bytes: &[u8], out: &mut [Voxel]) -> Result<()> {
     while pos < bytes.len() {
         let start = pos;
         if filled == out.len() {
-            return Err(Error::corrupt(start, "data continues after the last voxel of the box"));
+            return Err(Error::corrupt(
+                start,
+                "data continues after the last voxel of the box",
+            ));
         }
         let lead = bytes[pos];
         pos += 1;
@@ -142,10 +145,16 @@ pub fn decode(bytes: &[u8], out: &mut [Voxel]) -> Result<()> {
         if end > out.len() {
             return Err(Error::corrupt(
                 start,
-                format!("run of {count} voxels overflows the box of {} voxels", out.len()),
+                format!(
+                    "run of {count} voxels overflows the box of {} voxels",
+                    out.len()
+                ),
             ));
         }
-        out[filled..end].fill(Voxel { material, occupancy });
+        out[filled..end].fill(Voxel {
+            material,
+            occupancy,
+        });
         filled = end;
     }
     if filled != out.len() {
@@ -173,9 +182,9 @@ mod tests {
             out,
             [
                 0x80, 0xff, // 256 air
-                0x80, 43, // 44 air
+                0x80, 43,   // 44 air
                 0x02, // one full grass
-                0xc2, 127, 1, // two half grass
+                0xc2, 127, 1,    // two half grass
                 0x3f, // one full material 63
             ]
         );
@@ -186,7 +195,9 @@ mod tests {
 
     #[test]
     fn streaming_matches_one_shot() {
-        let v: Vec<Voxel> = (0..2000).map(|i| Voxel::new((i / 300) as u8, 255)).collect();
+        let v: Vec<Voxel> = (0..2000)
+            .map(|i| Voxel::new((i / 300) as u8, 255))
+            .collect();
         let mut a = Vec::new();
         encode(&v, &mut a);
         let mut b = Vec::new();
@@ -202,12 +213,12 @@ mod tests {
     fn hostile_streams_are_errors() {
         let mut out = [Voxel::AIR; 4];
         let cases: [(&[u8], u64); 6] = [
-            (&[0x40, 5], 0),           // air with occupancy
-            (&[0x82], 1),              // count byte missing
-            (&[0x42], 1),              // occupancy byte missing
-            (&[0x82, 9], 0),           // run of 10 into a box of 4
-            (&[0x82, 1], 2),           // only 2 of 4 voxels
-            (&[0x82, 3, 0x01], 2),     // trailing bytes
+            (&[0x40, 5], 0),       // air with occupancy
+            (&[0x82], 1),          // count byte missing
+            (&[0x42], 1),          // occupancy byte missing
+            (&[0x82, 9], 0),       // run of 10 into a box of 4
+            (&[0x82, 1], 2),       // only 2 of 4 voxels
+            (&[0x82, 3, 0x01], 2), // trailing bytes
         ];
         for (bytes, offset) in cases {
             match decode(bytes, &mut out) {

@@ -9,7 +9,7 @@ use noise::{Fbm, MultiFractal, NoiseFn, Perlin};
 
 use super::column::ColumnData;
 use super::math::derive_seed;
-use crate::voxel::{CHUNK_SIZE, VoxelPos};
+use crate::voxel::{VoxelPos, CHUNK_SIZE};
 
 const SALT_CAVE_A: u32 = 40;
 const SALT_CAVE_B: u32 = 41;
@@ -84,13 +84,13 @@ impl Caves {
     /// Caves for a world `y_size` voxels high.
     pub(crate) fn new(y_size: u32, seed: u32) -> Self {
         // Tunnels grow a little with the world, within limits, so small worlds still get a few.
-        let wavelength = 80.0 * (f64::from(y_size) / 128.0).clamp(0.6, 1.5);
+        let wavelength = 150.0 * (f64::from(y_size) / 128.0).clamp(0.6, 1.5);
         let noise = |salt| {
             Fbm::<Perlin>::new(derive_seed(seed, salt))
                 .set_octaves(2)
                 .set_persistence(0.5)
         };
-        let (inner, outer) = (0.045f32, 0.1f32);
+        let (inner, outer) = (0.035f32, 0.07f32);
         Self {
             a: noise(SALT_CAVE_A),
             b: noise(SALT_CAVE_B),
@@ -106,7 +106,12 @@ impl Caves {
 
     /// Compute the carving of the chunk whose lowest voxel is `origin`, over the columns in `cols`.
     /// Returns false when nothing in the chunk is carved (then `buf` must not be read).
-    pub(crate) fn carve_chunk(&self, origin: VoxelPos, cols: &ColumnData, buf: &mut CaveBuffer) -> bool {
+    pub(crate) fn carve_chunk(
+        &self,
+        origin: VoxelPos,
+        cols: &ColumnData,
+        buf: &mut CaveBuffer,
+    ) -> bool {
         // Highest chunk-local Y that may be carved.
         let ceiling = (cols.max_h - self.margin).floor() as i32 - origin.y;
         let floor = FLOOR_Y as i32 - 2 - origin.y;
@@ -138,7 +143,9 @@ impl Caves {
             let (ca, cb) = (corners(&buf.a), corners(&buf.b));
             // Trilinear values stay within the corners' range: skip cells that cannot reach zero.
             let out_of_reach = |c: &[f32; 8]| {
-                let (lo, hi) = c.iter().fold((f32::MAX, f32::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+                let (lo, hi) = c
+                    .iter()
+                    .fold((f32::MAX, f32::MIN), |(l, h), &v| (l.min(v), h.max(v)));
                 lo > self.outer || hi < -self.outer
             };
             if out_of_reach(&ca) || out_of_reach(&cb) {
@@ -148,7 +155,11 @@ impl Caves {
             buf.used[cell] = true;
             for (dz, dy, dx) in grid(STEP, 0..STEP, STEP) {
                 let (x, y, z) = (cx * STEP + dx, cy * STEP + dy, cz * STEP + dz);
-                let w = [dx as f32 / STEP as f32, dy as f32 / STEP as f32, dz as f32 / STEP as f32];
+                let w = [
+                    dx as f32 / STEP as f32,
+                    dy as f32 / STEP as f32,
+                    dz as f32 / STEP as f32,
+                ];
                 let (a, b) = (trilinear(&ca, w), trilinear(&cb, w));
                 let r2 = a * a + b * b;
                 let mut carve = 0.0;
@@ -180,8 +191,15 @@ fn trilinear(c: &[f32; 8], w: [f32; 3]) -> f32 {
 }
 
 /// (z, y, x) triples over `0..nz`, `ys`, `0..nx`, X fastest.
-fn grid(nz: usize, ys: std::ops::Range<usize>, nx: usize) -> impl Iterator<Item = (usize, usize, usize)> {
-    (0..nz).flat_map(move |z| ys.clone().flat_map(move |y| (0..nx).map(move |x| (z, y, x))))
+fn grid(
+    nz: usize,
+    ys: std::ops::Range<usize>,
+    nx: usize,
+) -> impl Iterator<Item = (usize, usize, usize)> {
+    (0..nz).flat_map(move |z| {
+        ys.clone()
+            .flat_map(move |y| (0..nx).map(move |x| (z, y, x)))
+    })
 }
 
 #[cfg(test)]

@@ -41,7 +41,12 @@ impl ColumnData {
         let empty = Cell {
             h: 0.0,
             top: -1,
-            layers: Layers { top: 0, top_depth: 0, soil: 0, soil_depth: 0 },
+            layers: Layers {
+                top: 0,
+                top_depth: 0,
+                soil: 0,
+                soil_depth: 0,
+            },
             inside: false,
         };
         Self {
@@ -64,6 +69,17 @@ impl ColumnData {
     ) {
         let x0 = i64::from(cx) * CHUNK_SIZE as i64;
         let z0 = i64::from(cz) * CHUNK_SIZE as i64;
+        self.max_top = -1;
+        self.max_h = 0.0;
+        self.any_inside = false;
+        let span = |o: i64, size: u32| o < i64::from(size) && o + CHUNK_SIZE as i64 > 0;
+        if !span(x0, size_xz[0]) || !span(z0, size_xz[1]) {
+            for cell in &mut self.cells {
+                cell.inside = false;
+                cell.top = -1;
+            }
+            return;
+        }
         // Heights are sampled at column centres; the border feeds the slope's central differences.
         for gz in 0..GRID {
             for gx in 0..GRID {
@@ -72,9 +88,6 @@ impl ColumnData {
                 self.heights[gz * GRID + gx] = shape.height(x, z);
             }
         }
-        self.max_top = -1;
-        self.max_h = 0.0;
-        self.any_inside = false;
         for lz in 0..CHUNK_SIZE {
             for lx in 0..CHUNK_SIZE {
                 let (x, z) = (x0 + lx as i64, z0 + lz as i64);
@@ -104,9 +117,9 @@ impl ColumnData {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::materials::Palette;
     use super::super::preset::Preset;
+    use super::*;
     use crate::voxel::MaterialTable;
 
     fn setup(preset: Preset, y: u32) -> (Shape, MaterialRules) {
@@ -148,6 +161,9 @@ mod tests {
         assert_eq!(data.max_top, -1);
         assert!(!data.any_inside);
         data.compute(&shape, &rules, [64, 64], 0, 0);
-        assert!(data.cells.iter().all(|c| c.inside && c.h == 16.0 && c.top == 15));
+        assert!(data
+            .cells
+            .iter()
+            .all(|c| c.inside && c.h == 16.0 && c.top == 15));
     }
 }

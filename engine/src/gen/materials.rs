@@ -8,8 +8,8 @@ use noise::{Fbm, MultiFractal, NoiseFn, SuperSimplex};
 
 use super::math::{derive_seed, hash01};
 use super::preset::Preset;
-use crate::Result;
 use crate::voxel::MaterialTable;
+use crate::Result;
 
 const SALT_PATCH: u32 = 20;
 const SALT_BANDS: u32 = 21;
@@ -100,8 +100,16 @@ impl MaterialRules {
             strata: strata(preset, y_size, seed, &palette),
             sea,
             beach: (0.012 * y).max(1.0),
-            snow_line: if preset == Preset::Mountains { 0.6 * y } else { f64::INFINITY },
-            rock_line: if preset == Preset::Mountains { 0.5 * y } else { f64::INFINITY },
+            snow_line: if preset == Preset::Mountains {
+                0.6 * y
+            } else {
+                f64::INFINITY
+            },
+            rock_line: if preset == Preset::Mountains {
+                0.5 * y
+            } else {
+                f64::INFINITY
+            },
             jitter: 0.05 * y,
             steep: match preset {
                 Preset::Canyons => 0.8,
@@ -127,21 +135,36 @@ impl MaterialRules {
     pub(crate) fn layers(&self, x: f64, z: f64, h: f64, slope: f64) -> Layers {
         let p = &self.palette;
         if self.preset == Preset::Flat {
-            return Layers { top: p.grass, top_depth: 1, soil: p.ground, soil_depth: 3 };
+            return Layers {
+                top: p.grass,
+                top_depth: 1,
+                soil: p.ground,
+                soil_depth: 3,
+            };
         }
         let (px, pz) = (x * self.patch_freq, z * self.patch_freq);
         let patch = self.patch.get([px, pz]);
         let grain = self.patch.get([px * 3.1 + 71.3, pz * 3.1 - 12.9]);
         // 1 to 4 voxels of soil, thinner on slopes.
         let soil_depth = (1.0 + 3.0 * (grain * 0.5 + 0.5) - 2.0 * slope).clamp(1.0, 4.0) as u8;
-        let layers = |top, soil, soil_depth| Layers { top, top_depth: 2, soil, soil_depth };
+        let layers = |top, soil, soil_depth| Layers {
+            top,
+            top_depth: 2,
+            soil,
+            soil_depth,
+        };
         if h > self.snow_line + self.jitter * patch && slope < 1.6 * self.steep {
             return layers(p.snow, p.rock, 0);
         }
         if slope > self.steep || h > self.rock_line + self.jitter * grain {
             return match self.preset {
                 // Canyon walls show the horizontal bands.
-                Preset::Canyons => Layers { top: p.sandstone, top_depth: 0, soil: p.sandstone, soil_depth: 0 },
+                Preset::Canyons => Layers {
+                    top: p.sandstone,
+                    top_depth: 0,
+                    soil: p.sandstone,
+                    soil_depth: 0,
+                },
                 _ => layers(p.rock, p.rock, 0),
             };
         }
@@ -179,7 +202,9 @@ fn strata(preset: Preset, y_size: u32, seed: u32, p: &Palette) -> Vec<u8> {
     let mut prev = p.rock;
     let mut k = 0i64;
     while out.len() < n {
-        let thickness = (band * (0.5 + hash01(seed, SALT_BANDS, 2 * k))).round().max(1.0) as usize;
+        let thickness = (band * (0.5 + hash01(seed, SALT_BANDS, 2 * k)))
+            .round()
+            .max(1.0) as usize;
         let pick = hash01(seed, SALT_BANDS, 2 * k + 1);
         let mut m = if pick < 0.55 {
             p.sandstone
@@ -189,7 +214,11 @@ fn strata(preset: Preset, y_size: u32, seed: u32, p: &Palette) -> Vec<u8> {
             p.limestone
         };
         if m == prev {
-            m = if m == p.sandstone { p.clay } else { p.sandstone };
+            m = if m == p.sandstone {
+                p.clay
+            } else {
+                p.sandstone
+            };
         }
         out.resize((out.len() + thickness).min(n), m);
         prev = m;
@@ -222,7 +251,11 @@ mod tests {
                 let r = rules(preset, y);
                 assert_eq!(r.strata().len(), y as usize);
                 let p = r.palette;
-                let bottom = if preset == Preset::Flat { p.rock } else { p.basalt };
+                let bottom = if preset == Preset::Flat {
+                    p.rock
+                } else {
+                    p.basalt
+                };
                 assert_eq!(r.strata()[0], bottom, "{preset} {y}");
             }
         }
@@ -232,7 +265,9 @@ mod tests {
         for m in [p.sandstone, p.clay] {
             assert!(bands.contains(&m));
         }
-        assert!(bands.iter().all(|&m| [p.sandstone, p.clay, p.limestone].contains(&m)));
+        assert!(bands
+            .iter()
+            .all(|&m| [p.sandstone, p.clay, p.limestone].contains(&m)));
         let r = rules(Preset::Hills, 256);
         assert_eq!(r.strata()[100], r.palette.rock);
         assert_eq!(r.strata()[20], r.palette.slate);

@@ -28,7 +28,7 @@ mod terrain;
 #[cfg(test)]
 mod tests;
 
-pub use preset::{GeneratorSettings, MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE, Preset};
+pub use preset::{GeneratorSettings, Preset, MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE};
 pub use terrain::Terrain;
 mod world;
 

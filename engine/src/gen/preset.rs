@@ -81,9 +81,10 @@ impl Preset {
             })
     }
 
-    /// True when the preset carves caves below the surface.
+    /// True when the preset carves caves below the surface. Canyons has none: its relief is the
+    /// canyon network itself, and its plateaus stay solid so the world packs tightly.
     pub fn has_caves(self) -> bool {
-        !matches!(self, Preset::Flat)
+        !matches!(self, Preset::Flat | Preset::Canyons)
     }
 
     /// True when the preset fills low ground with water up to a sea level.

@@ -58,11 +58,17 @@ impl Shape {
         // Enough octaves for the finest one to reach a few voxels, within a sane range.
         let octaves = ((scale / 3.0).log2() / Fbm::<Source>::DEFAULT_LACUNARITY.log2()).ceil();
         let octaves = (octaves as usize).clamp(3, 10);
+        // Persistence of the main relief: smoother rolling hills, rougher elsewhere.
+        let roughness = match preset {
+            Preset::Hills => 0.4,
+            Preset::Islands => 0.45,
+            _ => 0.5,
+        };
         Self {
             preset,
             y_size,
             inv_scale: 1.0 / scale,
-            base: fbm(seed, SALT_BASE, octaves, 0.5),
+            base: fbm(seed, SALT_BASE, octaves, roughness),
             mask: fbm(seed, SALT_MASK, 3, 0.5),
             ridge: RidgedMulti::<Source>::new(derive_seed(seed, SALT_RIDGE))
                 .set_octaves(octaves)
@@ -106,7 +112,7 @@ impl Shape {
     fn hills(&self, u: f64, v: f64) -> f64 {
         let relief = self.base.get([u * 0.9, v * 0.9]);
         let lakes = self.mask.get([u * 0.35 + 17.3, v * 0.35 - 4.1]);
-        0.48 + 0.22 * relief - 0.18 * smoothstep(0.05, 0.4, lakes)
+        0.48 + 0.24 * relief - 0.16 * smoothstep(0.0, 0.45, lakes)
     }
 
     fn mountains(&self, u: f64, v: f64) -> f64 {
@@ -196,7 +202,12 @@ mod tests {
     #[test]
     fn heights_scale_with_the_world_height() {
         // The same relative point of a taller world is proportionally higher.
-        for preset in [Preset::Hills, Preset::Mountains, Preset::Canyons, Preset::Islands] {
+        for preset in [
+            Preset::Hills,
+            Preset::Mountains,
+            Preset::Canyons,
+            Preset::Islands,
+        ] {
             let small = Shape::new(preset, 128, 9);
             let tall = Shape::new(preset, 1024, 9);
             let a = small.height(100.0, 50.0) / 128.0;
@@ -215,21 +226,32 @@ mod tests {
     #[test]
     fn presets_have_their_character() {
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-        let frac_below = |v: &[f64], t: f64| v.iter().filter(|&&h| h < t).count() as f64 / v.len() as f64;
+        let frac_below =
+            |v: &[f64], t: f64| v.iter().filter(|&&h| h < t).count() as f64 / v.len() as f64;
         let y = 256.0;
         let get = |p| sample(&Shape::new(p, 256, 1), 64, 12.0);
         let hills = get(Preset::Hills);
-        assert!((0.35..0.6).contains(&(mean(&hills) / y)), "hills mean {}", mean(&hills));
+        assert!(
+            (0.35..0.6).contains(&(mean(&hills) / y)),
+            "hills mean {}",
+            mean(&hills)
+        );
         let islands = get(Preset::Islands);
         let sea = 0.4 * y;
         let ocean = frac_below(&islands, sea);
-        assert!((0.5..0.95).contains(&ocean), "islands ocean fraction {ocean}");
+        assert!(
+            (0.5..0.95).contains(&ocean),
+            "islands ocean fraction {ocean}"
+        );
         let mountains = get(Preset::Mountains);
         let peak = mountains.iter().copied().fold(0.0, f64::max);
         assert!(peak > 0.7 * y, "mountain peak {peak}");
         let canyons = get(Preset::Canyons);
         let high = 1.0 - frac_below(&canyons, 0.5 * y);
         let deep = frac_below(&canyons, 0.3 * y);
-        assert!(high > 0.4 && deep > 0.03, "canyons plateau {high} floor {deep}");
+        assert!(
+            high > 0.4 && deep > 0.03,
+            "canyons plateau {high} floor {deep}"
+        );
     }
 }

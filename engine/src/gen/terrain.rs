@@ -5,8 +5,8 @@ use super::column::{Cell, ColumnData};
 use super::materials::{MaterialRules, Palette};
 use super::preset::GeneratorSettings;
 use super::shape::Shape;
+use crate::voxel::{ChunkPos, MaterialTable, Voxel, CHUNK_SIZE};
 use crate::Result;
-use crate::voxel::{CHUNK_SIZE, ChunkPos, MaterialTable, Voxel};
 
 /// Voxels in one chunk.
 const CHUNK_VOLUME: usize = CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE;
@@ -163,7 +163,10 @@ impl Terrain {
         }
         let l = &cell.layers;
         let depth = cell.top - y;
-        let (top_end, soil_end) = (i32::from(l.top_depth), i32::from(l.top_depth) + i32::from(l.soil_depth));
+        let (top_end, soil_end) = (
+            i32::from(l.top_depth),
+            i32::from(l.top_depth) + i32::from(l.soil_depth),
+        );
         let material = if depth < top_end {
             l.top
         } else if depth < soil_end {
@@ -171,7 +174,11 @@ impl Terrain {
         } else {
             self.rules.strata()[y as usize]
         };
-        let solid = if depth == 0 { (cell.h - y as f32).min(1.0) } else { 1.0 };
+        let solid = if depth == 0 {
+            (cell.h - y as f32).min(1.0)
+        } else {
+            1.0
+        };
         if carve <= 0.0 {
             if solid >= 1.0 {
                 return Voxel::filled(material);

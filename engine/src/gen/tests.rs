@@ -6,7 +6,7 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use super::{GeneratorSettings, Preset, Terrain};
-use crate::voxel::{CHUNK_SIZE, ChunkPos, MaterialTable, Voxel, VoxelPos};
+use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelPos, CHUNK_SIZE};
 
 type Chunks = BTreeMap<ChunkPos, Vec<Voxel>>;
 
@@ -29,7 +29,10 @@ fn fill(t: &Terrain, columns: &[(i32, i32)]) -> Chunks {
             last_y = pos.y;
             assert_eq!(voxels.len(), CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE);
             assert!(voxels.iter().any(|v| !v.is_air()), "empty chunk emitted");
-            assert!(out.insert(pos, voxels.to_vec()).is_none(), "chunk emitted twice");
+            assert!(
+                out.insert(pos, voxels.to_vec()).is_none(),
+                "chunk emitted twice"
+            );
         });
     }
     out
@@ -46,8 +49,15 @@ fn voxels(chunks: &Chunks) -> impl Iterator<Item = (VoxelPos, Voxel)> + '_ {
     chunks.iter().flat_map(|(pos, voxels)| {
         let o = pos.min_voxel();
         voxels.iter().enumerate().map(move |(i, &v)| {
-            let (x, y, z) = (i % CHUNK_SIZE, (i / CHUNK_SIZE) % CHUNK_SIZE, i / (CHUNK_SIZE * CHUNK_SIZE));
-            (VoxelPos::new(o.x + x as i32, o.y + y as i32, o.z + z as i32), v)
+            let (x, y, z) = (
+                i % CHUNK_SIZE,
+                (i / CHUNK_SIZE) % CHUNK_SIZE,
+                i / (CHUNK_SIZE * CHUNK_SIZE),
+            );
+            (
+                VoxelPos::new(o.x + x as i32, o.y + y as i32, o.z + z as i32),
+                v,
+            )
         })
     })
 }
@@ -60,7 +70,9 @@ fn voxel_at(chunks: &Chunks, p: VoxelPos) -> Voxel {
 }
 
 fn material(name: &str) -> u8 {
-    MaterialTable::builtin().require(name).expect("builtin material")
+    MaterialTable::builtin()
+        .require(name)
+        .expect("builtin material")
 }
 
 #[test]
@@ -79,7 +91,10 @@ fn output_does_not_depend_on_order_or_threads() {
     assert_eq!(forward, parallel);
     // The same column alone, twice, from fresh samplers.
     assert_eq!(fill(&terrain(&s), &[(1, 2)]), fill(&terrain(&s), &[(1, 2)]));
-    let other = fill(&terrain(&settings(Preset::Hills, [100, 64, 90], 8)), &[(1, 1)]);
+    let other = fill(
+        &terrain(&settings(Preset::Hills, [100, 64, 90], 8)),
+        &[(1, 1)],
+    );
     assert_ne!(other, fill(&t, &[(1, 1)]), "the seed changes the world");
 }
 
@@ -116,7 +131,10 @@ fn every_preset_makes_a_valid_world() {
             for (p, v) in voxels(&chunks) {
                 assert!(v.is_normalized(), "{preset} {p:?} {v:?}");
                 if !v.is_air() {
-                    assert!(bounds.contains(p), "{preset}: matter outside the world at {p:?}");
+                    assert!(
+                        bounds.contains(p),
+                        "{preset}: matter outside the world at {p:?}"
+                    );
                     solid += 1;
                 }
             }
@@ -130,7 +148,12 @@ fn every_preset_makes_a_valid_world() {
 #[test]
 fn water_lies_only_below_the_sea_level() {
     let water = material("Water");
-    for preset in [Preset::Hills, Preset::Islands, Preset::Canyons, Preset::Mountains] {
+    for preset in [
+        Preset::Hills,
+        Preset::Islands,
+        Preset::Canyons,
+        Preset::Mountains,
+    ] {
         let (t, chunks) = generate(&settings(preset, [128, 64, 128], 5));
         let sea = t.sea_level();
         let mut wet = 0;
@@ -140,14 +163,21 @@ fn water_lies_only_below_the_sea_level() {
             wet += 1;
         }
         if preset == Preset::Islands {
-            assert!(wet > 128 * 128, "islands are mostly ocean, got {wet} water voxels");
+            assert!(
+                wet > 128 * 128,
+                "islands are mostly ocean, got {wet} water voxels"
+            );
         }
         // No dry air hole between the ground and the sea surface, except in caves.
         for x in 0..128 {
             let z = (x * 7) % 128;
             let h = t.height_at(x, z);
             for y in (h.ceil() as i32)..sea {
-                assert_eq!(voxel_at(&chunks, VoxelPos::new(x, y, z)).material, water, "{preset}");
+                assert_eq!(
+                    voxel_at(&chunks, VoxelPos::new(x, y, z)).material,
+                    water,
+                    "{preset}"
+                );
             }
         }
     }
@@ -156,22 +186,40 @@ fn water_lies_only_below_the_sea_level() {
 #[test]
 fn surface_occupancy_tracks_the_height() {
     let water = material("Water");
-    for preset in [Preset::Hills, Preset::Mountains, Preset::Canyons, Preset::Islands] {
+    for preset in [
+        Preset::Hills,
+        Preset::Mountains,
+        Preset::Canyons,
+        Preset::Islands,
+    ] {
         let (t, chunks) = generate(&settings(preset, [64, 96, 64], 11));
-        for (x, z) in (0..64).flat_map(|x| (0..64).map(move |z| (x, z))).step_by(5) {
+        for (x, z) in (0..64)
+            .flat_map(|x| (0..64).map(move |z| (x, z)))
+            .step_by(5)
+        {
             let h = t.height_at(x, z);
             let top = h.ceil() as i32 - 1;
             let v = voxel_at(&chunks, VoxelPos::new(x, top, z));
             if v.is_air() || v.material == water {
-                assert!(h - top as f32 <= 1.0 / 256.0, "{preset}: lost surface at ({x}, {z})");
+                assert!(
+                    h - top as f32 <= 1.0 / 256.0,
+                    "{preset}: lost surface at ({x}, {z})"
+                );
             } else {
-                assert!((v.occupancy_f32() - (h - top as f32)).abs() <= 1.0 / 256.0, "{preset}");
+                assert!(
+                    (v.occupancy_f32() - (h - top as f32)).abs() <= 1.0 / 256.0,
+                    "{preset}"
+                );
             }
             let above = voxel_at(&chunks, VoxelPos::new(x, top + 1, z));
             assert!(above.is_air() || above.material == water);
             if top >= 1 {
                 let below = voxel_at(&chunks, VoxelPos::new(x, top - 1, z));
-                assert_eq!(below.occupancy_f32(), 1.0, "{preset}: hole under the surface");
+                assert_eq!(
+                    below.occupancy_f32(),
+                    1.0,
+                    "{preset}: hole under the surface"
+                );
             }
         }
     }
@@ -215,7 +263,16 @@ fn chunk_columns_cover_the_world_in_order() {
     let t = terrain(&settings(Preset::Hills, [100, 64, 33], 1));
     assert_eq!(
         t.chunk_columns(),
-        vec![(0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1)]
+        vec![
+            (0, 0),
+            (1, 0),
+            (2, 0),
+            (3, 0),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1)
+        ]
     );
     // Columns outside the world emit nothing.
     assert!(fill(&t, &[(4, 0), (0, 2), (-1, 0)]).is_empty());
@@ -224,7 +281,11 @@ fn chunk_columns_cover_the_world_in_order() {
 #[test]
 fn odd_sizes_and_seeds_work() {
     for preset in Preset::ALL {
-        for (size, seed) in [([1, 1, 1], 0), ([8, 4096, 8], u32::MAX), ([33, 2, 1], 12345)] {
+        for (size, seed) in [
+            ([1, 1, 1], 0),
+            ([8, 4096, 8], u32::MAX),
+            ([33, 2, 1], 12345),
+        ] {
             let (_, chunks) = generate(&settings(preset, size, seed));
             assert!(!chunks.is_empty(), "{preset} {size:?}");
         }

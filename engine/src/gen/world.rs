@@ -15,7 +15,11 @@ use crate::Result;
 ///
 /// # Errors
 /// Invalid settings, a material the presets need missing from `materials`, or cancellation.
-pub fn generate(settings: &GeneratorSettings, materials: &MaterialTable, progress: &Progress) -> Result<Grid> {
+pub fn generate(
+    settings: &GeneratorSettings,
+    materials: &MaterialTable,
+    progress: &Progress,
+) -> Result<Grid> {
     settings.validate()?;
     let terrain = Terrain::new(settings, materials)?;
     let columns = terrain.chunk_columns();
@@ -25,7 +29,9 @@ pub fn generate(settings: &GeneratorSettings, materials: &MaterialTable, progres
         .map(|&(cx, cz)| {
             progress.check()?;
             let mut out = Vec::new();
-            terrain.fill_column(cx, cz, &mut |pos, voxels| out.push((pos, Chunk::from_dense(voxels))));
+            terrain.fill_column(cx, cz, &mut |pos, voxels| {
+                out.push((pos, Chunk::from_dense(voxels)))
+            });
             progress.advance(1);
             Ok(out)
         })
@@ -44,11 +50,20 @@ mod tests {
 
     #[test]
     fn same_world_on_any_thread_count() {
-        let settings = GeneratorSettings { preset: Preset::Hills, size: [96, 64, 80], seed: 9 };
+        let settings = GeneratorSettings {
+            preset: Preset::Hills,
+            size: [96, 64, 80],
+            seed: 9,
+        };
         let table = MaterialTable::builtin();
         let a = generate(&settings, &table, &Progress::new()).expect("generates");
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().expect("pool");
-        let b = pool.install(|| generate(&settings, &table, &Progress::new())).expect("generates");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .expect("pool");
+        let b = pool
+            .install(|| generate(&settings, &table, &Progress::new()))
+            .expect("generates");
         a.assert_valid();
         assert!(a == b);
         assert!(a.stats().nonair_voxels > 0);

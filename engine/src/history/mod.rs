@@ -66,7 +66,12 @@ fn capture(grid: &Grid, region: VoxelBox, scratch: &mut Vec<u8>) -> PackedVoxels
     PackedVoxels::pack(&grid.read_box_vec(region), scratch)
 }
 
-fn restore(grid: &mut Grid, region: VoxelBox, packed: &PackedVoxels, scratch: &mut Vec<u8>) -> Result<()> {
+fn restore(
+    grid: &mut Grid,
+    region: VoxelBox,
+    packed: &PackedVoxels,
+    scratch: &mut Vec<u8>,
+) -> Result<()> {
     let mut voxels = vec![Voxel::AIR; region.volume()];
     packed.unpack(&mut voxels, scratch)?;
     grid.write_box(region, &voxels);
@@ -176,7 +181,13 @@ impl History {
     }
 
     /// Record `region`, then run `edit` on the grid: the usual way to make an undoable change.
-    pub fn apply(&mut self, grid: &mut Grid, region: VoxelBox, name: &str, edit: impl FnOnce(&mut Grid)) {
+    pub fn apply(
+        &mut self,
+        grid: &mut Grid,
+        region: VoxelBox,
+        name: &str,
+        edit: impl FnOnce(&mut Grid),
+    ) {
         self.record(grid, region, name);
         edit(grid);
     }

@@ -11,9 +11,9 @@
 //! Loading unpacks every box once, so a history that loads can always be undone and redone.
 
 use super::{History, Snapshot, Step};
-use crate::format::Reader;
 use crate::format::lz4::PackedVoxels;
 use crate::format::rle::max_encoded_len;
+use crate::format::Reader;
 use crate::voxel::{Voxel, VoxelBox, VoxelPos};
 use crate::{Error, Result};
 
@@ -31,7 +31,11 @@ fn put_packed(out: &mut Vec<u8>, p: &PackedVoxels) {
     out.extend_from_slice(&p.bytes);
 }
 
-fn read_packed(r: &mut Reader<'_>, region: &VoxelBox, scratch: &mut Vec<u8>) -> Result<PackedVoxels> {
+fn read_packed(
+    r: &mut Reader<'_>,
+    region: &VoxelBox,
+    scratch: &mut Vec<u8>,
+) -> Result<PackedVoxels> {
     let at = r.offset();
     let rle_len = r.u32("RLE length")?;
     let len = r.u32("packed length")? as usize;
@@ -53,9 +57,15 @@ fn read_box(r: &mut Reader<'_>) -> Result<VoxelBox> {
     for v in &mut c {
         *v = r.i32("box corner")?;
     }
-    let b = VoxelBox::new(VoxelPos::new(c[0], c[1], c[2]), VoxelPos::new(c[3], c[4], c[5]));
+    let b = VoxelBox::new(
+        VoxelPos::new(c[0], c[1], c[2]),
+        VoxelPos::new(c[3], c[4], c[5]),
+    );
     if b.is_empty() || b.volume() > MAX_BOX_VOXELS {
-        return Err(Error::corrupt(at, format!("history box {b:?} is empty or too large")));
+        return Err(Error::corrupt(
+            at,
+            format!("history box {b:?} is empty or too large"),
+        ));
     }
     Ok(b)
 }
@@ -81,7 +91,11 @@ fn read_step(r: &mut Reader<'_>, redo: bool, scratch: &mut Vec<u8>) -> Result<St
             1 => Some(read_packed(r, &region, scratch)?),
             _ => return Err(Error::corrupt(flag_at, "bad has-after flag")),
         };
-        boxes.push(Snapshot { region, before, after });
+        boxes.push(Snapshot {
+            region,
+            before,
+            after,
+        });
     }
     Ok(Step { name, boxes })
 }
@@ -102,7 +116,13 @@ impl History {
             out.extend_from_slice(step.name.as_bytes());
             put_u32(&mut out, step.boxes.len() as u32);
             for b in &step.boxes {
-                for c in b.region.min.to_array().into_iter().chain(b.region.max.to_array()) {
+                for c in b
+                    .region
+                    .min
+                    .to_array()
+                    .into_iter()
+                    .chain(b.region.max.to_array())
+                {
                     out.extend_from_slice(&c.to_le_bytes());
                 }
                 put_packed(&mut out, &b.before);

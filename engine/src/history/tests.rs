@@ -8,13 +8,25 @@ use crate::voxel::VoxelPos;
 
 /// The region every random edit stays inside: crosses chunk borders and negative coordinates.
 const REGION: VoxelBox = VoxelBox {
-    min: VoxelPos { x: -20, y: -6, z: -12 },
-    max: VoxelPos { x: 14, y: 10, z: 22 },
+    min: VoxelPos {
+        x: -20,
+        y: -6,
+        z: -12,
+    },
+    max: VoxelPos {
+        x: 14,
+        y: 10,
+        z: 22,
+    },
 };
 
 fn random_box(rng: &mut ChaCha8Rng) -> VoxelBox {
     let [sx, sy, sz] = REGION.size();
-    let size = [rng.random_range(1..=9usize), rng.random_range(1..=9), rng.random_range(1..=9)];
+    let size = [
+        rng.random_range(1..=9usize),
+        rng.random_range(1..=9),
+        rng.random_range(1..=9),
+    ];
     let min = VoxelPos::new(
         REGION.min.x + rng.random_range(0..=sx - size[0]) as i32,
         REGION.min.y + rng.random_range(0..=sy - size[1]) as i32,
@@ -37,11 +49,14 @@ fn random_voxels(rng: &mut ChaCha8Rng, n: usize) -> Vec<Voxel> {
         .collect()
 }
 
+/// A reference step's box: (region, voxels before, voxels after).
+type RefBox = (VoxelBox, Vec<Voxel>, Vec<Voxel>);
+
 /// Plain dense reference of REGION with its own naive undo stack (uncompressed boxes).
 struct Reference {
     voxels: Vec<Voxel>,
     /// Per step: (box, voxels before, voxels after).
-    steps: Vec<Vec<(VoxelBox, Vec<Voxel>, Vec<Voxel>)>>,
+    steps: Vec<Vec<RefBox>>,
 }
 
 impl Reference {
@@ -63,7 +78,8 @@ impl Reference {
             for y in b.min.y..b.max.y {
                 for x in b.min.x..b.max.x {
                     let v = src[i];
-                    self.voxels[REGION.index_of(VoxelPos::new(x, y, z))] = Voxel::new(v.material, v.occupancy);
+                    self.voxels[REGION.index_of(VoxelPos::new(x, y, z))] =
+                        Voxel::new(v.material, v.occupancy);
                     i += 1;
                 }
             }
@@ -101,7 +117,10 @@ impl Reference {
 fn ten_thousand_edits_undo_and_redo_exactly() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut grid = Grid::new();
-    let mut reference = Reference { voxels: vec![Voxel::AIR; REGION.volume()], steps: Vec::new() };
+    let mut reference = Reference {
+        voxels: vec![Voxel::AIR; REGION.volume()],
+        steps: Vec::new(),
+    };
     let mut history = History::default();
     let edits = 10_000;
     for i in 0..edits {
@@ -124,20 +143,36 @@ fn ten_thousand_edits_undo_and_redo_exactly() {
         if i % 1000 == 0 {
             grid.assert_valid();
         }
-        assert_eq!(grid.read_box_vec(REGION), reference.voxels, "after edit {i}");
+        assert_eq!(
+            grid.read_box_vec(REGION),
+            reference.voxels,
+            "after edit {i}"
+        );
     }
     assert_eq!(history.undo_len(), edits);
     for i in (0..edits).rev() {
         assert!(history.undo(&mut grid).expect("undo").is_some());
         reference.undo(i);
-        assert_eq!(grid.read_box_vec(REGION), reference.voxels, "after undoing edit {i}");
+        assert_eq!(
+            grid.read_box_vec(REGION),
+            reference.voxels,
+            "after undoing edit {i}"
+        );
     }
     assert!(history.undo(&mut grid).expect("undo").is_none());
-    assert_eq!(grid.chunk_count(), 0, "undoing everything leaves an empty grid");
+    assert_eq!(
+        grid.chunk_count(),
+        0,
+        "undoing everything leaves an empty grid"
+    );
     for i in 0..edits {
         assert!(history.redo(&mut grid).expect("redo").is_some());
         reference.redo(i);
-        assert_eq!(grid.read_box_vec(REGION), reference.voxels, "after redoing edit {i}");
+        assert_eq!(
+            grid.read_box_vec(REGION),
+            reference.voxels,
+            "after redoing edit {i}"
+        );
     }
     grid.assert_valid();
 }
@@ -173,7 +208,11 @@ fn budget_drops_oldest_steps() {
     assert_eq!(h.undo_names().next(), Some("e199"));
     let mut fresh = h.clone();
     fresh.recount();
-    assert_eq!(fresh.used_bytes(), h.used_bytes(), "incremental accounting matches a recount");
+    assert_eq!(
+        fresh.used_bytes(),
+        h.used_bytes(),
+        "incremental accounting matches a recount"
+    );
 }
 
 #[test]
@@ -204,6 +243,9 @@ fn serialized_history_undoes_after_reload() {
     }
     // Every truncation is an error, never a panic.
     for cut in 0..bytes.len() {
-        assert!(History::from_bytes(&bytes[..cut], 0).is_err(), "cut at {cut}");
+        assert!(
+            History::from_bytes(&bytes[..cut], 0).is_err(),
+            "cut at {cut}"
+        );
     }
 }

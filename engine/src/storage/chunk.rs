@@ -6,7 +6,7 @@
 
 use super::mip::{downsample_dense, refresh};
 use super::packed::PackedBox;
-use crate::voxel::{AIR, CHUNK_SIZE, MATERIAL_COUNT, Voxel};
+use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
 /// Number of mip levels below full resolution.
 pub const MIP_LEVELS: usize = 3;
@@ -178,7 +178,9 @@ mod tests {
     #[test]
     fn mips_follow_writes() {
         let mut c = Chunk::air();
-        c.write_with([3, 4, 5], [9, 6, 20], |_, _, row| row[3..9].fill(Voxel::new(7, 200)));
+        c.write_with([3, 4, 5], [9, 6, 20], |_, _, row| {
+            row[3..9].fill(Voxel::new(7, 200))
+        });
         c.assert_valid();
         assert!(!c.is_air());
         assert_eq!(c.mip_voxel(3, 0, 0, 1).material, 7);

@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap;
 
 use super::chunk::Chunk;
 use super::packed::filled_row;
-use crate::voxel::{AIR, CHUNK_SIZE, ChunkPos, MATERIAL_COUNT, Voxel, VoxelBox, VoxelPos};
+use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
 /// Counts over a whole grid.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,7 +108,11 @@ impl Grid {
     /// # Panics
     /// If `out.len() != b.volume()`.
     pub fn read_box(&self, b: VoxelBox, out: &mut [Voxel]) {
-        assert_eq!(out.len(), b.volume(), "output buffer does not match the box");
+        assert_eq!(
+            out.len(),
+            b.volume(),
+            "output buffer does not match the box"
+        );
         let [sx, sy, _] = b.size();
         for pos in b.chunks() {
             let (lo, hi, part) = local_range(pos, &b);
@@ -143,7 +147,11 @@ impl Grid {
     /// # Panics
     /// If `src.len() != b.volume()`.
     pub fn write_box(&mut self, b: VoxelBox, src: &[Voxel]) {
-        assert_eq!(src.len(), b.volume(), "source buffer does not match the box");
+        assert_eq!(
+            src.len(),
+            b.volume(),
+            "source buffer does not match the box"
+        );
         let [sx, sy, _] = b.size();
         let offset = |part: &VoxelBox, y: i32, z: i32| {
             ((z - b.min.z) as usize * sy + (y - b.min.y) as usize) * sx
@@ -183,7 +191,11 @@ impl Grid {
             let chunk = self.chunks.entry(pos).or_insert_with(Chunk::air);
             chunk.write_with(lo, hi, |y, z, row| {
                 for (x, v) in row.iter_mut().enumerate().take(hi[0]).skip(lo[0]) {
-                    let p = VoxelPos::new(origin.x + x as i32, origin.y + y as i32, origin.z + z as i32);
+                    let p = VoxelPos::new(
+                        origin.x + x as i32,
+                        origin.y + y as i32,
+                        origin.z + z as i32,
+                    );
                     *v = f(p, *v);
                 }
             });
@@ -250,7 +262,10 @@ mod tests {
             .collect();
         g.write_box(b, &src);
         g.assert_valid();
-        let normalized: Vec<Voxel> = src.iter().map(|v| Voxel::new(v.material, v.occupancy)).collect();
+        let normalized: Vec<Voxel> = src
+            .iter()
+            .map(|v| Voxel::new(v.material, v.occupancy))
+            .collect();
         assert_eq!(g.read_box_vec(b), normalized);
         assert_eq!(g.get(VoxelPos::new(-40, -3, -1)), normalized[0]);
         g.fill_box(b, Voxel::AIR);
@@ -260,7 +275,10 @@ mod tests {
     #[test]
     fn rows_of_missing_chunks_are_air() {
         let g = Grid::new();
-        assert_eq!(g.read_row(ChunkPos::new(9, -9, 0), 3, 4), &[Voxel::AIR; 32][..]);
+        assert_eq!(
+            g.read_row(ChunkPos::new(9, -9, 0), 3, 4),
+            &[Voxel::AIR; 32][..]
+        );
     }
 
     #[test]

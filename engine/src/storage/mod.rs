@@ -22,4 +22,4 @@ pub use chunk::{Chunk, MIP_LEVELS};
 pub use grid::{Grid, GridStats};
 pub use memory::MemoryReport;
 pub use mip::downsample_voxels;
-pub use packed::{PackedBox, filled_row};
+pub use packed::{filled_row, PackedBox};

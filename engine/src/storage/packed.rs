@@ -20,7 +20,7 @@
 //! repack the cell array once if the set of allocated rows changed, then copy the new cells — which
 //! keeps a write from repacking the box more than once.
 
-use crate::voxel::{MATERIAL_COUNT, Voxel};
+use crate::voxel::{Voxel, MATERIAL_COUNT};
 
 const ALLOCATED: u16 = 0x8000;
 const SLOT_MASK: u16 = 0x7fff;
@@ -62,7 +62,10 @@ enum Repr {
     /// Every row packed with this material.
     Uniform(u8),
     /// Per-row headers and the cells of allocated rows.
-    Rows { headers: Box<[u16]>, cells: Vec<Voxel> },
+    Rows {
+        headers: Box<[u16]>,
+        cells: Vec<Voxel>,
+    },
 }
 
 /// Header of a row whose voxels are all `material` at default occupancy, or `None`.
@@ -289,7 +292,10 @@ impl<const N: usize> PackedBox<N> {
     pub fn assert_valid(&self) {
         let Repr::Rows { headers, cells } = &self.repr else {
             if let Repr::Uniform(m) = self.repr {
-                assert!(usize::from(m) < MATERIAL_COUNT, "uniform material {m} out of range");
+                assert!(
+                    usize::from(m) < MATERIAL_COUNT,
+                    "uniform material {m} out of range"
+                );
             }
             return;
         };
@@ -302,10 +308,20 @@ impl<const N: usize> PackedBox<N> {
                 assert_eq!(slot, next_slot, "row {r}: slots must count up in row order");
                 next_slot += 1;
                 let row = &cells[slot * N..slot * N + N];
-                assert!(row.iter().all(|v| v.is_normalized()), "row {r}: unnormalized voxel");
-                assert!(packed_header::<N>(row).is_none(), "row {r}: allocated but packable");
+                assert!(
+                    row.iter().all(|v| v.is_normalized()),
+                    "row {r}: unnormalized voxel"
+                );
+                assert!(
+                    packed_header::<N>(row).is_none(),
+                    "row {r}: allocated but packable"
+                );
             } else {
-                assert_eq!(h & !MATERIAL_MASK, 0, "row {r}: packed header has stray bits");
+                assert_eq!(
+                    h & !MATERIAL_MASK,
+                    0,
+                    "row {r}: packed header has stray bits"
+                );
             }
         }
         assert_eq!(next_slot * N, cells.len(), "cells without a row");
@@ -332,9 +348,8 @@ fn repack<const N: usize>(
         let inside = (lo[1]..hi[1]).contains(&y) && (lo[2]..hi[2]).contains(&z);
         inside.then(|| marks[(z - lo[2]) * ny + (y - lo[1])])
     };
-    let allocation_changes = (0..headers.len()).any(|r| {
-        mark_of(r).is_some_and(|m| (m & ALLOCATED) != (headers[r] & ALLOCATED))
-    });
+    let allocation_changes = (0..headers.len())
+        .any(|r| mark_of(r).is_some_and(|m| (m & ALLOCATED) != (headers[r] & ALLOCATED)));
     if !allocation_changes {
         for (r, h) in headers.iter_mut().enumerate() {
             if let Some(m) = mark_of(r).filter(|m| m & ALLOCATED == 0) {
@@ -422,7 +437,9 @@ mod tests {
         b.write_with([0, 2, 3], [8, 3, 5], |_, _, row| row.fill(Voxel::filled(5)));
         b.assert_valid();
         assert_eq!(b.allocated_rows(), 0);
-        b.write_with([0, 0, 0], [8, 8, 8], |_, _, row| row.fill(Voxel::new(0, 99)));
+        b.write_with([0, 0, 0], [8, 8, 8], |_, _, row| {
+            row.fill(Voxel::new(0, 99))
+        });
         b.assert_valid();
         assert_eq!(b.uniform_material(), Some(0));
     }
@@ -430,7 +447,12 @@ mod tests {
     #[test]
     fn writes_normalize_air() {
         let mut b = PackedBox::<4>::uniform(3);
-        b.write_with([0, 0, 0], [1, 1, 1], |_, _, row| row[0] = Voxel { material: 0, occupancy: 7 });
+        b.write_with([0, 0, 0], [1, 1, 1], |_, _, row| {
+            row[0] = Voxel {
+                material: 0,
+                occupancy: 7,
+            }
+        });
         b.assert_valid();
         assert_eq!(b.get(0, 0, 0), Voxel::AIR);
     }

@@ -8,7 +8,11 @@ use crate::voxel::{Voxel, VoxelBox, VoxelPos};
 
 /// Reference region: spans negative chunks and chunk borders on every axis.
 const REGION: VoxelBox = VoxelBox {
-    min: VoxelPos { x: -36, y: -5, z: -33 },
+    min: VoxelPos {
+        x: -36,
+        y: -5,
+        z: -33,
+    },
     max: VoxelPos { x: 30, y: 36, z: 2 },
 };
 
@@ -26,7 +30,10 @@ fn voxel_at(fill: &Fill, i: usize) -> Voxel {
         Fill::Noise(seed) => {
             let h = (i as u64 ^ seed).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
             // Air with garbage occupancy on purpose: the grid must normalize it.
-            Voxel { material: (h % 5) as u8, occupancy: (h >> 8) as u8 }
+            Voxel {
+                material: (h % 5) as u8,
+                occupancy: (h >> 8) as u8,
+            }
         }
     }
 }
@@ -34,8 +41,16 @@ fn voxel_at(fill: &Fill, i: usize) -> Voxel {
 fn arb_box() -> impl Strategy<Value = VoxelBox> {
     let [sx, sy, sz] = REGION.size();
     (0..sx, 0..sy, 0..sz, 1..40usize, 1..40usize, 1..40usize).prop_map(move |(x, y, z, w, h, d)| {
-        let min = VoxelPos::new(REGION.min.x + x as i32, REGION.min.y + y as i32, REGION.min.z + z as i32);
-        let size = [w.min(sx - x) as u32, h.min(sy - y) as u32, d.min(sz - z) as u32];
+        let min = VoxelPos::new(
+            REGION.min.x + x as i32,
+            REGION.min.y + y as i32,
+            REGION.min.z + z as i32,
+        );
+        let size = [
+            w.min(sx - x) as u32,
+            h.min(sy - y) as u32,
+            d.min(sz - z) as u32,
+        ];
         VoxelBox::from_min_size(min, size)
     })
 }

@@ -11,7 +11,9 @@ pub const CHUNK_BITS: u32 = 5;
 pub const CHUNK_SIZE: usize = 1 << CHUNK_BITS;
 
 /// A voxel position in world space.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub struct VoxelPos {
     /// X (east).
     pub x: i32,
@@ -59,7 +61,9 @@ impl From<[i32; 3]> for VoxelPos {
 }
 
 /// A chunk position (voxel position divided by 32, rounding toward negative infinity).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
 pub struct ChunkPos {
     /// X in chunks.
     pub x: i32,
@@ -223,7 +227,10 @@ mod tests {
         let p = VoxelPos::new(-1, -32, -33);
         assert_eq!(p.chunk(), ChunkPos::new(-1, -1, -2));
         assert_eq!(p.local(), [31, 0, 31]);
-        assert_eq!(ChunkPos::new(-1, 0, 2).min_voxel(), VoxelPos::new(-32, 0, 64));
+        assert_eq!(
+            ChunkPos::new(-1, 0, 2).min_voxel(),
+            VoxelPos::new(-32, 0, 64)
+        );
     }
 
     #[test]
@@ -232,7 +239,11 @@ mod tests {
         let chunks: Vec<_> = b.chunks().collect();
         assert_eq!(
             chunks,
-            vec![ChunkPos::new(-1, 0, 0), ChunkPos::new(0, 0, 0), ChunkPos::new(1, 0, 0)]
+            vec![
+                ChunkPos::new(-1, 0, 0),
+                ChunkPos::new(0, 0, 0),
+                ChunkPos::new(1, 0, 0)
+            ]
         );
         assert_eq!(VoxelBox::default().chunks().count(), 0);
     }

@@ -54,8 +54,8 @@ impl MaterialTable {
     /// # Errors
     /// Malformed RON, or a table that fails [`MaterialTable::validate`].
     pub fn from_ron(text: &str) -> Result<Self> {
-        let table: MaterialTable = ron::from_str(text)
-            .map_err(|e| Error::Invalid(format!("material table: {e}")))?;
+        let table: MaterialTable =
+            ron::from_str(text).map_err(|e| Error::Invalid(format!("material table: {e}")))?;
         table.validate()?;
         Ok(table)
     }
@@ -79,7 +79,10 @@ impl MaterialTable {
                 return Err(Error::Invalid(format!("material {i} has an empty name")));
             }
             if self.materials[..i].iter().any(|o| o.name == m.name) {
-                return Err(Error::Invalid(format!("material name {:?} is used twice", m.name)));
+                return Err(Error::Invalid(format!(
+                    "material name {:?} is used twice",
+                    m.name
+                )));
             }
         }
         Ok(())
@@ -146,12 +149,10 @@ mod tests {
     #[test]
     fn bad_tables_are_rejected() {
         assert!(MaterialTable::from_ron("(materials: [])").is_err());
-        assert!(
-            MaterialTable::from_ron(
-                "(materials: [(name: \"Rock\", color: (1,2,3), liquid: false, shaping: Sharp)])"
-            )
-            .is_err()
-        );
+        assert!(MaterialTable::from_ron(
+            "(materials: [(name: \"Rock\", color: (1,2,3), liquid: false, shaping: Sharp)])"
+        )
+        .is_err());
         assert!(MaterialTable::from_ron("(materials: [(name: \"Air\")").is_err());
     }
 }

@@ -7,7 +7,7 @@
 mod coords;
 mod material;
 
-pub use coords::{CHUNK_BITS, CHUNK_SIZE, ChunkPos, VoxelBox, VoxelPos};
+pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE};
 pub use material::{Material, MaterialTable, Shaping};
 
 /// Number of distinct material ids (6 bits).

@@ -13,11 +13,11 @@
 use rayon::prelude::*;
 
 use super::header::ProjectHeader;
-use crate::format::Reader;
 use crate::format::lz4::unpack_into;
-use crate::format::rle::{RleEncoder, max_encoded_len};
+use crate::format::rle::{max_encoded_len, RleEncoder};
+use crate::format::Reader;
 use crate::storage::{Chunk, Grid};
-use crate::voxel::{CHUNK_SIZE, ChunkPos, Voxel};
+use crate::voxel::{ChunkPos, Voxel, CHUNK_SIZE};
 use crate::{Error, Result};
 
 const ENTRY_LEN: usize = 32;
@@ -101,7 +101,10 @@ fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
             ));
         }
         if rle_len > max_encoded_len(Chunk::VOLUME) {
-            return Err(Error::corrupt(table_at, format!("chunk {pos:?}: RLE length {rle_len} too large")));
+            return Err(Error::corrupt(
+                table_at,
+                format!("chunk {pos:?}: RLE length {rle_len} too large"),
+            ));
         }
         entries.push(Entry {
             pos,
@@ -115,7 +118,10 @@ fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
     let mut sorted: Vec<(ChunkPos, usize)> = entries.iter().map(|e| (e.pos, e.table_at)).collect();
     sorted.sort_unstable();
     if let Some(w) = sorted.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(Error::corrupt(w[1].1, format!("chunk {:?} is stored twice", w[1].0)));
+        return Err(Error::corrupt(
+            w[1].1,
+            format!("chunk {:?} is stored twice", w[1].0),
+        ));
     }
     Ok(entries)
 }
@@ -130,20 +136,24 @@ fn decode_entry(
     let at = base + e.offset;
     let record = &payload[e.offset..e.offset + e.lz4_len];
     if crc32fast::hash(record) != e.crc {
-        return Err(Error::corrupt(at, format!("chunk {:?}: checksum mismatch", e.pos)));
+        return Err(Error::corrupt(
+            at,
+            format!("chunk {:?}: checksum mismatch", e.pos),
+        ));
     }
     let (rle, voxels) = scratch;
     voxels.resize(Chunk::VOLUME, Voxel::AIR);
     unpack_into(record, e.rle_len, voxels, rle).map_err(|err| match err {
-        Error::Corrupt { reason, .. } => {
-            Error::corrupt(at, format!("chunk {:?}: {reason}", e.pos))
-        }
+        Error::Corrupt { reason, .. } => Error::corrupt(at, format!("chunk {:?}: {reason}", e.pos)),
         other => other,
     })?;
     if let Some(v) = voxels.iter().find(|v| usize::from(v.material) >= materials) {
         return Err(Error::corrupt(
             at,
-            format!("chunk {:?}: material id {} is not in the material table", e.pos, v.material),
+            format!(
+                "chunk {:?}: material id {} is not in the material table",
+                e.pos, v.material
+            ),
         ));
     }
     Ok((e.pos, Chunk::from_dense(voxels)))

@@ -25,7 +25,11 @@ impl Camera {
         let [sx, sy, sz] = bounds.size().map(|s| s as f32);
         let c = |a: i32, s: f32| a as f32 + s / 2.0;
         Self {
-            target: [c(bounds.min.x, sx), c(bounds.min.y, sy) * 0.5, c(bounds.min.z, sz)],
+            target: [
+                c(bounds.min.x, sx),
+                c(bounds.min.y, sy) * 0.5,
+                c(bounds.min.z, sz),
+            ],
             yaw_degrees: 45.0,
             pitch_degrees: 35.0,
             distance: sx.max(sz).max(sy) * 1.2,
@@ -76,8 +80,8 @@ impl ProjectHeader {
     pub fn from_ron(bytes: &[u8], offset: usize) -> Result<Self> {
         let text = std::str::from_utf8(bytes)
             .map_err(|e| Error::corrupt(offset + e.valid_up_to(), "header is not UTF-8"))?;
-        let header: ProjectHeader = ron::from_str(text)
-            .map_err(|e| Error::corrupt(offset, format!("header: {e}")))?;
+        let header: ProjectHeader =
+            ron::from_str(text).map_err(|e| Error::corrupt(offset, format!("header: {e}")))?;
         header
             .materials
             .validate()

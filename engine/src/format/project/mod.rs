@@ -20,14 +20,14 @@ mod sections;
 
 use std::path::Path;
 
-pub use chunks::{EncodedSizes, encode_chunk_rle, encoded_sizes};
+pub use chunks::{encode_chunk_rle, encoded_sizes, EncodedSizes};
 pub use header::{Camera, ProjectHeader};
 
 use super::atomic::write_atomic;
 use crate::history::History;
 use crate::storage::Grid;
 use crate::{Error, Result};
-use sections::{Section, read_sections, write_section};
+use sections::{read_sections, write_section, Section};
 
 /// File magic: a high byte first (catches 7-bit transfers), the name, a newline (catches CRLF fixes).
 pub const MAGIC: [u8; 8] = *b"\x89STRATA\n";
@@ -93,7 +93,12 @@ impl Project {
         let find = |tag: [u8; 4]| sections.iter().find(|s| s.tag == tag);
         let head = match sections.first() {
             Some(s) if s.tag == TAG_HEAD => s,
-            _ => return Err(Error::corrupt(MAGIC.len() + 4, "the first section must be HEAD")),
+            _ => {
+                return Err(Error::corrupt(
+                    MAGIC.len() + 4,
+                    "the first section must be HEAD",
+                ))
+            }
         };
         let header = ProjectHeader::from_ron(head.payload(bytes), head.offset)?;
         let chunk_section: &Section = find(TAG_CHUNKS)

@@ -92,7 +92,10 @@ pub fn read_sections(bytes: &[u8]) -> Result<Vec<Section>> {
             ));
         }
         if sections.iter().any(|s| s.tag == tag) {
-            return Err(Error::corrupt(start, format!("section {} appears twice", tag_name(tag))));
+            return Err(Error::corrupt(
+                start,
+                format!("section {} appears twice", tag_name(tag)),
+            ));
         }
         sections.push(Section {
             tag,

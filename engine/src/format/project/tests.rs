@@ -18,7 +18,9 @@ fn sample() -> Project {
     let b = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(6, 12, 6));
     project
         .history
-        .apply(&mut project.grid, b, "Subtract", |g| g.fill_box(b, Voxel::AIR));
+        .apply(&mut project.grid, b, "Subtract", |g| {
+            g.fill_box(b, Voxel::AIR)
+        });
     project
 }
 
@@ -32,7 +34,11 @@ fn round_trip_keeps_everything() {
     assert!(back.grid == p.grid);
     back.grid.assert_valid();
     assert_eq!(back.history, p.history);
-    assert_eq!(back.to_bytes().expect("re-encodes"), bytes, "encoding is deterministic");
+    assert_eq!(
+        back.to_bytes().expect("re-encodes"),
+        bytes,
+        "encoding is deterministic"
+    );
 }
 
 #[test]
