@@ -8,17 +8,23 @@
 //!                          occupancy (full for matter, 0 for Air); no cell data is stored
 //! ```
 //!
-//! Row `r = z * N + y`. Allocated rows are stored in row order, so slots count up from 0.
-//! A box whose rows are all packed with one material drops its headers too ([`PackedBox`] is then
-//! `Uniform`): deep rock and open sky cost no heap memory at all.
+//! Row `r = z * N + y`. Two changes to the seed's layout, both keeping reads a slice borrow:
+//! - allocated rows with identical contents share one stored copy (terraces, cliff faces and
+//!   layered rock repeat the same row many times inside a chunk); slots are numbered in order of
+//!   first use, so every box has exactly one representation;
+//! - a box whose rows are all packed with one material drops its headers too ([`PackedBox`] is then
+//!   `Uniform`): deep rock and open sky cost no heap memory at all.
 //!
 //! # Rationale
 //! Terrain is mostly long runs of one material at full occupancy (inside) or air (outside); only rows
 //! that cross a surface or a material border need per-voxel data. Reading a row stays a slice borrow in
 //! constant time: packed rows point into a static table of pre-filled rows, one per material. Writes are
-//! slower and happen in two stages — mark the rows a write touches (deciding whether each stays packed),
-//! repack the cell array once if the set of allocated rows changed, then copy the new cells — which
-//! keeps a write from repacking the box more than once.
+//! slower: first mark the rows a write touches (building each new row and deciding whether it stays
+//! packed), then, only if allocated rows are involved, repack the cell array once — deduplicated and
+//! exactly sized — copying kept rows and the marked new rows in the same pass. A write never repacks a
+//! box more than once.
+
+use rustc_hash::FxHashMap;
 
 use crate::voxel::{Voxel, MATERIAL_COUNT};
 
@@ -104,33 +110,12 @@ impl<const N: usize> PackedBox<N> {
     pub fn from_dense(voxels: &[Voxel]) -> Self {
         let () = Self::EDGE_OK;
         assert_eq!(voxels.len(), Self::VOLUME, "dense box has the wrong size");
-        let mut headers = vec![0u16; Self::ROWS].into_boxed_slice();
-        let mut row_buf = [Voxel::AIR; MAX_EDGE];
-        let mut allocated = 0usize;
-        for (r, src) in voxels.chunks_exact(N).enumerate() {
-            let row = &mut row_buf[..N];
-            row.copy_from_slice(src);
-            normalize(row);
-            headers[r] = match packed_header::<N>(row) {
-                Some(h) => h,
-                None => {
-                    allocated += 1;
-                    ALLOCATED
-                }
-            };
-        }
-        if allocated == 0 && headers.iter().all(|&h| h == headers[0]) {
-            return Self::uniform(headers[0] as u8);
-        }
-        let mut cells = Vec::with_capacity(allocated * N);
-        for (r, src) in voxels.chunks_exact(N).enumerate() {
-            if headers[r] == ALLOCATED {
-                headers[r] = ALLOCATED | (cells.len() / N) as u16;
-                cells.extend(src.iter().map(|v| Voxel::new(v.material, v.occupancy)));
-            }
-        }
+        let normalized: Vec<Voxel> = voxels
+            .iter()
+            .map(|v| Voxel::new(v.material, v.occupancy))
+            .collect();
         Self {
-            repr: Repr::Rows { headers, cells },
+            repr: build::<N>(normalized.chunks_exact(N)),
         }
     }
 
@@ -141,18 +126,7 @@ impl<const N: usize> PackedBox<N> {
     #[inline]
     pub fn read_row(&self, y: usize, z: usize) -> &[Voxel] {
         assert!(y < N && z < N, "row out of range");
-        match &self.repr {
-            Repr::Uniform(m) => &filled_row(*m)[..N],
-            Repr::Rows { headers, cells } => {
-                let h = headers[z * N + y];
-                if h & ALLOCATED != 0 {
-                    let start = usize::from(h & SLOT_MASK) * N;
-                    &cells[start..start + N]
-                } else {
-                    &filled_row(h as u8)[..N]
-                }
-            }
-        }
+        row_of::<N>(&self.repr, z * N + y)
     }
 
     /// One voxel.
@@ -177,8 +151,16 @@ impl<const N: usize> PackedBox<N> {
         }
     }
 
-    /// Number of allocated rows.
+    /// Number of rows that are not packed (several may share one stored row).
     pub fn allocated_rows(&self) -> usize {
+        match &self.repr {
+            Repr::Uniform(_) => 0,
+            Repr::Rows { headers, .. } => headers.iter().filter(|&&h| h & ALLOCATED != 0).count(),
+        }
+    }
+
+    /// Number of distinct rows actually stored in the cell array.
+    pub fn stored_rows(&self) -> usize {
         match &self.repr {
             Repr::Uniform(_) => 0,
             Repr::Rows { cells, .. } => cells.len() / N,
@@ -211,11 +193,15 @@ impl<const N: usize> PackedBox<N> {
         match &self.repr {
             Repr::Uniform(m) => counts[usize::from(*m)] += Self::VOLUME as u64,
             Repr::Rows { headers, cells } => {
-                for &h in headers.iter().filter(|&&h| h & ALLOCATED == 0) {
-                    counts[usize::from(h & MATERIAL_MASK)] += N as u64;
-                }
-                for v in cells {
-                    counts[usize::from(v.material & 0x3f)] += 1;
+                for &h in headers.iter() {
+                    if h & ALLOCATED == 0 {
+                        counts[usize::from(h & MATERIAL_MASK)] += N as u64;
+                    } else {
+                        let start = usize::from(h & SLOT_MASK) * N;
+                        for v in &cells[start..start + N] {
+                            counts[usize::from(v.material & 0x3f)] += 1;
+                        }
+                    }
                 }
             }
         }
@@ -224,9 +210,9 @@ impl<const N: usize> PackedBox<N> {
     /// Rewrite the rows of the sub-box `lo..hi` (local, half-open).
     ///
     /// `edit(y, z, row)` receives each touched row's current `N` voxels and changes those it wants
-    /// (normally `row[lo[0]..hi[0]]`). Voxels are normalized afterwards. The three stages: mark (build
-    /// every touched row and decide packed or allocated), repack once if the allocated set changed,
-    /// write the cells.
+    /// (normally `row[lo[0]..hi[0]]`). Voxels are normalized afterwards. Stage one marks (builds every
+    /// touched row and decides packed or allocated); stage two repacks and writes the cells in one
+    /// pass, and is skipped when only packed rows change.
     ///
     /// # Panics
     /// If `hi` exceeds `N` on an axis.
@@ -254,35 +240,50 @@ impl<const N: usize> PackedBox<N> {
                 marks.push(packed_header::<N>(row).unwrap_or(ALLOCATED));
             }
         }
-        if let Repr::Uniform(m) = self.repr {
-            if marks.iter().all(|&h| h == u16::from(m)) {
-                return;
-            }
-            self.repr = Repr::Rows {
-                headers: vec![u16::from(m); Self::ROWS].into_boxed_slice(),
-                cells: Vec::new(),
-            };
-        }
-        let Repr::Rows { headers, cells } = &mut self.repr else {
-            return;
+        let ny = hi[1] - lo[1];
+        let touched_index = |r: usize| -> Option<usize> {
+            let (y, z) = (r % N, r / N);
+            let inside = (lo[1]..hi[1]).contains(&y) && (lo[2]..hi[2]).contains(&z);
+            inside.then(|| (z - lo[2]) * ny + (y - lo[1]))
         };
-        // Stage 2: repack.
-        repack::<N>(headers, cells, lo, hi, &marks);
-        // Stage 3: write.
-        let mut i = 0;
-        for z in lo[2]..hi[2] {
-            for y in lo[1]..hi[1] {
-                let h = headers[z * N + y];
-                if h & ALLOCATED != 0 {
-                    let start = usize::from(h & SLOT_MASK) * N;
-                    cells[start..start + N].copy_from_slice(&rows[i * N..(i + 1) * N]);
+        let was_allocated = |r: usize| match &self.repr {
+            Repr::Uniform(_) => false,
+            Repr::Rows { headers, .. } => headers[r] & ALLOCATED != 0,
+        };
+        let cells_change = (0..Self::ROWS).any(|r| {
+            touched_index(r).is_some_and(|i| marks[i] & ALLOCATED != 0 || was_allocated(r))
+        });
+        if !cells_change {
+            // Only packed rows change material: rewrite their headers, no cell work at all.
+            if let Repr::Uniform(m) = self.repr {
+                if marks.iter().all(|&h| h == u16::from(m)) {
+                    return;
                 }
-                i += 1;
+                self.repr = Repr::Rows {
+                    headers: vec![u16::from(m); Self::ROWS].into_boxed_slice(),
+                    cells: Vec::new(),
+                };
             }
+            if let Repr::Rows { headers, cells } = &mut self.repr {
+                for (r, h) in headers.iter_mut().enumerate() {
+                    if let Some(i) = touched_index(r) {
+                        *h = marks[i];
+                    }
+                }
+                if cells.is_empty() && headers.iter().all(|&h| h == headers[0]) {
+                    self.repr = Repr::Uniform(headers[0] as u8);
+                }
+            }
+            return;
         }
-        if cells.is_empty() && headers.iter().all(|&h| h == headers[0]) {
-            self.repr = Repr::Uniform(headers[0] as u8);
-        }
+        // Stages 2 and 3: repack once into an exactly sized, deduplicated cell array, copying kept
+        // rows from the old array and new rows from the marked scratch rows in the same pass.
+        let old = std::mem::replace(&mut self.repr, Repr::Uniform(0));
+        let new = build::<N>((0..Self::ROWS).map(|r| match touched_index(r) {
+            Some(i) => &rows[i * N..(i + 1) * N],
+            None => row_of::<N>(&old, r),
+        }));
+        self.repr = new;
     }
 
     /// Check every invariant of the format; panics with a description on the first violation.
@@ -302,11 +303,17 @@ impl<const N: usize> PackedBox<N> {
         assert_eq!(headers.len(), Self::ROWS, "header count");
         assert_eq!(cells.len() % N, 0, "cell array is not whole rows");
         let mut next_slot = 0usize;
+        let mut seen = FxHashMap::<&[Voxel], usize>::default();
         for (r, &h) in headers.iter().enumerate() {
             if h & ALLOCATED != 0 {
                 let slot = usize::from(h & SLOT_MASK);
-                assert_eq!(slot, next_slot, "row {r}: slots must count up in row order");
-                next_slot += 1;
+                assert!(
+                    slot <= next_slot,
+                    "row {r}: slots must first appear in row order"
+                );
+                if slot == next_slot {
+                    next_slot += 1;
+                }
                 let row = &cells[slot * N..slot * N + N];
                 assert!(
                     row.iter().all(|v| v.is_normalized()),
@@ -315,6 +322,11 @@ impl<const N: usize> PackedBox<N> {
                 assert!(
                     packed_header::<N>(row).is_none(),
                     "row {r}: allocated but packable"
+                );
+                let first = *seen.entry(row).or_insert(slot);
+                assert_eq!(
+                    first, slot,
+                    "row {r}: content stored twice (slots {first} and {slot})"
                 );
             } else {
                 assert_eq!(
@@ -332,52 +344,48 @@ impl<const N: usize> PackedBox<N> {
     }
 }
 
-/// Rewrite `headers` for the new row states in `marks` (one per touched row, Z then Y order) and
-/// rebuild `cells` once if rows change between packed and allocated. Cells of rows that stay
-/// allocated keep their contents; cells of newly allocated rows are left for stage 3 to fill.
-fn repack<const N: usize>(
-    headers: &mut [u16],
-    cells: &mut Vec<Voxel>,
-    lo: [usize; 3],
-    hi: [usize; 3],
-    marks: &[u16],
-) {
-    let ny = hi[1] - lo[1];
-    let mark_of = |r: usize| -> Option<u16> {
-        let (y, z) = (r % N, r / N);
-        let inside = (lo[1]..hi[1]).contains(&y) && (lo[2]..hi[2]).contains(&z);
-        inside.then(|| marks[(z - lo[2]) * ny + (y - lo[1])])
-    };
-    let allocation_changes = (0..headers.len())
-        .any(|r| mark_of(r).is_some_and(|m| (m & ALLOCATED) != (headers[r] & ALLOCATED)));
-    if !allocation_changes {
-        for (r, h) in headers.iter_mut().enumerate() {
-            if let Some(m) = mark_of(r).filter(|m| m & ALLOCATED == 0) {
-                *h = m;
+/// The row `r` of a representation.
+#[inline]
+fn row_of<const N: usize>(repr: &Repr, r: usize) -> &[Voxel] {
+    match repr {
+        Repr::Uniform(m) => &filled_row(*m)[..N],
+        Repr::Rows { headers, cells } => {
+            let h = headers[r];
+            if h & ALLOCATED != 0 {
+                let start = usize::from(h & SLOT_MASK) * N;
+                &cells[start..start + N]
+            } else {
+                &filled_row(h as u8)[..N]
             }
         }
-        return;
     }
-    let allocated = (0..headers.len())
-        .filter(|&r| mark_of(r).unwrap_or(headers[r]) & ALLOCATED != 0)
-        .count();
-    let mut new_cells = Vec::with_capacity(allocated * N);
-    for (r, h) in headers.iter_mut().enumerate() {
-        let old = *h;
-        let new = mark_of(r).unwrap_or(old);
-        if new & ALLOCATED == 0 {
-            *h = new;
-            continue;
-        }
-        *h = ALLOCATED | (new_cells.len() / N) as u16;
-        if old & ALLOCATED != 0 {
-            let start = usize::from(old & SLOT_MASK) * N;
-            new_cells.extend_from_slice(&cells[start..start + N]);
-        } else {
-            new_cells.extend_from_slice(&filled_row(0)[..N]);
-        }
+}
+
+/// Pack `N²` normalized rows (in row order) into the canonical representation: packable rows get a
+/// material header, the others share one stored copy per distinct content, slots numbered in order
+/// of first use, and a box of one packed material collapses to `Uniform`.
+fn build<'a, const N: usize>(rows: impl Iterator<Item = &'a [Voxel]>) -> Repr {
+    let mut headers = vec![0u16; N * N].into_boxed_slice();
+    let mut cells: Vec<Voxel> = Vec::new();
+    let mut slots = FxHashMap::<&'a [Voxel], u16>::default();
+    for (r, row) in rows.enumerate() {
+        headers[r] = match packed_header::<N>(row) {
+            Some(h) => h,
+            None => {
+                let next = (cells.len() / N) as u16;
+                let slot = *slots.entry(row).or_insert(next);
+                if slot == next {
+                    cells.extend_from_slice(row);
+                }
+                ALLOCATED | slot
+            }
+        };
     }
-    *cells = new_cells;
+    if cells.is_empty() && headers.iter().all(|&h| h == headers[0]) {
+        return Repr::Uniform(headers[0] as u8);
+    }
+    cells.shrink_to_fit();
+    Repr::Rows { headers, cells }
 }
 
 #[cfg(test)]
@@ -416,7 +424,9 @@ mod tests {
         let b = PackedBox::<8>::from_dense(&dense);
         b.assert_valid();
         assert_eq!(b.allocated_rows(), 4);
-        assert_eq!(b.heap_bytes(), 64 * 2 + 4 * 8 * 2);
+        // The four partial rows are identical: one stored copy serves them all.
+        assert_eq!(b.stored_rows(), 1);
+        assert_eq!(b.heap_bytes(), 64 * 2 + 8 * 2);
         let mut out = vec![Voxel::AIR; 512];
         b.to_dense(&mut out);
         assert_eq!(out, dense);
