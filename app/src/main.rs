@@ -1,5 +1,6 @@
-//! `strata`: the editor and its command line in one binary. With no subcommand the editor opens on
-//! the built-in default world; subcommands run headless for batch work and scripting.
+//! `strata`: the editor and its command line in one binary. Subcommands run headless for batch work
+//! and scripting; with none, the editor opens on the built-in default world (until the editor lands,
+//! the help text is printed).
 
 use std::process::ExitCode;
 

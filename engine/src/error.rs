@@ -2,7 +2,7 @@
 //!
 //! Everything that can go wrong with data from a file or a user becomes an [`Error`]; decoders report the
 //! byte offset where they stopped, and [`Error::in_file`] wraps that with the file name so a user sees
-//! `world.strata: byte 1234: chunk (3, 0, -2) checksum mismatch`.
+//! `world.strata: byte 1234: chunk ChunkPos { x: 3, y: 0, z: -2 }: checksum mismatch`.
 
 use std::path::PathBuf;
 

@@ -20,9 +20,13 @@ use crate::{AppError, AppResult};
 /// Missing or bad box, unreadable project, unwritable output.
 pub fn run(file: &Path, out: &Path, format: Format, region: Option<&str>) -> AppResult<()> {
     let region = parse_box(region.ok_or_else(|| {
-        AppError::Usage(
-            format!("--box X0,Y0,Z0,X1,Y1,Z1 is required for --format {format:?}").to_lowercase(),
-        )
+        let name = match format {
+            Format::Raw => "raw",
+            Format::Rle => "rle",
+        };
+        AppError::Usage(format!(
+            "--box X0,Y0,Z0,X1,Y1,Z1 is required for --format {name}"
+        ))
     })?)?;
     let project = with_bar("loading", |_| Project::load(file))?;
     with_bar("exporting", |p| {

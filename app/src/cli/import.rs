@@ -78,12 +78,22 @@ pub fn run(
         size.ok_or_else(|| AppError::Usage("--size X,Y,Z is required for --format raw".into()))?,
         "--size",
     )?;
-    if size.iter().any(|&s| s == 0 || s > i32::MAX as u32) {
+    if size.contains(&0) {
         return Err(AppError::Usage(
             "--size must be positive on every axis".into(),
         ));
     }
     let origin = VoxelPos::from(parse_triple::<i32>(origin, "--origin")?);
+    let fits = origin
+        .to_array()
+        .iter()
+        .zip(size)
+        .all(|(&o, s)| i64::from(o) + i64::from(s) <= i64::from(i32::MAX));
+    if !fits {
+        return Err(AppError::Usage(
+            "--origin plus --size runs past the largest coordinate (2147483647)".into(),
+        ));
+    }
     let bytes = std::fs::read(input).map_err(|e| AppError::io(input, e))?;
     let materials = MaterialTable::builtin();
     let voxels = decode_raw(&bytes, size, &materials).map_err(|e| match e {

@@ -19,7 +19,7 @@ pub use args::{parse_box, parse_triple};
 #[derive(Debug, Parser)]
 #[command(name = "strata", version, about)]
 pub struct Cli {
-    /// What to do; with none, the editor opens on the default world.
+    /// What to do; with none, the editor opens on the default world (until it lands: this help).
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -19,7 +19,7 @@ use crate::{Error, Result};
 
 const VERSION: u8 = 1;
 /// Largest box a history entry may hold (voxels); bounds allocation on load.
-const MAX_BOX_VOXELS: usize = 1 << 31;
+const MAX_BOX_VOXELS: usize = 1 << 27;
 
 fn put_u32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -40,8 +40,17 @@ fn read_packed(
     let rle_len = r.u32("RLE length")?;
     let len = r.u32("packed length")? as usize;
     let bytes = r.take(len, "packed box")?.to_vec();
-    if rle_len as usize > max_encoded_len(region.volume()) {
-        return Err(Error::corrupt(at, "RLE length impossible for the box"));
+    // A run record covers at most 256 voxels in 2 bytes, and LZ4 expands at most ~255×: boxes the
+    // data cannot describe are refused before the box is allocated.
+    let rle = rle_len as usize;
+    if rle > max_encoded_len(region.volume())
+        || rle.saturating_mul(128) < region.volume()
+        || len.saturating_mul(255).saturating_add(16) < rle
+    {
+        return Err(Error::corrupt(
+            at,
+            "packed sizes are impossible for the box",
+        ));
     }
     let packed = PackedVoxels { rle_len, bytes };
     let mut voxels = vec![Voxel::AIR; region.volume()];
@@ -146,10 +155,10 @@ impl History {
         let mut r = Reader::new(bytes, base);
         let version = r.u8("history version")?;
         if version != VERSION {
-            return Err(Error::UnsupportedVersion {
-                found: u32::from(version),
-                supported: VERSION.to_string(),
-            });
+            return Err(Error::corrupt(
+                base,
+                format!("history section version {version} is not supported (this build reads {VERSION})"),
+            ));
         }
         let budget = r.u64("history budget")?;
         let undo_count = r.u32("undo step count")? as usize;

@@ -78,7 +78,10 @@ impl MaterialTable {
             if m.name.is_empty() {
                 return Err(Error::Invalid(format!("material {i} has an empty name")));
             }
-            if self.materials[..i].iter().any(|o| o.name == m.name) {
+            if self.materials[..i]
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(&m.name))
+            {
                 return Err(Error::Invalid(format!(
                     "material name {:?} is used twice",
                     m.name

@@ -27,7 +27,7 @@ impl Camera {
         Self {
             target: [
                 c(bounds.min.x, sx),
-                c(bounds.min.y, sy) * 0.5,
+                bounds.min.y as f32 + sy * 0.25,
                 c(bounds.min.z, sz),
             ],
             yaw_degrees: 45.0,

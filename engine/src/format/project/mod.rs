@@ -84,7 +84,10 @@ impl Project {
     /// [`Error::UnsupportedVersion`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
         let sections = read_sections(bytes)?;
-        if sections.last().is_none_or(|s| s.tag != TAG_END) {
+        if sections
+            .last()
+            .is_none_or(|s| s.tag != TAG_END || s.len != 0)
+        {
             return Err(Error::corrupt(
                 bytes.len(),
                 "file ends without its END section (truncated?)",
