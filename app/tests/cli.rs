@@ -187,41 +187,27 @@ fn bad_input_fails_clearly() {
     assert!(fails(&["info", s(&d.join("missing.strata"))]).contains("missing.strata"));
 
     let raw = d.join("bad.raw");
-    std::fs::write(&raw, [2u8, 255, 0, 0, 0]).expect("write");
-    let e = fails(&[
-        "import",
-        s(&raw),
-        s(&d.join("o.strata")),
-        "--format",
-        "raw",
-        "--size",
-        "1,1,2",
-    ]);
+    let out = d.join("o.strata");
+    let import_fails = |bytes: &[u8], size: &str| {
+        std::fs::write(&raw, bytes).expect("write");
+        fails(&[
+            "import",
+            s(&raw),
+            s(&out),
+            "--format",
+            "raw",
+            "--size",
+            size,
+        ])
+    };
+    let e = import_fails(&[2, 255, 0, 0, 0], "1,1,2");
     assert!(e.contains("5 bytes") && e.contains("needs 4"), "{e}");
-    std::fs::write(&raw, [2u8, 255, 60, 255]).expect("write");
-    let e = fails(&[
-        "import",
-        s(&raw),
-        s(&d.join("o.strata")),
-        "--format",
-        "raw",
-        "--size",
-        "2,1,1",
-    ]);
+    let e = import_fails(&[2, 255, 60, 255], "2,1,1");
     assert!(
         e.contains("unknown material id 60") && e.contains("byte 2"),
         "{e}"
     );
-    std::fs::write(&raw, [0u8, 9, 2, 255]).expect("write");
-    let e = fails(&[
-        "import",
-        s(&raw),
-        s(&d.join("o.strata")),
-        "--format",
-        "raw",
-        "--size",
-        "2,1,1",
-    ]);
+    let e = import_fails(&[0, 9, 2, 255], "2,1,1");
     assert!(e.contains("Air with occupancy"), "{e}");
     assert!(
         !d.join("o.strata").exists(),

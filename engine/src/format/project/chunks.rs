@@ -33,10 +33,9 @@ pub fn encode_chunk_rle(chunk: &Chunk, out: &mut Vec<u8>) {
     e.finish(out);
 }
 
-/// Encode the section payload for `grid`.
-pub fn encode(grid: &Grid) -> Vec<u8> {
-    let positions = grid.sorted_positions();
-    let records: Vec<(ChunkPos, u32, Vec<u8>)> = positions
+/// Every chunk of `grid` as (position, RLE length, LZ4 bytes), sorted, encoded in parallel.
+fn encode_records(grid: &Grid) -> Vec<(ChunkPos, u32, Vec<u8>)> {
+    grid.sorted_positions()
         .par_iter()
         .map_init(Vec::new, |rle, &pos| {
             rle.clear();
@@ -45,7 +44,12 @@ pub fn encode(grid: &Grid) -> Vec<u8> {
             }
             (pos, rle.len() as u32, lz4_flex::block::compress(rle))
         })
-        .collect();
+        .collect()
+}
+
+/// Encode the section payload for `grid`.
+pub fn encode(grid: &Grid) -> Vec<u8> {
+    let records = encode_records(grid);
     let table_len = 4 + records.len() * ENTRY_LEN;
     let body: usize = records.iter().map(|r| r.2.len()).sum();
     let mut out = Vec::with_capacity(table_len + body);
@@ -192,21 +196,10 @@ pub struct EncodedSizes {
 
 /// Encode every chunk (in parallel) and add up the sizes.
 pub fn encoded_sizes(grid: &Grid) -> EncodedSizes {
-    let positions = grid.sorted_positions();
-    positions
-        .par_iter()
-        .map_init(Vec::new, |rle, &pos| {
-            rle.clear();
-            if let Some(c) = grid.chunk(pos) {
-                encode_chunk_rle(c, rle);
-            }
-            EncodedSizes {
-                rle_bytes: rle.len() as u64,
-                rle_lz4_bytes: lz4_flex::block::compress(rle).len() as u64,
-            }
-        })
-        .reduce(EncodedSizes::default, |a, b| EncodedSizes {
-            rle_bytes: a.rle_bytes + b.rle_bytes,
-            rle_lz4_bytes: a.rle_lz4_bytes + b.rle_lz4_bytes,
+    encode_records(grid)
+        .iter()
+        .fold(EncodedSizes::default(), |acc, (_, rle, lz4)| EncodedSizes {
+            rle_bytes: acc.rle_bytes + u64::from(*rle),
+            rle_lz4_bytes: acc.rle_lz4_bytes + lz4.len() as u64,
         })
 }
