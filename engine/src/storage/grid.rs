@@ -6,7 +6,7 @@
 use rustc_hash::FxHashMap;
 
 use super::chunk::Chunk;
-use super::packed::filled_row;
+use super::packed::{filled_row, PackedBox};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
 /// Counts over a whole grid.
@@ -116,20 +116,19 @@ impl Grid {
         let [sx, sy, _] = b.size();
         for pos in b.chunks() {
             let (lo, hi, part) = local_range(pos, &b);
-            let chunk = self.chunks.get(&pos);
-            let len = hi[0] - lo[0];
-            let dx = (part.min.x - b.min.x) as usize;
-            for z in lo[2]..hi[2] {
-                let dz = (part.min.z - b.min.z) as usize + (z - lo[2]);
-                let mut start = (dz * sy + (part.min.y - b.min.y) as usize) * sx + dx;
-                for y in lo[1]..hi[1] {
-                    let dst = &mut out[start..start + len];
-                    match chunk {
-                        Some(c) => dst.copy_from_slice(&c.read_row(y, z)[lo[0]..hi[0]]),
-                        None => dst.fill(Voxel::AIR),
-                    }
-                    start += sx;
-                }
+            let start = (((part.min.z - b.min.z) as usize * sy) + (part.min.y - b.min.y) as usize)
+                * sx
+                + (part.min.x - b.min.x) as usize;
+            match self.chunks.get(&pos) {
+                Some(c) => c.level0().copy_box_into(lo, hi, out, start, sx, sx * sy),
+                None => PackedBox::<CHUNK_SIZE>::uniform(AIR).copy_box_into(
+                    lo,
+                    hi,
+                    out,
+                    start,
+                    sx,
+                    sx * sy,
+                ),
             }
         }
     }

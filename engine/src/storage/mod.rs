@@ -12,6 +12,7 @@
 
 mod chunk;
 mod grid;
+mod headers;
 mod memory;
 mod mip;
 mod packed;
