@@ -179,6 +179,7 @@ impl History {
             return Err(r.error("unexpected bytes after the history"));
         }
         h.recount();
+        h.enforce_budget();
         Ok(h)
     }
 }

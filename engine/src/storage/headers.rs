@@ -20,16 +20,17 @@ pub(crate) enum Headers {
     Narrow(Box<[u8]>),
 }
 
-#[inline]
-fn widen(h: u8) -> u16 {
-    if h & NARROW_ALLOCATED != 0 {
-        ALLOCATED | u16::from(h & !NARROW_ALLOCATED)
-    } else {
-        u16::from(h)
-    }
-}
-
 impl Headers {
+    /// A one-byte header in the two-byte encoding.
+    #[inline]
+    pub(crate) fn widen(h: u8) -> u16 {
+        if h & NARROW_ALLOCATED != 0 {
+            ALLOCATED | u16::from(h & !NARROW_ALLOCATED)
+        } else {
+            u16::from(h)
+        }
+    }
+
     /// The canonical form of `wide` for a box storing `stored_rows` distinct rows.
     pub(crate) fn from_wide(wide: Box<[u16]>, stored_rows: usize) -> Self {
         if stored_rows > NARROW_MAX_SLOTS {
@@ -58,7 +59,7 @@ impl Headers {
     pub(crate) fn get(&self, r: usize) -> u16 {
         match self {
             Self::Wide(h) => h[r],
-            Self::Narrow(h) => widen(h[r]),
+            Self::Narrow(h) => Self::widen(h[r]),
         }
     }
 

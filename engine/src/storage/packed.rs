@@ -205,26 +205,18 @@ impl<const N: usize> PackedBox<N> {
                 }
             }
             Repr::Rows { headers, cells } => {
-                // One loop per header width, so the width is matched once per call.
-                let mut copy = |header: &dyn Fn(usize) -> u16| {
-                    for z in lo[2]..hi[2] {
-                        let mut o = start + (z - lo[2]) * slab_stride;
-                        for y in lo[1]..hi[1] {
-                            let h = header(z * N + y);
-                            let src = if h & ALLOCATED != 0 {
-                                let s = usize::from(h & SLOT_MASK) * N;
-                                &cells[s + x0..s + x1]
-                            } else {
-                                &filled_row(h as u8)[x0..x1]
-                            };
-                            copy_short(&mut out[o..o + len], src);
-                            o += row_stride;
-                        }
-                    }
+                // One monomorphized loop per header width: the width is matched once per call.
+                let rows = RowCopy {
+                    cells,
+                    lo,
+                    hi,
+                    start,
+                    row_stride,
+                    slab_stride,
                 };
                 match headers {
-                    Headers::Wide(h) => copy(&|r| h[r]),
-                    Headers::Narrow(_) => copy(&|r| headers.get(r)),
+                    Headers::Wide(h) => rows.run::<N>(out, |r| h[r]),
+                    Headers::Narrow(h) => rows.run::<N>(out, |r| Headers::widen(h[r])),
                 }
             }
         }
@@ -402,6 +394,38 @@ impl<const N: usize> PackedBox<N> {
     }
 }
 
+/// The parameters of [`PackedBox::copy_box_into`] for a box with row headers.
+struct RowCopy<'a> {
+    cells: &'a [Voxel],
+    lo: [usize; 3],
+    hi: [usize; 3],
+    start: usize,
+    row_stride: usize,
+    slab_stride: usize,
+}
+
+impl RowCopy<'_> {
+    #[inline]
+    fn run<const N: usize>(&self, out: &mut [Voxel], header: impl Fn(usize) -> u16) {
+        let (x0, x1) = (self.lo[0], self.hi[0]);
+        let len = x1 - x0;
+        for z in self.lo[2]..self.hi[2] {
+            let mut o = self.start + (z - self.lo[2]) * self.slab_stride;
+            for y in self.lo[1]..self.hi[1] {
+                let h = header(z * N + y);
+                let src = if h & ALLOCATED != 0 {
+                    let s = usize::from(h & SLOT_MASK) * N;
+                    &self.cells[s + x0..s + x1]
+                } else {
+                    &filled_row(h as u8)[x0..x1]
+                };
+                copy_short(&mut out[o..o + len], src);
+                o += self.row_stride;
+            }
+        }
+    }
+}
+
 /// Copy a row segment (at most 32 voxels) with fixed-size moves: a libc `memcpy` call per short
 /// segment was half the time of a box read (measured with perf on the storage bench).
 #[inline]
@@ -553,7 +577,9 @@ mod tests {
         assert_eq!(b.stored_rows(), 256);
         assert_eq!(b.heap_bytes(), 256 * 2 + 256 * 16 * 2);
         // ...and once most rows are solid again, one byte per row is enough.
-        b.write_with([0, 0, 0], [16, 16, 15], |_, _, row| row.fill(Voxel::filled(3)));
+        b.write_with([0, 0, 0], [16, 16, 15], |_, _, row| {
+            row.fill(Voxel::filled(3))
+        });
         b.assert_valid();
         assert_eq!(b.stored_rows(), 16);
         assert_eq!(b.heap_bytes(), 256 + 16 * 16 * 2);
