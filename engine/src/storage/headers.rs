@@ -24,11 +24,9 @@ impl Headers {
     /// A one-byte header in the two-byte encoding.
     #[inline]
     pub(crate) fn widen(h: u8) -> u16 {
-        if h & NARROW_ALLOCATED != 0 {
-            ALLOCATED | u16::from(h & !NARROW_ALLOCATED)
-        } else {
-            u16::from(h)
-        }
+        // Branch-free: move the allocated bit from bit 7 to bit 15, keep the low seven bits.
+        let h = u16::from(h);
+        ((h & u16::from(NARROW_ALLOCATED)) << 8) | (h & 0x7f)
     }
 
     /// The canonical form of `wide` for a box storing `stored_rows` distinct rows.
