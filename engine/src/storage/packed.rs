@@ -428,7 +428,7 @@ impl RowCopy<'_> {
 
 /// Copy a row segment (at most 32 voxels) with fixed-size moves: a libc `memcpy` call per short
 /// segment was half the time of a box read (measured with perf on the storage bench).
-#[inline]
+#[inline(always)]
 fn copy_short(dst: &mut [Voxel], src: &[Voxel]) {
     const BLOCK: usize = 8;
     let n = dst.len();
