@@ -17,7 +17,7 @@ pub fn report(file: &Path) -> AppResult<Value> {
     let file_bytes = std::fs::metadata(file)
         .map_err(|e| AppError::io(file, e))?
         .len();
-    let project = with_bar("loading", |_| Project::load(file))?;
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let stats = project.grid.stats();
     let memory = MemoryReport::of(&project.grid);
     let sizes = encoded_sizes(&project.grid);
@@ -60,6 +60,7 @@ pub fn report(file: &Path) -> AppResult<Value> {
         "bytes_per_voxel": per(memory.total_bytes),
         "memory": {
             "level0_bytes": memory.level0_bytes,
+            "level0_bytes_per_voxel": per(memory.level0_bytes),
             "seed_layout_bytes": memory.seed_layout_bytes,
             "seed_layout_bytes_per_voxel": per(memory.seed_layout_bytes),
             "unpacked_bytes": memory.unpacked_bytes,

@@ -35,7 +35,7 @@ pub fn run(out: &Path, preset: &str, size: &str, seed: u32) -> AppResult<()> {
     header.generator = Some(settings.clone());
     let project = Project::new(header, grid);
     let saving = Instant::now();
-    with_bar("saving", |_| project.save(out))?;
+    with_bar("saving", |p| project.save_with(out, p))?;
     eprintln!(
         "{}: {} {}x{}x{} seed {}: {} chunks, generated in {:.2}s, saved in {:.2}s",
         out.display(),

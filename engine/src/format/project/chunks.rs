@@ -16,6 +16,7 @@ use super::header::ProjectHeader;
 use crate::format::lz4::unpack_into;
 use crate::format::rle::{max_encoded_len, RleEncoder};
 use crate::format::Reader;
+use crate::progress::Progress;
 use crate::storage::{Chunk, Grid};
 use crate::voxel::{ChunkPos, Voxel, CHUNK_SIZE};
 use crate::{Error, Result};
@@ -34,22 +35,25 @@ pub fn encode_chunk_rle(chunk: &Chunk, out: &mut Vec<u8>) {
 }
 
 /// Every chunk of `grid` as (position, RLE length, LZ4 bytes), sorted, encoded in parallel.
-fn encode_records(grid: &Grid) -> Vec<(ChunkPos, u32, Vec<u8>)> {
-    grid.sorted_positions()
+fn encode_records(grid: &Grid, progress: &Progress) -> Vec<(ChunkPos, u32, Vec<u8>)> {
+    let positions = grid.sorted_positions();
+    progress.start(positions.len() as u64);
+    positions
         .par_iter()
         .map_init(Vec::new, |rle, &pos| {
             rle.clear();
             if let Some(c) = grid.chunk(pos) {
                 encode_chunk_rle(c, rle);
             }
+            progress.advance(1);
             (pos, rle.len() as u32, lz4_flex::block::compress(rle))
         })
         .collect()
 }
 
-/// Encode the section payload for `grid`.
-pub fn encode(grid: &Grid) -> Vec<u8> {
-    let records = encode_records(grid);
+/// Encode the section payload for `grid`; `progress` counts chunks.
+pub fn encode(grid: &Grid, progress: &Progress) -> Vec<u8> {
+    let records = encode_records(grid, progress);
     let table_len = 4 + records.len() * ENTRY_LEN;
     let body: usize = records.iter().map(|r| r.2.len()).sum();
     let mut out = Vec::with_capacity(table_len + body);
@@ -167,14 +171,25 @@ fn decode_entry(
 ///
 /// # Errors
 /// [`Error::Corrupt`] naming the chunk and offset of the first bad record.
-pub fn decode(payload: &[u8], base: usize, header: &ProjectHeader) -> Result<Grid> {
+pub fn decode(
+    payload: &[u8],
+    base: usize,
+    header: &ProjectHeader,
+    progress: &Progress,
+) -> Result<Grid> {
     let entries = read_table(payload, base)?;
     let materials = header.materials.len();
+    progress.start(entries.len() as u64);
     let chunks: Vec<(ChunkPos, Chunk)> = entries
         .par_iter()
         .map_init(
             || (Vec::new(), Vec::new()),
-            |scratch, e| decode_entry(e, payload, base, materials, scratch),
+            |scratch, e| {
+                progress.check()?;
+                let decoded = decode_entry(e, payload, base, materials, scratch);
+                progress.advance(1);
+                decoded
+            },
         )
         .collect::<Result<_>>()?;
     let mut grid = Grid::new();
@@ -196,10 +211,11 @@ pub struct EncodedSizes {
 
 /// Encode every chunk (in parallel) and add up the sizes.
 pub fn encoded_sizes(grid: &Grid) -> EncodedSizes {
-    encode_records(grid)
-        .iter()
-        .fold(EncodedSizes::default(), |acc, (_, rle, lz4)| EncodedSizes {
+    encode_records(grid, &Progress::new()).iter().fold(
+        EncodedSizes::default(),
+        |acc, (_, rle, lz4)| EncodedSizes {
             rle_bytes: acc.rle_bytes + u64::from(*rle),
             rle_lz4_bytes: acc.rle_lz4_bytes + lz4.len() as u64,
-        })
+        },
+    )
 }

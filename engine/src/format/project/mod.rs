@@ -25,6 +25,7 @@ pub use header::{Camera, ProjectHeader};
 
 use super::atomic::write_atomic;
 use crate::history::History;
+use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::{Error, Result};
 use sections::{read_sections, write_section, Section};
@@ -65,11 +66,19 @@ impl Project {
     /// # Errors
     /// When the header cannot be serialized (not expected for valid headers).
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        self.to_bytes_with(&Progress::new())
+    }
+
+    /// [`Project::to_bytes`], counting encoded chunks in `progress`.
+    ///
+    /// # Errors
+    /// As for [`Project::to_bytes`].
+    pub fn to_bytes_with(&self, progress: &Progress) -> Result<Vec<u8>> {
         let mut out = Vec::new();
         out.extend_from_slice(&MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
         write_section(&mut out, TAG_HEAD, self.header.to_ron()?.as_bytes());
-        write_section(&mut out, TAG_CHUNKS, &chunks::encode(&self.grid));
+        write_section(&mut out, TAG_CHUNKS, &chunks::encode(&self.grid, progress));
         if !self.history.is_empty() {
             write_section(&mut out, TAG_HISTORY, &self.history.to_bytes());
         }
@@ -83,6 +92,15 @@ impl Project {
     /// [`Error::Corrupt`] with the byte offset of the first problem, or
     /// [`Error::UnsupportedVersion`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Self> {
+        Self::from_bytes_with(bytes, &Progress::new())
+    }
+
+    /// [`Project::from_bytes`], counting decoded chunks in `progress` and stopping with
+    /// [`Error::Cancelled`] when it is cancelled.
+    ///
+    /// # Errors
+    /// As for [`Project::from_bytes`].
+    pub fn from_bytes_with(bytes: &[u8], progress: &Progress) -> Result<Self> {
         let sections = read_sections(bytes)?;
         if sections
             .last()
@@ -106,7 +124,12 @@ impl Project {
         let header = ProjectHeader::from_ron(head.payload(bytes), head.offset)?;
         let chunk_section: &Section = find(TAG_CHUNKS)
             .ok_or_else(|| Error::corrupt(bytes.len(), "file has no CHNK (chunk) section"))?;
-        let grid = chunks::decode(chunk_section.payload(bytes), chunk_section.offset, &header)?;
+        let grid = chunks::decode(
+            chunk_section.payload(bytes),
+            chunk_section.offset,
+            &header,
+            progress,
+        )?;
         let history = match find(TAG_HISTORY) {
             Some(s) => History::from_bytes(s.payload(bytes), s.offset)?,
             None => History::default(),
@@ -123,7 +146,15 @@ impl Project {
     /// # Errors
     /// [`Error::Io`] when writing fails; the previous file is untouched then.
     pub fn save(&self, path: &Path) -> Result<()> {
-        let bytes = self.to_bytes().map_err(|e| e.in_file(path))?;
+        self.save_with(path, &Progress::new())
+    }
+
+    /// [`Project::save`] with progress.
+    ///
+    /// # Errors
+    /// As for [`Project::save`].
+    pub fn save_with(&self, path: &Path, progress: &Progress) -> Result<()> {
+        let bytes = self.to_bytes_with(progress).map_err(|e| e.in_file(path))?;
         write_atomic(path, &bytes)
     }
 
@@ -132,8 +163,16 @@ impl Project {
     /// # Errors
     /// [`Error::Io`] when it cannot be read; otherwise decode errors wrapped with the file name.
     pub fn load(path: &Path) -> Result<Self> {
+        Self::load_with(path, &Progress::new())
+    }
+
+    /// [`Project::load`] with progress and cancellation.
+    ///
+    /// # Errors
+    /// As for [`Project::load`], or [`Error::Cancelled`].
+    pub fn load_with(path: &Path, progress: &Progress) -> Result<Self> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Self::from_bytes(&bytes).map_err(|e| e.in_file(path))
+        Self::from_bytes_with(&bytes, progress).map_err(|e| e.in_file(path))
     }
 }
 
