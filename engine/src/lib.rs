@@ -20,6 +20,8 @@ pub mod error;
 pub mod format;
 pub mod gen;
 pub mod history;
+pub mod mesh;
+pub mod physics;
 pub mod progress;
 pub mod storage;
 pub mod voxel;

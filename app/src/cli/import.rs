@@ -1,5 +1,6 @@
 //! `strata import IN.raw OUT.strata --format raw --size X,Y,Z [--origin X,Y,Z]`: raw voxels into a new
 //! project. Every voxel is checked (known material, no Air with occupancy) before anything is saved.
+//! `--format vxr` and `--format v4` are handed to [`super::godot`].
 
 use std::path::Path;
 
@@ -8,6 +9,7 @@ use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_triple;
+use super::godot::{import_v4, import_vxr};
 use super::progress::with_bar;
 use super::Format;
 use crate::{AppError, AppResult};
@@ -71,8 +73,29 @@ pub fn run(
     size: Option<&str>,
     origin: &str,
 ) -> AppResult<()> {
-    if format != Format::Raw {
-        return Err(AppError::Usage("import supports --format raw".into()));
+    match format {
+        Format::Raw => {}
+        Format::Rle => {
+            return Err(AppError::Usage(
+                "import supports --format raw, vxr and v4".into(),
+            ))
+        }
+        Format::Vxr | Format::V4 if size.is_some() => {
+            return Err(AppError::Usage(format!(
+                "--size applies to --format raw, not {}",
+                format.name()
+            )))
+        }
+        Format::Vxr if origin != "0,0,0" => {
+            return Err(AppError::Usage(
+                "--origin applies to --format raw and v4, not vxr".into(),
+            ))
+        }
+        Format::Vxr => return import_vxr(input, out),
+        Format::V4 => {
+            let origin = VoxelPos::from(parse_triple::<i32>(origin, "--origin")?);
+            return import_v4(input, out, origin);
+        }
     }
     let size = parse_triple::<u32>(
         size.ok_or_else(|| AppError::Usage("--size X,Y,Z is required for --format raw".into()))?,

@@ -3,6 +3,7 @@
 
 mod args;
 mod export;
+mod godot;
 mod import;
 mod info;
 mod new;
@@ -14,6 +15,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::AppResult;
 pub use args::{parse_box, parse_triple};
+pub use godot::CompressionArg;
 
 /// Strata: a level editor for smooth voxel terrain.
 #[derive(Debug, Parser)]
@@ -31,6 +33,22 @@ pub enum Format {
     Raw,
     /// The seed RLE stream of the box, same order; no header.
     Rle,
+    /// A godot_voxel region forest (a folder: meta.vxrm + regions/lod*/r.X.Y.Z.vxr).
+    Vxr,
+    /// One godot_voxel v4 block in a compressed container.
+    V4,
+}
+
+impl Format {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Raw => "raw",
+            Format::Rle => "rle",
+            Format::Vxr => "vxr",
+            Format::V4 => "v4",
+        }
+    }
 }
 
 /// Subcommands.
@@ -58,26 +76,32 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Export a box of voxels.
+    /// Export a box of voxels, or the whole world as a godot_voxel region forest.
     Export {
         /// Project file.
         file: PathBuf,
-        /// Output file.
+        /// Output file (a folder for --format vxr).
         out: PathBuf,
         /// Output format.
         #[arg(long, value_enum)]
         format: Format,
-        /// Half-open box X0,Y0,Z0,X1,Y1,Z1.
+        /// Half-open box X0,Y0,Z0,X1,Y1,Z1 (raw, rle and v4).
         #[arg(long = "box", allow_hyphen_values = true)]
         region: Option<String>,
+        /// Block compression for vxr and v4 (default lz4).
+        #[arg(long, value_enum)]
+        compression: Option<CompressionArg>,
+        /// Number of LOD levels for vxr, 1 to 4 (default 4).
+        #[arg(long)]
+        lods: Option<u8>,
     },
     /// Import voxels into a new project file.
     Import {
-        /// Input data file.
+        /// Input data file (a folder for --format vxr).
         input: PathBuf,
         /// Output project file (.strata).
         out: PathBuf,
-        /// Input format (raw).
+        /// Input format (raw, vxr or v4).
         #[arg(long, value_enum)]
         format: Format,
         /// Size of the raw box, X,Y,Z.
@@ -115,7 +139,15 @@ pub fn run(cli: Cli) -> AppResult<()> {
             out,
             format,
             region,
-        }) => export::run(&file, &out, format, region.as_deref()),
+            compression,
+            lods,
+        }) => export::run(
+            &file,
+            &out,
+            format,
+            region.as_deref(),
+            export::GodotArgs { compression, lods },
+        ),
         Some(Command::Import {
             input,
             out,

@@ -3,6 +3,7 @@
 
 mod atomic;
 mod bytes;
+pub mod godot;
 pub mod lz4;
 pub mod project;
 pub mod rle;
