@@ -1,0 +1,349 @@
+//! The scalar field the mesher contours, and the per-material facts it needs.
+//!
+//! Each voxel becomes one density sample at its centre: `density = occupancy − 0.5` when the voxel
+//! belongs to the surface being meshed, and `−0.5` (empty) otherwise. The surface is where density
+//! crosses 0, that is where occupancy crosses one half. Two fields are contoured per box:
+//!
+//! ```text
+//!   voxel class:     Air    Solid (not liquid)   Liquid (water)
+//!   solid field:    −0.5    occupancy − 0.5       −0.5
+//!   water field:    −0.5    −0.5                  occupancy − 0.5
+//! ```
+//!
+//! So the ground under a lake is meshed by the solid field (water counts as empty there), and the water
+//! body is meshed by the water field; its faces against solid ground are dropped by the quad pass
+//! (`nets`), which leaves the water surface a separate sheet the viewport can draw apart.
+//!
+//! Materials missing from the table are treated as smooth solids with a neutral grey color, so meshing
+//! never fails on unexpected ids.
+
+use crate::voxel::{MaterialTable, Shaping, Voxel, MATERIAL_COUNT};
+
+/// Which of the two surfaces a pass extracts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Surface {
+    /// Every non-liquid material.
+    Solid,
+    /// Liquid materials (water).
+    Water,
+}
+
+/// What a material is to the mesher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Class {
+    Air,
+    Solid,
+    Liquid,
+}
+
+/// Per-material lookup tables built once per mesh call from a [`MaterialTable`].
+#[derive(Debug, Clone)]
+pub(crate) struct MaterialLut {
+    pub class: [Class; MATERIAL_COUNT],
+    pub sharp: [bool; MATERIAL_COUNT],
+}
+
+/// `occupancy_f32 − 0.5` for every non-air occupancy byte.
+static DENSITY_OF_BYTE: [f32; 256] = density_table();
+
+/// [`EMPTY`] for the first 256 entries (not matter), then [`DENSITY_OF_BYTE`]: a branch-free lookup
+/// indexed by `member << 8 | occupancy`.
+static DENSITY_OR_EMPTY: [f32; 512] = {
+    let mut t = [EMPTY; 512];
+    let mut i = 0;
+    while i < 256 {
+        t[256 + i] = DENSITY_OF_BYTE[i];
+        i += 1;
+    }
+    t
+};
+
+const fn density_table() -> [f32; 256] {
+    let mut t = [0.0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        // (v + 1) / 256 − 0.5 = (v − 127) / 256, exact in f32.
+        t[i] = (i as f32 - 127.0) / 256.0;
+        i += 1;
+    }
+    t
+}
+
+/// Density of an empty sample.
+pub(crate) const EMPTY: f32 = -0.5;
+
+/// Convert one sRGB byte to linear light.
+pub fn srgb_to_linear(c: u8) -> f32 {
+    let s = f32::from(c) / 255.0;
+    if s <= 0.04045 {
+        s / 12.92
+    } else {
+        ((s + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// Convert linear light in `0..=1` to an sRGB byte.
+pub fn linear_to_srgb(l: f32) -> u8 {
+    let l = l.clamp(0.0, 1.0);
+    let s = if l <= 0.003_130_8 {
+        l * 12.92
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    };
+    (s * 255.0).round() as u8
+}
+
+impl MaterialLut {
+    /// Tables for `table`; ids past its end are smooth grey solids.
+    pub fn new(table: &MaterialTable) -> Self {
+        let mut lut = Self {
+            class: [Class::Solid; MATERIAL_COUNT],
+            sharp: [false; MATERIAL_COUNT],
+        };
+        lut.class[0] = Class::Air;
+        for (i, m) in table.materials.iter().enumerate().take(MATERIAL_COUNT) {
+            if i != 0 {
+                lut.class[i] = if m.liquid {
+                    Class::Liquid
+                } else {
+                    Class::Solid
+                };
+            }
+            lut.sharp[i] = m.shaping == Shaping::Sharp;
+        }
+        lut
+    }
+
+    /// The class of material `id` in `table` (a cheap lookup for callers without a table).
+    pub fn class_in(table: &MaterialTable, id: u8) -> Class {
+        match table.get(id & 0x3f) {
+            _ if id & 0x3f == 0 => Class::Air,
+            Some(m) if m.liquid => Class::Liquid,
+            _ => Class::Solid,
+        }
+    }
+
+    /// The class of a voxel's material.
+    #[inline]
+    pub fn class_of(&self, v: Voxel) -> Class {
+        self.class[usize::from(v.material & 0x3f)]
+    }
+
+    /// True when voxels of class `c` are matter for `surface`.
+    #[inline]
+    pub fn member(surface: Surface, c: Class) -> bool {
+        matches!(
+            (surface, c),
+            (Surface::Solid, Class::Solid) | (Surface::Water, Class::Liquid)
+        )
+    }
+}
+
+/// Row state: every sample of the row is outside.
+pub(crate) const ROW_OUT: u8 = 0;
+/// Row state: every sample of the row is inside.
+pub(crate) const ROW_IN: u8 = 1;
+/// Row state: the row has inside and outside samples.
+pub(crate) const ROW_MIXED: u8 = 2;
+
+/// Per-row facts about a filled box, reused between calls.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Rows {
+    /// State of each X row (`ROW_*`), index `z · ny + y`.
+    pub state: Vec<u8>,
+    /// Inside bits of each X row when rows fit in 64 samples, else empty.
+    pub bits: Vec<u64>,
+    /// Rows whose densities were written (narrow boxes only).
+    pub needed: Vec<bool>,
+}
+
+/// What [`fill_density`] saw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Summary {
+    /// Some sample is inside.
+    pub inside: bool,
+    /// Some sample is outside.
+    pub outside: bool,
+    /// Some voxel is a liquid (so the water field is worth contouring).
+    pub liquid: bool,
+}
+
+/// Fill `out` with the densities of `voxels` (a box of `size` samples) for `surface`, and `rows` with
+/// the state of each X row ([`ROW_OUT`], [`ROW_IN`] or [`ROW_MIXED`]), so the passes that follow can
+/// skip rows far from the surface.
+///
+/// When a row fits in 64 samples, `bits` gets each row's inside bits (bit `x` set when sample `x` is
+/// inside), and densities are written only for the rows the mesher can read: those within two rows
+/// (in Y and Z) of a cell row that crosses the surface. Other entries of `out` are stale. Wider boxes
+/// get every density and an empty `bits`.
+pub(crate) fn fill_density(
+    voxels: &[Voxel],
+    size: [usize; 3],
+    lut: &MaterialLut,
+    surface: Surface,
+    out: &mut Vec<f32>,
+    rows: &mut Rows,
+) -> Summary {
+    // Bit 0: matter of this surface; bit 1: liquid.
+    let mut code = [0u8; MATERIAL_COUNT];
+    for (c, class) in code.iter_mut().zip(lut.class.iter()) {
+        *c = u8::from(MaterialLut::member(surface, *class))
+            | (u8::from(*class == Class::Liquid) << 1);
+    }
+    rows.state.clear();
+    rows.bits.clear();
+    if size[0] <= 64 {
+        return fill_narrow(voxels, size, &code, out, rows);
+    }
+    out.clear();
+    out.reserve(voxels.len());
+    let mut liquid = 0u8;
+    for row in voxels.chunks_exact(size[0]) {
+        let start = out.len();
+        out.extend(row.iter().map(|v| {
+            let c = code[usize::from(v.material & 0x3f)];
+            liquid |= c;
+            density_of(c, *v)
+        }));
+        // Min and max without early exit: a straight loop the compiler vectorises.
+        let (lo, hi) = out[start..]
+            .iter()
+            .fold((f32::MAX, f32::MIN), |(lo, hi), &d| (lo.min(d), hi.max(d)));
+        rows.state.push(row_state(hi > 0.0, lo <= 0.0));
+    }
+    summary(&rows.state, liquid)
+}
+
+#[inline]
+fn density_of(code: u8, v: Voxel) -> f32 {
+    DENSITY_OR_EMPTY[(usize::from(code & 1) << 8) | usize::from(v.occupancy)]
+}
+
+fn row_state(inside: bool, outside: bool) -> u8 {
+    match (inside, outside) {
+        (true, true) => ROW_MIXED,
+        (true, false) => ROW_IN,
+        _ => ROW_OUT,
+    }
+}
+
+fn summary(rows: &[u8], liquid: u8) -> Summary {
+    Summary {
+        inside: rows.iter().any(|&r| r != ROW_OUT),
+        outside: rows.iter().any(|&r| r != ROW_IN),
+        liquid: liquid & 2 != 0,
+    }
+}
+
+/// The narrow-box path of [`fill_density`]: inside bits first, then densities of the needed rows.
+fn fill_narrow(
+    voxels: &[Voxel],
+    size: [usize; 3],
+    code: &[u8; MATERIAL_COUNT],
+    out: &mut Vec<f32>,
+    rows: &mut Rows,
+) -> Summary {
+    let [nx, ny, nz] = size;
+    let full = u64::MAX >> (64 - nx);
+    let mut liquid = 0u8;
+    for row in voxels.chunks_exact(nx) {
+        let mut b = 0u64;
+        for (x, v) in row.iter().enumerate() {
+            let c = code[usize::from(v.material & 0x3f)];
+            liquid |= c;
+            // Inside: matter of this surface (bit 0) with occupancy above one half (byte > 127).
+            b |= u64::from(c & (v.occupancy >> 7) & 1) << x;
+        }
+        rows.bits.push(b);
+        rows.state.push(row_state(b != 0, b != full));
+    }
+    let seen = summary(&rows.state, liquid);
+    if !(seen.inside && seen.outside) {
+        return seen;
+    }
+    if out.len() != voxels.len() {
+        out.clear();
+        out.resize(voxels.len(), EMPTY);
+    }
+    // A row is needed when it lies within rows −1..=+2 (Y and Z) of a cell row with surface cells:
+    // cells read rows +0..=+1, sharp normals one more on each side.
+    let bits = &rows.bits;
+    let needed = &mut rows.needed;
+    needed.clear();
+    needed.resize(ny * nz, false);
+    for z in 0..nz - 1 {
+        for y in 0..ny - 1 {
+            let r = |dy: usize, dz: usize| bits[(z + dz) * ny + y + dy];
+            let (a, b, c, d) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
+            let (all, any) = (a & b & c & d, a | b | c | d);
+            if all == any && (all == 0 || all == full) {
+                continue;
+            }
+            for zz in z.saturating_sub(1)..(z + 3).min(nz) {
+                for yy in y.saturating_sub(1)..(y + 3).min(ny) {
+                    needed[zz * ny + yy] = true;
+                }
+            }
+        }
+    }
+    for (r, row) in voxels.chunks_exact(nx).enumerate() {
+        if needed[r] {
+            for (o, v) in out[r * nx..(r + 1) * nx].iter_mut().zip(row) {
+                *o = density_of(code[usize::from(v.material & 0x3f)], *v);
+            }
+        }
+    }
+    seen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn density_matches_occupancy() {
+        for occ in 0..=255u8 {
+            let v = Voxel::new(7, occ);
+            assert_eq!(DENSITY_OF_BYTE[usize::from(occ)], v.occupancy_f32() - 0.5);
+        }
+    }
+
+    #[test]
+    fn fields_separate_water_from_ground() {
+        let table = MaterialTable::builtin();
+        let lut = MaterialLut::new(&table);
+        let water = table.require("Water").expect("water");
+        let rock = table.require("Rock").expect("rock");
+        let row = [Voxel::AIR, Voxel::filled(water), Voxel::filled(rock)];
+        let voxels = row.repeat(4);
+        let (mut d, mut rows) = (Vec::new(), Rows::default());
+        let mut fill = |v: &[Voxel], size, surface| {
+            let s = fill_density(v, size, &lut, surface, &mut d, &mut rows);
+            (s, d.clone(), rows.state.clone(), rows.bits.clone())
+        };
+        let (s, d, rows, bits) = fill(&voxels, [3, 2, 2], Surface::Solid);
+        assert!(s.inside && s.outside && s.liquid);
+        assert_eq!(d, [-0.5, -0.5, 0.5].repeat(4));
+        assert_eq!((rows, bits), (vec![ROW_MIXED; 4], vec![0b100; 4]));
+        let (_, d, _, bits) = fill(&voxels, [3, 2, 2], Surface::Water);
+        assert_eq!(d, [-0.5, 0.5, -0.5].repeat(4));
+        assert_eq!(bits, vec![0b010; 4]);
+        let (s, _, rows, bits) = fill(&row[1..2], [1, 1, 1], Surface::Water);
+        assert!(s.inside && !s.outside);
+        assert_eq!((rows, bits), (vec![ROW_IN], vec![1]));
+        let wide = [row.as_slice(), &[Voxel::AIR; 62]].concat();
+        let (_, d, rows, bits) = fill(&wide, [65, 1, 1], Surface::Solid);
+        assert_eq!(
+            (d[2], d[3], rows, bits),
+            (0.5, -0.5, vec![ROW_MIXED], vec![])
+        );
+        assert!(lut.sharp[usize::from(rock)]);
+    }
+
+    #[test]
+    fn srgb_round_trips() {
+        for c in 0..=255u8 {
+            assert_eq!(linear_to_srgb(srgb_to_linear(c)), c);
+        }
+    }
+}

@@ -1,0 +1,484 @@
+//! Surface extraction: one vertex per surface cell, one quad per sign-changing edge (surface nets,
+//! with dual-contouring placement for sharp materials).
+//!
+//! Samples sit at voxel centres. A *cell* is the cube between eight neighbouring samples; cell `c`
+//! has its lowest corner on sample `c`. A cell whose corners do not all agree on inside/outside
+//! (`density > 0`) gets one vertex. Every edge between two samples that disagree gets one quad joining
+//! the four cells around that edge:
+//!
+//! ```text
+//!        c axis                      the edge s → s + a (axis a, pointing at the viewer)
+//!          ^                         is shared by four cells; their vertices form a quad:
+//!          |  v3 ─────── v2
+//!          |  │ cell     │ cell      v0 = cell s − b − c     v1 = cell s − c
+//!          |  │ s−b      │ s         v2 = cell s             v3 = cell s − b
+//!          |  ─ ─ ─ s ─ ─ ─ ─
+//!          |  │ cell     │ cell      wound counter-clockwise when the outside is at s + a,
+//!          |  │ s−b−c    │ s−c       reversed when the outside is at s
+//!          |  v0 ─────── v1
+//!          +───────────────────> b axis
+//! ```
+//!
+//! A cell with a checkerboard face gets one vertex per inside component (`components`), which keeps
+//! the surface manifold; every other cell has exactly one.
+//!
+//! Vertex placement inside its cell (`local` in `0..=1` per axis):
+//! - **Smooth** materials: the mean of the edge crossings (surface nets), which rounds corners off;
+//! - **Sharp** materials: the point closest to the crossing planes (`qef`), which keeps corners and
+//!   creases where the data has them and equals the smooth placement on flat faces.
+//!
+//! # Ownership and seams
+//! The input box carries a border of [`BORDER`] samples on every side. Quads are emitted only for edges
+//! whose lower sample lies in the core (`BORDER..size − BORDER` on each axis), so boxes that tile space
+//! emit every edge exactly once. Vertices of border cells are recomputed by both neighbours from the
+//! same samples with the same arithmetic in world coordinates (`cell_world + (0.5 + local) × scale`),
+//! so shared vertices are bit-identical and neighbouring meshes meet without cracks.
+
+use super::buffer::MeshBuffer;
+use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_COUNT};
+use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
+use super::input::{MeshInput, BORDER};
+use super::qef;
+
+/// Corner `k` of a cell is at `(k & 1, (k >> 1) & 1, k >> 2)`.
+pub(crate) const CORNER_POS: [[f32; 3]; 8] = [
+    [0.0, 0.0, 0.0],
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [1.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 0.0, 1.0],
+    [0.0, 1.0, 1.0],
+    [1.0, 1.0, 1.0],
+];
+
+/// Unit vectors of the three axes.
+pub(crate) const UNIT: [[f32; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
+/// The twelve cell edges as (lower corner, upper corner, axis).
+pub(crate) const EDGES: [(usize, usize, usize); 12] = [
+    (0, 1, 0),
+    (2, 3, 0),
+    (4, 5, 0),
+    (6, 7, 0),
+    (0, 2, 1),
+    (1, 3, 1),
+    (4, 6, 1),
+    (5, 7, 1),
+    (0, 4, 2),
+    (1, 5, 2),
+    (2, 6, 2),
+    (3, 7, 2),
+];
+
+/// Index strides of a box: `[1, sx, sx·sy]`.
+pub(crate) fn strides(size: [usize; 3]) -> [usize; 3] {
+    [1, size[0], size[0] * size[1]]
+}
+
+/// Mesh one surface of `input` into `out`, appending vertices and triangles. Returns true when the
+/// box holds any liquid voxel.
+pub(crate) fn extract(
+    input: &MeshInput,
+    lut: &MaterialLut,
+    surface: Surface,
+    out: &mut MeshBuffer,
+) -> bool {
+    let mut density = std::mem::take(&mut out.scratch.density);
+    let mut rows = std::mem::take(&mut out.scratch.rows);
+    let mut cell_vertex = std::mem::take(&mut out.scratch.cell_vertex);
+    let mut cell_mask = std::mem::take(&mut out.scratch.cell_mask);
+    let seen = fill_density(
+        input.voxels,
+        input.size,
+        lut,
+        surface,
+        &mut density,
+        &mut rows,
+    );
+    if seen.inside && seen.outside {
+        if cell_vertex.len() < density.len() {
+            cell_vertex.resize(density.len(), 0);
+            cell_mask.resize(density.len(), 0);
+        }
+        let [_, sy, sz] = strides(input.size);
+        let ctx = Ctx {
+            off: [0, 1, sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1],
+            input,
+            lut,
+            surface,
+            density: &density,
+            rows: &rows.state,
+            bits: &rows.bits,
+            strides: strides(input.size),
+        };
+        if rows.bits.is_empty() {
+            ctx.place_vertices(&mut cell_vertex, &mut cell_mask, out);
+            ctx.emit_quads(&cell_vertex, &cell_mask, out);
+        } else {
+            ctx.place_vertices_bits(&mut cell_vertex, &mut cell_mask, out);
+            ctx.emit_quads_bits(&cell_vertex, &cell_mask, out);
+        }
+    }
+    out.scratch.density = density;
+    out.scratch.cell_vertex = cell_vertex;
+    out.scratch.cell_mask = cell_mask;
+    out.scratch.rows = rows;
+    seen.liquid
+}
+
+struct Ctx<'a> {
+    input: &'a MeshInput<'a>,
+    lut: &'a MaterialLut,
+    surface: Surface,
+    density: &'a [f32],
+    /// Index offsets of a cell's eight corners.
+    off: [usize; 8],
+    /// State of each X row (`field::ROW_*`), index `z · ny + y`.
+    rows: &'a [u8],
+    /// Inside bits of each X row when rows fit in 64 samples (else empty), index `z · ny + y`.
+    bits: &'a [u64],
+    strides: [usize; 3],
+}
+
+impl Ctx<'_> {
+    /// True when the rows `(y, z)` and the rows at the given (dy, dz) offsets are all inside or all
+    /// outside: no cell or edge between them can cross the surface.
+    #[inline]
+    fn rows_uniform(&self, y: usize, z: usize, offsets: &[(usize, usize)]) -> bool {
+        let ny = self.input.size[1];
+        let first = self.rows[z * ny + y];
+        first != ROW_MIXED
+            && offsets
+                .iter()
+                .all(|&(dy, dz)| self.rows[(z + dz) * ny + y + dy] == first)
+    }
+
+    /// Give every surface cell in `1..size − 2` one vertex per inside component; record the first
+    /// vertex index in `cell_vertex` and the corner mask in `cell_mask`.
+    fn place_vertices(&self, cell_vertex: &mut [u32], cell_mask: &mut [u8], out: &mut MeshBuffer) {
+        let [nx, ny, nz] = self.input.size;
+        let [_, sy, sz] = self.strides;
+        let off = self.off;
+        for z in 1..nz - 2 {
+            for y in 1..ny - 2 {
+                if self.rows_uniform(y, z, &[(1, 0), (0, 1), (1, 1)]) {
+                    continue;
+                }
+                let row = z * sz + y * sy;
+                // Inside bits of the four sample rows at one x, spread to corner bits 0, 2, 4, 6.
+                let column = |x: usize| {
+                    let i = row + x;
+                    let inside = |k: usize| u8::from(self.density[i + off[k]] > 0.0);
+                    inside(0) | inside(2) << 2 | inside(4) << 4 | inside(6) << 6
+                };
+                let mut low = column(1);
+                for x in 1..nx - 2 {
+                    let high = column(x + 1);
+                    let mask = low | high << 1;
+                    low = high;
+                    if mask == 0 || mask == 0xff {
+                        continue;
+                    }
+                    let i = row + x;
+                    self.cell_vertices([x, y, z], i, mask, cell_vertex, cell_mask, out);
+                }
+            }
+        }
+    }
+
+    /// Place the vertices of surface cell `i` (one per inside component of `mask`) and record the
+    /// first one and the mask in the cell maps.
+    fn cell_vertices(
+        &self,
+        cell: [usize; 3],
+        i: usize,
+        mask: u8,
+        cell_vertex: &mut [u32],
+        cell_mask: &mut [u8],
+        out: &mut MeshBuffer,
+    ) {
+        let g = |k: usize| self.density[i + self.off[k]];
+        let d = [g(0), g(1), g(2), g(3), g(4), g(5), g(6), g(7)];
+        cell_mask[i] = mask;
+        cell_vertex[i] = self.make_vertex(cell, i, &d, mask, 0, out);
+        for component in 1..COUNT[usize::from(mask)] {
+            self.make_vertex(cell, i, &d, mask, component, out);
+        }
+    }
+
+    fn make_vertex(
+        &self,
+        cell: [usize; 3],
+        i: usize,
+        d: &[f32; 8],
+        mask: u8,
+        component: u8,
+        out: &mut MeshBuffer,
+    ) -> u32 {
+        let mut crossings = [Crossing::default(); 12];
+        let mut n = 0;
+        let mut sum = [0.0f32; 3];
+        let m = usize::from(mask);
+        for &code in &CROSSINGS[m][..usize::from(CROSS_COUNT[m])] {
+            if code >> 4 != component {
+                continue;
+            }
+            let (a, b, axis) = EDGES[usize::from(code & 0xf)];
+            let t = d[a] / (d[a] - d[b]);
+            // Corner plus t along the axis, without a dynamic store (it would stall the reload).
+            let (c, u) = (CORNER_POS[a], UNIT[axis]);
+            let p = [c[0] + t * u[0], c[1] + t * u[1], c[2] + t * u[2]];
+            sum[0] += p[0];
+            sum[1] += p[1];
+            sum[2] += p[2];
+            crossings[n] = Crossing {
+                a: a as u8,
+                b: b as u8,
+                axis: axis as u8,
+                p,
+            };
+            n += 1;
+        }
+        let inv = 1.0 / n as f32;
+        let mass = [sum[0] * inv, sum[1] * inv, sum[2] * inv];
+        let (materials, weights) = self.blend(i, d);
+        let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
+        let local = if sharp {
+            qef::place_sharp(self.density, i, self.strides, d, &crossings[..n], mass)
+        } else {
+            mass
+        };
+        let scale = self.input.scale();
+        let origin = self.input.origin.to_array();
+        let step = scale as i32;
+        let mut position = [0.0f32; 3];
+        for a in 0..3 {
+            let base = origin[a] + cell[a] as i32 * step;
+            position[a] = base as f32 + (0.5 + local[a]) * scale;
+        }
+        out.push_vertex(position, normal_of(d), materials, weights)
+    }
+
+    /// The materials of the matter at the cell's corners, weighted by occupancy.
+    fn blend(&self, i: usize, d: &[f32; 8]) -> ([u8; 4], [u8; 4]) {
+        let voxels = self.input.voxels;
+        // Fast path: one material among the matter corners (most cells).
+        let mut first = None;
+        let mut mixed = false;
+        for k in 0..8 {
+            // Samples that are not matter of this surface hold exactly EMPTY; matter is above it.
+            if d[k] > EMPTY {
+                let m = voxels[i + self.off[k]].material;
+                mixed |= first.is_some_and(|f| f != m);
+                first = first.or(Some(m));
+            }
+        }
+        if !mixed {
+            return ([first.unwrap_or(0), 0, 0, 0], [255, 0, 0, 0]);
+        }
+        let mut ids = [0u8; 8];
+        let mut w = [0.0f32; 8];
+        let mut n = 0;
+        for k in 0..8 {
+            if d[k] <= EMPTY {
+                continue;
+            }
+            let v = voxels[i + self.off[k]];
+            let weight = d[k] + 0.5;
+            match ids[..n].iter().position(|&m| m == v.material) {
+                Some(j) => w[j] += weight,
+                None => {
+                    ids[n] = v.material;
+                    w[n] = weight;
+                    n += 1;
+                }
+            }
+        }
+        if n <= 1 {
+            return ([ids[0], 0, 0, 0], [255, 0, 0, 0]);
+        }
+        // Heaviest first; ties go to the lower id so the result does not depend on corner order.
+        let mut order: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+        order[..n].sort_unstable_by(|&a, &b| w[b].total_cmp(&w[a]).then(ids[a].cmp(&ids[b])));
+        let kept = n.min(4);
+        let total: f32 = order[..kept].iter().map(|&j| w[j]).sum();
+        let mut materials = [0u8; 4];
+        let mut weights = [0u8; 4];
+        let mut given = 0u32;
+        for s in 0..kept {
+            materials[s] = ids[order[s]];
+            let q = if s + 1 == kept {
+                255 - given
+            } else {
+                ((w[order[s]] / total * 255.0).round() as u32).min(255 - given)
+            };
+            weights[s] = q as u8;
+            given += q;
+        }
+        (materials, weights)
+    }
+
+    /// Emit the quads of every sign-changing edge whose lower sample is in the core.
+    fn emit_quads(&self, cell_vertex: &[u32], cell_mask: &[u8], out: &mut MeshBuffer) {
+        let [nx, ny, nz] = self.input.size;
+        let s = self.strides;
+        for z in BORDER..nz - BORDER {
+            for y in BORDER..ny - BORDER {
+                if self.rows_uniform(y, z, &[(1, 0), (0, 1)]) {
+                    continue;
+                }
+                let row = z * s[2] + y * s[1];
+                for x in BORDER..nx - BORDER {
+                    let i = row + x;
+                    let in0 = self.density[i] > 0.0;
+                    for (a, &step) in s.iter().enumerate() {
+                        if in0 != (self.density[i + step] > 0.0) {
+                            self.emit_edge(i, a, in0, cell_vertex, cell_mask, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The quad of the sign-changing edge from sample `i` along axis `a` (`in0`: sample `i` is inside).
+    fn emit_edge(
+        &self,
+        i: usize,
+        a: usize,
+        in0: bool,
+        cell_vertex: &[u32],
+        cell_mask: &[u8],
+        out: &mut MeshBuffer,
+    ) {
+        let s = self.strides;
+        if self.surface == Surface::Water {
+            let outer = if in0 { i + s[a] } else { i };
+            if self.lut.class_of(self.input.voxels[outer]) == Class::Solid {
+                return;
+            }
+        }
+        let (b, c) = ((a + 1) % 3, (a + 2) % 3);
+        let (sb, sc) = (s[b], s[c]);
+        // Corner bits of the inside sample as seen from each of the four cells.
+        let inner = if in0 { 0 } else { 1 << a };
+        let vertex = |cell: usize, rel: usize| {
+            let mask = usize::from(cell_mask[cell]);
+            cell_vertex[cell] + u32::from(COMPONENT[mask][rel | inner])
+        };
+        let v = [
+            vertex(i - sb - sc, (1 << b) | (1 << c)),
+            vertex(i - sc, 1 << c),
+            vertex(i, 0),
+            vertex(i - sb, 1 << b),
+        ];
+        let quad = if in0 { v } else { [v[0], v[3], v[2], v[1]] };
+        push_quad(out, self.surface, quad);
+    }
+
+    /// [`Ctx::place_vertices`] for rows of at most 64 samples: whole rows of cells are classified with
+    /// bit operations on the rows' inside bits, and only surface cells are visited.
+    fn place_vertices_bits(
+        &self,
+        cell_vertex: &mut [u32],
+        cell_mask: &mut [u8],
+        out: &mut MeshBuffer,
+    ) {
+        let [nx, ny, nz] = self.input.size;
+        let [_, sy, sz] = self.strides;
+        // Cells 1..nx − 2 along x.
+        let range = (1u64 << (nx - 2)) - 2;
+        for z in 1..nz - 2 {
+            for y in 1..ny - 2 {
+                let r = |dy: usize, dz: usize| self.bits[(z + dz) * ny + y + dy];
+                let (r00, r10, r01, r11) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
+                let all = r00 & r10 & r01 & r11;
+                let any = r00 | r10 | r01 | r11;
+                let mut surface = (any | (any >> 1)) & !(all & (all >> 1)) & range;
+                while surface != 0 {
+                    let x = surface.trailing_zeros() as usize;
+                    surface &= surface - 1;
+                    let pair = |row: u64| ((row >> x) & 3) as u8;
+                    let mask = pair(r00) | pair(r10) << 2 | pair(r01) << 4 | pair(r11) << 6;
+                    let i = z * sz + y * sy + x;
+                    self.cell_vertices([x, y, z], i, mask, cell_vertex, cell_mask, out);
+                }
+            }
+        }
+    }
+
+    /// [`Ctx::emit_quads`] for rows of at most 64 samples: sign changes come from XORs of inside bits.
+    fn emit_quads_bits(&self, cell_vertex: &[u32], cell_mask: &[u8], out: &mut MeshBuffer) {
+        let [nx, ny, nz] = self.input.size;
+        let [_, sy, sz] = self.strides;
+        // Samples BORDER..nx − BORDER along x.
+        let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        for z in BORDER..nz - BORDER {
+            for y in BORDER..ny - BORDER {
+                let row = self.bits[z * ny + y];
+                let changes = [
+                    row ^ (row >> 1),
+                    row ^ self.bits[z * ny + y + 1],
+                    row ^ self.bits[(z + 1) * ny + y],
+                ];
+                for (a, &change) in changes.iter().enumerate() {
+                    let mut edges = change & core;
+                    while edges != 0 {
+                        let x = edges.trailing_zeros() as usize;
+                        edges &= edges - 1;
+                        let in0 = (row >> x) & 1 == 1;
+                        self.emit_edge(z * sz + y * sy + x, a, in0, cell_vertex, cell_mask, out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// One sign-changing cell edge: its corners, axis and crossing point (cell-local).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Crossing {
+    pub a: u8,
+    pub b: u8,
+    pub axis: u8,
+    pub p: [f32; 3],
+}
+
+/// The outward unit normal from the cell's density gradient (density grows inward).
+fn normal_of(d: &[f32; 8]) -> [f32; 3] {
+    let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
+    let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
+    let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
+    normalize([-gx, -gy, -gz])
+}
+
+/// `v / |v|`, or straight up for a zero vector.
+pub(crate) fn normalize(v: [f32; 3]) -> [f32; 3] {
+    let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    if len2 > 1e-12 {
+        let inv = 1.0 / len2.sqrt();
+        [v[0] * inv, v[1] * inv, v[2] * inv]
+    } else {
+        [0.0, 1.0, 0.0]
+    }
+}
+
+fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
+    (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)
+}
+
+/// Two triangles of a counter-clockwise quad, split along its shorter diagonal (ties: `q0–q2`).
+fn push_quad(out: &mut MeshBuffer, surface: Surface, q: [u32; 4]) {
+    let p = |k: usize| out.positions[q[k] as usize];
+    let tris = if dist2(p(0), p(2)) <= dist2(p(1), p(3)) {
+        [q[0], q[1], q[2], q[0], q[2], q[3]]
+    } else {
+        [q[1], q[2], q[3], q[1], q[3], q[0]]
+    };
+    let list = match surface {
+        Surface::Solid => &mut out.solid_indices,
+        Surface::Water => &mut out.water_indices,
+    };
+    list.extend_from_slice(&tris);
+}

@@ -1,0 +1,96 @@
+//! Welding chunk meshes into one indexed mesh for export.
+//!
+//! Neighbouring chunks recompute the vertices of the cells along their shared face bit for bit (see
+//! `nets`), so welding is an exact lookup on the position bits, kept apart per surface (a water vertex
+//! and a ground vertex at the same point stay two vertices). Triangles that collapse when two of their
+//! corners weld together are dropped.
+
+use rustc_hash::FxHashMap;
+
+use super::buffer::MeshBuffer;
+use super::field::srgb_to_linear;
+use crate::voxel::{MaterialTable, MATERIAL_COUNT};
+
+/// The growing welded mesh.
+#[derive(Debug, Default)]
+pub(crate) struct Welded {
+    /// Positions, world units.
+    pub positions: Vec<[f32; 3]>,
+    /// Unit normals.
+    pub normals: Vec<[f32; 3]>,
+    /// Linear RGB blended from the vertex's materials.
+    pub colors: Vec<[f32; 3]>,
+    /// Heaviest material of each vertex.
+    pub material: Vec<u8>,
+    /// Solid triangles (global indices).
+    pub solid: Vec<u32>,
+    /// Water triangles (global indices).
+    pub water: Vec<u32>,
+    map: FxHashMap<([u32; 3], bool), u32>,
+    remap: Vec<u32>,
+    palette: Vec<[f32; 3]>,
+}
+
+impl Welded {
+    /// An empty mesh whose colors come from `table`.
+    pub fn new(table: &MaterialTable) -> Self {
+        let mut palette = vec![[0.5f32; 3]; MATERIAL_COUNT];
+        for (p, m) in palette.iter_mut().zip(&table.materials) {
+            let (r, g, b) = m.color;
+            *p = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
+        }
+        Self {
+            palette,
+            ..Self::default()
+        }
+    }
+
+    /// Add one chunk's solid and water triangles (skirts are left out).
+    pub fn add(&mut self, buf: &MeshBuffer) {
+        self.remap.clear();
+        self.remap.resize(buf.vertex_count(), u32::MAX);
+        for (water, list) in [(false, &buf.solid_indices), (true, &buf.water_indices)] {
+            for tri in list.chunks_exact(3) {
+                let t = [
+                    self.vertex(buf, tri[0], water),
+                    self.vertex(buf, tri[1], water),
+                    self.vertex(buf, tri[2], water),
+                ];
+                if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+                    continue;
+                }
+                let out = if water {
+                    &mut self.water
+                } else {
+                    &mut self.solid
+                };
+                out.extend_from_slice(&t);
+            }
+        }
+    }
+
+    fn vertex(&mut self, buf: &MeshBuffer, v: u32, water: bool) -> u32 {
+        let k = v as usize;
+        if self.remap[k] != u32::MAX {
+            return self.remap[k];
+        }
+        let p = buf.positions[k];
+        let key = ([p[0].to_bits(), p[1].to_bits(), p[2].to_bits()], water);
+        let next = self.positions.len() as u32;
+        let g = *self.map.entry(key).or_insert(next);
+        if g == next {
+            self.positions.push(p);
+            self.normals.push(buf.normals[k]);
+            let mut c = [0.0f32; 3];
+            for (m, w) in buf.materials[k].iter().zip(buf.weights[k]) {
+                let col = self.palette[usize::from(m & 0x3f)];
+                let f = f32::from(w) / 255.0;
+                c = [c[0] + col[0] * f, c[1] + col[1] * f, c[2] + col[2] * f];
+            }
+            self.colors.push(c);
+            self.material.push(buf.materials[k][0]);
+        }
+        self.remap[k] = g;
+        g
+    }
+}
