@@ -1,0 +1,298 @@
+//! kD tree benches on chunk meshes of the 256×128×256 `canyons` world (seed 1), against parry3d.
+//!
+//! Meshes come from the strata mesher (LOD 0, solid triangles): 32³ storage chunks through
+//! `mesh_chunk`, and 8³ physics chunks through `mesh` on their 12³ padded box.
+//!
+//! - Build time against `parry3d::shape::TriMesh::new` on the same meshes (parry gets its vertex and
+//!   index vectors prepared outside the timing and cloned inside it, because it takes ownership), and
+//!   against the time the mesher takes for the same chunks.
+//! - Bytes per triangle: the tree, the physics mesh (positions + indices) plus the tree, parry's BVH.
+//! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays.
+//!
+//! Ratios are printed once (best of several runs) before the criterion groups.
+
+mod common;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use parry3d::math::Vector;
+use parry3d::query::{Ray as PRay, RayCast};
+use parry3d::shape::TriMesh;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use strata_engine::mesh::{mesh, mesh_chunk, MeshBuffer, MeshInput};
+use strata_engine::physics::kdtree::BuildScratch;
+use strata_engine::physics::{KdTree, Ray};
+use strata_engine::storage::Grid;
+use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos};
+
+/// One chunk mesh in both libraries' input forms, plus the voxels the mesher needs.
+struct ChunkMesh {
+    positions: Vec<[f32; 3]>,
+    indices: Vec<u32>,
+    parry_vertices: Vec<Vector>,
+    parry_indices: Vec<[u32; 3]>,
+    voxels: Vec<strata_engine::voxel::Voxel>,
+    size: [usize; 3],
+    origin: VoxelPos,
+}
+
+struct Set {
+    name: &'static str,
+    meshes: Vec<ChunkMesh>,
+    rays: Vec<Vec<Ray>>,
+}
+
+fn chunk_mesh(buf: &MeshBuffer, core: VoxelBox, grid: &Grid) -> ChunkMesh {
+    let padded = MeshInput::padded_box(core);
+    ChunkMesh {
+        positions: buf.positions.clone(),
+        indices: buf.solid_indices.clone(),
+        parry_vertices: buf
+            .positions
+            .iter()
+            .map(|p| Vector::new(p[0], p[1], p[2]))
+            .collect(),
+        parry_indices: buf
+            .solid_indices
+            .chunks_exact(3)
+            .map(|t| [t[0], t[1], t[2]])
+            .collect(),
+        voxels: grid.read_box_vec(padded),
+        size: padded.size(),
+        origin: padded.min,
+    }
+}
+
+/// Up to `want` 32³ chunks with surface, spread evenly, and up to `want_small` 8³ chunks inside them.
+fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
+    let mut buf = MeshBuffer::new();
+    let mut surface = Vec::new();
+    for pos in grid.sorted_positions() {
+        mesh_chunk(grid, pos, 0, table, &mut buf).expect("meshes");
+        if !buf.solid_indices.is_empty() {
+            surface.push(pos);
+        }
+    }
+    let step = (surface.len() / 48).max(1);
+    let picked: Vec<ChunkPos> = surface.iter().step_by(step).copied().collect();
+    let mut big = Vec::new();
+    let mut small = Vec::new();
+    for &pos in &picked {
+        mesh_chunk(grid, pos, 0, table, &mut buf).expect("meshes");
+        big.push(chunk_mesh(&buf, pos.voxel_box(), grid));
+        let o = pos.min_voxel();
+        for i in 0..64 {
+            let m = VoxelPos::new(o.x + (i % 4) * 8, o.y + (i / 4 % 4) * 8, o.z + (i / 16) * 8);
+            let core = VoxelBox::from_min_size(m, [8, 8, 8]);
+            let padded = MeshInput::padded_box(core);
+            let voxels = grid.read_box_vec(padded);
+            mesh(
+                &MeshInput::new(&voxels, padded.size(), padded.min),
+                table,
+                &mut buf,
+            );
+            if !buf.solid_indices.is_empty() && small.len() < 1024 {
+                small.push(chunk_mesh(&buf, core, grid));
+            }
+        }
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut with_rays = |name, meshes: Vec<ChunkMesh>, per: usize| {
+        let rays = meshes.iter().map(|m| rays(&mut rng, m, per)).collect();
+        Set { name, meshes, rays }
+    };
+    (with_rays("8³", small, 64), with_rays("32³", big, 1024))
+}
+
+/// Seeded rays near a mesh: half aimed at random points of random triangles, half random.
+fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
+    let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
+    let (lo, hi) = tree.bounds();
+    (0..n)
+        .map(|i| {
+            let origin: [f32; 3] =
+                std::array::from_fn(|a| rng.random_range(lo[a] - 4.0..hi[a] + 4.0));
+            let dir: [f32; 3] = if i % 2 == 0 {
+                let t = rng.random_range(0..m.indices.len() / 3);
+                let p = m.positions[m.indices[t * 3] as usize];
+                std::array::from_fn(|k| p[k] + 0.01 - origin[k])
+            } else {
+                std::array::from_fn(|_| rng.random_range(-1.0..1.0))
+            };
+            let len = dir.iter().map(|d| d * d).sum::<f32>().sqrt().max(1e-6);
+            Ray {
+                origin,
+                dir: dir.map(|d| d / len),
+            }
+        })
+        .collect()
+}
+
+fn build_ours(set: &Set, tree: &mut KdTree, scratch: &mut BuildScratch) -> usize {
+    let mut nodes = 0;
+    for m in &set.meshes {
+        tree.rebuild(&m.positions, &m.indices, scratch)
+            .expect("builds");
+        nodes += tree.nodes().len();
+    }
+    nodes
+}
+
+fn build_parry(set: &Set) -> usize {
+    let mut n = 0;
+    for m in &set.meshes {
+        let t = TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds");
+        n += t.num_triangles();
+    }
+    n
+}
+
+fn mesh_all(set: &Set, table: &MaterialTable, buf: &mut MeshBuffer) -> usize {
+    let mut n = 0;
+    for m in &set.meshes {
+        mesh(&MeshInput::new(&m.voxels, m.size, m.origin), table, buf);
+        n += buf.triangle_count();
+    }
+    n
+}
+
+fn cast_ours(set: &Set, trees: &[KdTree]) -> usize {
+    let mut hits = 0;
+    for ((m, tree), rays) in set.meshes.iter().zip(trees).zip(&set.rays) {
+        for r in rays {
+            hits += usize::from(tree.raycast(&m.positions, &m.indices, r, 1000.0).is_some());
+        }
+    }
+    hits
+}
+
+fn cast_parry(set: &Set, meshes: &[TriMesh]) -> usize {
+    let mut hits = 0;
+    for ((mesh, rays), _) in meshes.iter().zip(&set.rays).zip(&set.meshes) {
+        for r in rays {
+            let pr = PRay::new(
+                Vector::new(r.origin[0], r.origin[1], r.origin[2]),
+                Vector::new(r.dir[0], r.dir[1], r.dir[2]),
+            );
+            hits += usize::from(mesh.cast_local_ray(&pr, 1000.0, true).is_some());
+        }
+    }
+    hits
+}
+
+/// Best wall time of `runs` runs, in seconds.
+fn best_of(runs: usize, mut f: impl FnMut() -> usize) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(f());
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+fn figures(set: &Set, table: &MaterialTable) {
+    let tris: usize = set.meshes.iter().map(|m| m.indices.len() / 3).sum();
+    let verts: usize = set.meshes.iter().map(|m| m.positions.len()).sum();
+    let mut tree = KdTree::new();
+    let mut scratch = BuildScratch::default();
+    let mut buf = MeshBuffer::new();
+    let ours = best_of(7, || build_ours(set, &mut tree, &mut scratch));
+    let parry = best_of(7, || build_parry(set));
+    let meshing = best_of(7, || mesh_all(set, table, &mut buf));
+    let trees: Vec<KdTree> = set
+        .meshes
+        .iter()
+        .map(|m| KdTree::build(&m.positions, &m.indices).expect("builds"))
+        .collect();
+    let pmeshes: Vec<TriMesh> = set
+        .meshes
+        .iter()
+        .map(|m| TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds"))
+        .collect();
+    let tree_bytes: usize = trees.iter().map(KdTree::memory_bytes).sum();
+    let node_bytes: usize = trees.iter().map(|t| t.nodes().len() * 12).sum();
+    let mesh_bytes = verts * 12 + tris * 12;
+    let parry_bvh: usize = pmeshes.iter().map(|m| m.bvh().total_memory_size()).sum();
+    let nrays: usize = set.rays.iter().map(Vec::len).sum();
+    let hits = cast_ours(set, &trees);
+    let ray_ours = best_of(5, || cast_ours(set, &trees));
+    let ray_parry = best_of(5, || cast_parry(set, &pmeshes));
+    let t = tris as f64;
+    println!(
+        "kdtree {} chunks: {} meshes, {tris} triangles ({:.0} per mesh)",
+        set.name,
+        set.meshes.len(),
+        t / set.meshes.len() as f64
+    );
+    println!(
+        "  build: strata {:.3} ms, parry TriMesh::new {:.3} ms -> strata {:.2}x faster; meshing {:.3} ms -> build/mesh {:.2}x",
+        ours * 1e3,
+        parry * 1e3,
+        parry / ours,
+        meshing * 1e3,
+        ours / meshing
+    );
+    println!(
+        "  memory per triangle: nodes {:.2} B, tree incl. struct {:.2} B, mesh (positions+u32 indices) + nodes {:.2} B, parry BVH {:.2} B",
+        node_bytes as f64 / t,
+        tree_bytes as f64 / t,
+        (mesh_bytes + node_bytes) as f64 / t,
+        parry_bvh as f64 / t
+    );
+    println!(
+        "  closest-hit raycast: {nrays} rays ({hits} hits): strata {:.2} Mrays/s, parry {:.2} Mrays/s -> {:.2}x",
+        nrays as f64 / ray_ours / 1e6,
+        nrays as f64 / ray_parry / 1e6,
+        ray_parry / ray_ours
+    );
+}
+
+fn bench(c: &mut Criterion) {
+    let grid = common::canyons(common::timing_size());
+    let table = MaterialTable::builtin();
+    let (small, big) = sets(&grid, &table);
+    for set in [&small, &big] {
+        figures(set, &table);
+    }
+    for set in [&small, &big] {
+        let tris: usize = set.meshes.iter().map(|m| m.indices.len() / 3).sum();
+        let mut g = c.benchmark_group(format!("kdtree_build_{}", set.name));
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(tris as u64));
+        let mut tree = KdTree::new();
+        let mut scratch = BuildScratch::default();
+        g.bench_function("strata", |b| {
+            b.iter(|| black_box(build_ours(set, &mut tree, &mut scratch)))
+        });
+        g.bench_function("parry3d", |b| b.iter(|| black_box(build_parry(set))));
+        g.finish();
+        let trees: Vec<KdTree> = set
+            .meshes
+            .iter()
+            .map(|m| KdTree::build(&m.positions, &m.indices).expect("builds"))
+            .collect();
+        let pmeshes: Vec<TriMesh> = set
+            .meshes
+            .iter()
+            .map(|m| {
+                TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds")
+            })
+            .collect();
+        let nrays: usize = set.rays.iter().map(Vec::len).sum();
+        let mut g = c.benchmark_group(format!("kdtree_raycast_{}", set.name));
+        g.sample_size(10);
+        g.throughput(Throughput::Elements(nrays as u64));
+        g.bench_function("strata", |b| b.iter(|| black_box(cast_ours(set, &trees))));
+        g.bench_function("parry3d", |b| {
+            b.iter(|| black_box(cast_parry(set, &pmeshes)))
+        });
+        g.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,510 @@
+//! The bit broadphase: which 8³ physics chunks an AABB can touch, answered from one bit per voxel.
+//!
+//! Every physics chunk (8³ voxels, unrelated to the 32³ storage chunks) keeps two masks: *solid*
+//! (non-air, non-liquid matter) and *water* (liquid matter). A bit is set when the voxel **or any of
+//! its 26 neighbours** holds that kind of matter, because the mesher's surface for a voxel can reach
+//! into its neighbours. So a chunk's masks are computed from the 10³ box around it:
+//!
+//! ```text
+//!   one axis, chunk origin O:   O−1 │ O  O+1 ... O+7 │ O+8        10 samples in, 8 bits out
+//!   row bits (X):     b9 ........ b1 b0  ->  d = b | b<<1 | b>>1     (dilate X with shifts)
+//!   then Y, then Z:   d[y][z] = d[y−1][z] | d[y][z] | d[y+1][z]      (dilate by OR-ing neighbour rows)
+//!   keep bits 1..=8 of rows y, z in 1..=8
+//! ```
+//!
+//! Stored layout, per mask (`[u64; 8]`): one word per Y slice, one byte per Z row, one bit per X:
+//!
+//! ```text
+//!   word y:  byte 7 (z = 7) | ... | byte 1 (z = 1) | byte 0 (z = 0)      bit x of byte z = voxel (x, y, z)
+//! ```
+//!
+//! A query expands the AABB by one voxel, visits the chunks it covers, and for each one builds the XZ
+//! footprint as `MASKS_X[x0][x1] & MASKS_Z[z0][z1]` (two table lookups), then ANDs it with the Y
+//! slices it spans: up to 64 voxels per instruction.
+//!
+//! Chunks whose 10³ box is all Air store nothing. Chunks whose 10³ box is entirely solid or entirely
+//! water are tagged ([`ChunkBits::Solid`], [`ChunkBits::Water`]) and keep no masks: the mesher makes no
+//! surface there, but a body can still be inside rock or under water.
+//!
+//! # Rationale
+//! The broadphase must cover the whole world at all times, so it has to be far smaller than the voxels
+//! (at most 2 bits per voxel, usually much less) and cheap to rebuild for one edit. Bit masks give both,
+//! and they make the reject test exact at voxel resolution instead of "the AABB overlaps the chunk".
+
+use rustc_hash::FxHashMap;
+
+use crate::storage::Grid;
+use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, MATERIAL_COUNT};
+
+/// log2 of the physics chunk edge.
+pub const PHYSICS_CHUNK_BITS: u32 = 3;
+/// Physics chunk edge in voxels.
+pub const PHYSICS_CHUNK: i32 = 1 << PHYSICS_CHUNK_BITS;
+/// Edge of the box a chunk's masks are computed from (the chunk plus one voxel on each side).
+const PADDED: usize = PHYSICS_CHUNK as usize + 2;
+
+/// One mask: word `y` is the Y slice, byte `z` of it the X row, bit `x` of that byte the voxel.
+pub type Mask = [u64; 8];
+
+/// What a voxel is for physics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matter {
+    /// Nothing to collide with.
+    Air,
+    /// Collides (any non-air, non-liquid material, and any id the table does not know).
+    Solid,
+    /// Gives buoyancy (a liquid material).
+    Water,
+}
+
+/// Material id → [`Matter`], from a material table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatterTable {
+    by_id: [Matter; MATERIAL_COUNT],
+}
+
+impl MatterTable {
+    /// Classify every id of `table`; ids past its end count as solid.
+    pub fn new(table: &MaterialTable) -> Self {
+        let mut by_id = [Matter::Solid; MATERIAL_COUNT];
+        by_id[0] = Matter::Air;
+        for (id, m) in table
+            .materials
+            .iter()
+            .enumerate()
+            .skip(1)
+            .take(MATERIAL_COUNT)
+        {
+            if m.liquid {
+                by_id[id] = Matter::Water;
+            }
+        }
+        Self { by_id }
+    }
+
+    /// The class of one voxel.
+    #[inline]
+    pub fn of(&self, v: Voxel) -> Matter {
+        self.by_id[usize::from(v.material & 0x3f)]
+    }
+}
+
+/// The broadphase data of one stored physics chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChunkBits {
+    /// The whole 10³ box is solid: every solid bit is set, no water bit.
+    Solid,
+    /// The whole 10³ box is water: every water bit is set, no solid bit.
+    Water,
+    /// Dilated masks (boxed so tagged chunks stay small).
+    Masks(Box<ChunkMasks>),
+}
+
+/// The two dilated masks of a chunk.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ChunkMasks {
+    /// Voxels that solid matter's surface may reach.
+    pub solid: Mask,
+    /// Voxels that water's surface may reach.
+    pub water: Mask,
+}
+
+impl ChunkBits {
+    /// The solid and water masks this entry stands for (all ones / all zeros for tagged chunks).
+    pub fn masks(&self) -> ChunkMasks {
+        match self {
+            Self::Solid => ChunkMasks {
+                solid: [u64::MAX; 8],
+                water: [0; 8],
+            },
+            Self::Water => ChunkMasks {
+                solid: [0; 8],
+                water: [u64::MAX; 8],
+            },
+            Self::Masks(m) => (**m).clone(),
+        }
+    }
+}
+
+/// One chunk an AABB touches, with what it touches there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Touch {
+    /// Physics chunk position (voxel position >> 3).
+    pub chunk_pos: [i32; 3],
+    /// The expanded AABB covers a set solid bit.
+    pub solid: bool,
+    /// The expanded AABB covers a set water bit.
+    pub water: bool,
+}
+
+/// Memory used by a [`Broadphase`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct BroadphaseMemory {
+    /// Chunks with stored masks.
+    pub masked_chunks: usize,
+    /// Chunks tagged all-solid or all-water.
+    pub tagged_chunks: usize,
+    /// Heap bytes of the masks alone (128 per masked chunk).
+    pub mask_bytes: usize,
+    /// Everything: hash-table slots plus masks.
+    pub total_bytes: usize,
+}
+
+impl BroadphaseMemory {
+    /// Bits per voxel of `total_bytes` spread over `voxels` voxels (0 when `voxels` is 0).
+    pub fn bits_per_voxel(&self, voxels: u64) -> f64 {
+        if voxels == 0 {
+            0.0
+        } else {
+            self.total_bytes as f64 * 8.0 / voxels as f64
+        }
+    }
+}
+
+/// `MASKS_X[x0][x1]`: bits `x0..=x1` set in every byte (empty when `x0 > x1`).
+pub const MASKS_X: [[u64; 8]; 8] = masks_x();
+/// `MASKS_Z[z0][z1]`: bytes `z0..=z1` all ones (empty when `z0 > z1`).
+pub const MASKS_Z: [[u64; 8]; 8] = masks_z();
+
+const fn masks_x() -> [[u64; 8]; 8] {
+    let mut t = [[0u64; 8]; 8];
+    let mut a = 0;
+    while a < 8 {
+        let mut b = a;
+        while b < 8 {
+            let row = ((1u64 << (b + 1)) - (1u64 << a)) & 0xff;
+            t[a][b] = row * 0x0101_0101_0101_0101;
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+const fn masks_z() -> [[u64; 8]; 8] {
+    let mut t = [[0u64; 8]; 8];
+    let mut a = 0;
+    while a < 8 {
+        let mut b = a;
+        while b < 8 {
+            let mut z = a;
+            while z <= b {
+                t[a][b] |= 0xffu64 << (8 * z);
+                z += 1;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+/// The physics chunk holding voxel coordinate `v` on one axis.
+#[inline]
+pub fn physics_chunk_of(v: i32) -> i32 {
+    v >> PHYSICS_CHUNK_BITS
+}
+
+/// The voxel range (inclusive) an AABB touches after expansion by one voxel: `floor(min − 1)` to
+/// `floor(max + 1)` on each axis. NaN coordinates count as 0; huge ones saturate.
+pub fn expanded_voxel_range(min: [f32; 3], max: [f32; 3]) -> ([i32; 3], [i32; 3]) {
+    let lo = min.map(|c| (c - 1.0).floor() as i32);
+    let hi = max.map(|c| (c + 1.0).floor() as i32);
+    (lo, hi)
+}
+
+/// Reusable buffers for building chunk masks.
+#[derive(Debug, Clone, Default)]
+pub struct BuildScratch {
+    voxels: Vec<Voxel>,
+    positions: Vec<[i32; 3]>,
+}
+
+/// The bit broadphase over a whole grid (see the module docs).
+#[derive(Debug, Clone)]
+pub struct Broadphase {
+    matter: MatterTable,
+    chunks: FxHashMap<[i32; 3], ChunkBits>,
+}
+
+impl Broadphase {
+    /// An empty broadphase that classifies materials with `table`.
+    pub fn new(table: &MaterialTable) -> Self {
+        Self {
+            matter: MatterTable::new(table),
+            chunks: FxHashMap::default(),
+        }
+    }
+
+    /// Build the broadphase of every chunk of `grid`.
+    pub fn build(grid: &Grid, table: &MaterialTable, scratch: &mut BuildScratch) -> Self {
+        let mut bp = Self::new(table);
+        bp.rebuild(grid, scratch);
+        bp
+    }
+
+    /// Drop everything and rebuild from `grid`.
+    pub fn rebuild(&mut self, grid: &Grid, scratch: &mut BuildScratch) {
+        self.chunks.clear();
+        let per = 1 << (CHUNK_BITS - PHYSICS_CHUNK_BITS);
+        let positions = &mut scratch.positions;
+        positions.clear();
+        for (pos, _) in grid.chunks() {
+            let base = [pos.x * per, pos.y * per, pos.z * per];
+            for z in base[2] - 1..=base[2] + per {
+                for y in base[1] - 1..=base[1] + per {
+                    for x in base[0] - 1..=base[0] + per {
+                        positions.push([x, y, z]);
+                    }
+                }
+            }
+        }
+        positions.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
+        positions.dedup();
+        let positions = std::mem::take(&mut scratch.positions);
+        for &p in &positions {
+            self.refresh_chunk(grid, p, &mut scratch.voxels);
+        }
+        scratch.positions = positions;
+    }
+
+    /// Regenerate every chunk whose masks can change when the voxels of `changed` change: the chunks
+    /// the box touches and the neighbours whose 10³ box reaches into it.
+    pub fn update(&mut self, grid: &Grid, changed: VoxelBox, scratch: &mut BuildScratch) {
+        if changed.is_empty() {
+            return;
+        }
+        let lo = [changed.min.x, changed.min.y, changed.min.z].map(|v| physics_chunk_of(v - 1));
+        let hi = [changed.max.x, changed.max.y, changed.max.z].map(physics_chunk_of);
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                for x in lo[0]..=hi[0] {
+                    self.refresh_chunk(grid, [x, y, z], &mut scratch.voxels);
+                }
+            }
+        }
+    }
+
+    /// Recompute one chunk's entry from the grid.
+    fn refresh_chunk(&mut self, grid: &Grid, chunk_pos: [i32; 3], voxels: &mut Vec<Voxel>) {
+        match chunk_bits(grid, &self.matter, chunk_pos, voxels) {
+            Some(bits) => {
+                self.chunks.insert(chunk_pos, bits);
+            }
+            None => {
+                self.chunks.remove(&chunk_pos);
+            }
+        }
+    }
+
+    /// The entry of one physics chunk (`None`: all Air around it).
+    pub fn chunk(&self, chunk_pos: [i32; 3]) -> Option<&ChunkBits> {
+        self.chunks.get(&chunk_pos)
+    }
+
+    /// Number of stored chunks (masked and tagged).
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+
+    /// Append to `out` (not cleared) every chunk where the AABB `min..max`, expanded by one voxel,
+    /// covers a set solid or water bit, in Z, Y, X order. Voxel `(x, y, z)` spans `[x, x + 1)`; the
+    /// covered voxels are those of [`expanded_voxel_range`].
+    pub fn query(&self, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touch>) {
+        let (vlo, vhi) = expanded_voxel_range(min, max);
+        if (0..3).any(|a| vlo[a] > vhi[a]) {
+            return;
+        }
+        let clo = vlo.map(physics_chunk_of);
+        let chi = vhi.map(physics_chunk_of);
+        let span = (0..3).fold(1u64, |n, a| n.saturating_mul((chi[a] - clo[a]) as u64 + 1));
+        if span > self.chunks.len() as u64 {
+            let start = out.len();
+            for (&pos, bits) in &self.chunks {
+                if (0..3).all(|a| pos[a] >= clo[a] && pos[a] <= chi[a]) {
+                    push_touch(pos, bits, vlo, vhi, out);
+                }
+            }
+            out[start..].sort_unstable_by_key(|t| (t.chunk_pos[2], t.chunk_pos[1], t.chunk_pos[0]));
+            return;
+        }
+        for z in clo[2]..=chi[2] {
+            for y in clo[1]..=chi[1] {
+                for x in clo[0]..=chi[0] {
+                    if let Some(bits) = self.chunks.get(&[x, y, z]) {
+                        push_touch([x, y, z], bits, vlo, vhi, out);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Memory used (see [`BroadphaseMemory`]).
+    pub fn memory(&self) -> BroadphaseMemory {
+        let masked = self
+            .chunks
+            .values()
+            .filter(|b| matches!(b, ChunkBits::Masks(_)))
+            .count();
+        let slot = size_of::<([i32; 3], ChunkBits)>() + 1;
+        let mask_bytes = masked * size_of::<ChunkMasks>();
+        BroadphaseMemory {
+            masked_chunks: masked,
+            tagged_chunks: self.chunks.len() - masked,
+            mask_bytes,
+            total_bytes: self.chunks.capacity() * slot + mask_bytes,
+        }
+    }
+
+    /// Check that every stored entry equals a fresh computation from `grid`, that no all-Air chunk is
+    /// stored, that tagged chunks are not stored as masks, and that no chunk with matter is missing.
+    ///
+    /// # Panics
+    /// On any violated invariant (tests call this after every operation).
+    pub fn assert_valid(&self, grid: &Grid) {
+        let mut voxels = Vec::new();
+        for (&pos, bits) in &self.chunks {
+            let fresh = chunk_bits(grid, &self.matter, pos, &mut voxels);
+            assert_eq!(fresh.as_ref(), Some(bits), "chunk {pos:?} is stale");
+            if let ChunkBits::Masks(m) = bits {
+                let empty = |k: &Mask| k.iter().all(|&w| w == 0);
+                assert!(
+                    !(empty(&m.solid) && empty(&m.water)),
+                    "{pos:?}: empty masks"
+                );
+            }
+        }
+        let mut scratch = BuildScratch::default();
+        let mut all = Self::new_with(self.matter.clone());
+        all.rebuild(grid, &mut scratch);
+        assert_eq!(all.chunks.len(), self.chunks.len(), "stored chunk count");
+        for pos in all.chunks.keys() {
+            assert!(self.chunks.contains_key(pos), "chunk {pos:?} is missing");
+        }
+    }
+
+    fn new_with(matter: MatterTable) -> Self {
+        Self {
+            matter,
+            chunks: FxHashMap::default(),
+        }
+    }
+}
+
+/// Test one chunk against the voxel range `vlo..=vhi` and push a [`Touch`] if anything is covered.
+#[inline]
+fn push_touch(pos: [i32; 3], bits: &ChunkBits, vlo: [i32; 3], vhi: [i32; 3], out: &mut Vec<Touch>) {
+    let local = |a: usize| {
+        let o = pos[a] << PHYSICS_CHUNK_BITS;
+        let lo = (vlo[a].max(o) - o) as usize;
+        let hi = (vhi[a].min(o + PHYSICS_CHUNK - 1) - o) as usize;
+        (lo, hi)
+    };
+    let (solid, water) = match bits {
+        ChunkBits::Solid => (true, false),
+        ChunkBits::Water => (false, true),
+        ChunkBits::Masks(m) => {
+            let (x0, x1) = local(0);
+            let (y0, y1) = local(1);
+            let (z0, z1) = local(2);
+            let xz = MASKS_X[x0][x1] & MASKS_Z[z0][z1];
+            let (mut s, mut w) = (0u64, 0u64);
+            for y in y0..=y1 {
+                s |= m.solid[y] & xz;
+                w |= m.water[y] & xz;
+            }
+            (s != 0, w != 0)
+        }
+    };
+    if solid || water {
+        out.push(Touch {
+            chunk_pos: pos,
+            solid,
+            water,
+        });
+    }
+}
+
+/// The entry of chunk `pos`, computed from the 10³ box around it (`None` when it is all Air).
+pub fn chunk_bits(
+    grid: &Grid,
+    matter: &MatterTable,
+    pos: [i32; 3],
+    voxels: &mut Vec<Voxel>,
+) -> Option<ChunkBits> {
+    let o = pos.map(|c| (c << PHYSICS_CHUNK_BITS) - 1);
+    let b = VoxelBox::from_min_size(VoxelPos::new(o[0], o[1], o[2]), [PADDED as u32; 3]);
+    voxels.clear();
+    voxels.resize(b.volume(), Voxel::AIR);
+    grid.read_box(b, voxels);
+    masks_from_box(matter, voxels)
+}
+
+/// Rows of the 10³ box as 10-bit integers, `[z][y]`, for solid and water.
+type Rows = [[u16; PADDED]; PADDED];
+
+/// Compute the entry from a 10³ box (X fastest, then Y, then Z).
+fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkBits> {
+    const FULL: u16 = (1 << PADDED) - 1;
+    let mut solid: Rows = [[0; PADDED]; PADDED];
+    let mut water: Rows = [[0; PADDED]; PADDED];
+    let (mut any, mut all_solid, mut all_water) = (0u16, FULL, FULL);
+    for (i, row) in voxels.chunks_exact(PADDED).enumerate() {
+        let (z, y) = (i / PADDED, i % PADDED);
+        let (mut s, mut w) = (0u16, 0u16);
+        for (x, &v) in row.iter().enumerate() {
+            match matter.of(v) {
+                Matter::Air => {}
+                Matter::Solid => s |= 1 << x,
+                Matter::Water => w |= 1 << x,
+            }
+        }
+        solid[z][y] = s;
+        water[z][y] = w;
+        any |= s | w;
+        all_solid &= s;
+        all_water &= w;
+    }
+    if any == 0 {
+        return None;
+    }
+    if all_solid == FULL {
+        return Some(ChunkBits::Solid);
+    }
+    if all_water == FULL {
+        return Some(ChunkBits::Water);
+    }
+    Some(ChunkBits::Masks(Box::new(ChunkMasks {
+        solid: dilate(&solid),
+        water: dilate(&water),
+    })))
+}
+
+/// Dilate 10³ rows by one voxel in the 27-neighbourhood and keep the inner 8³ as a [`Mask`].
+fn dilate(rows: &Rows) -> Mask {
+    let mut x: Rows = [[0; PADDED]; PADDED];
+    for z in 0..PADDED {
+        for y in 0..PADDED {
+            let r = rows[z][y];
+            x[z][y] = r | (r << 1) | (r >> 1);
+        }
+    }
+    let mut xy: Rows = [[0; PADDED]; PADDED];
+    for z in 0..PADDED {
+        for y in 1..PADDED - 1 {
+            xy[z][y] = x[z][y - 1] | x[z][y] | x[z][y + 1];
+        }
+    }
+    let mut out = [0u64; 8];
+    for z in 1..PADDED - 1 {
+        for y in 1..PADDED - 1 {
+            let r = xy[z - 1][y] | xy[z][y] | xy[z + 1][y];
+            out[y - 1] |= u64::from((r >> 1) & 0xff) << (8 * (z - 1));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "broadphase_tests.rs"]
+mod tests;

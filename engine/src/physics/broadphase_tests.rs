@@ -1,0 +1,247 @@
+//! Broadphase tests: queries against a brute-force voxel scan, updates against a full rebuild.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::*;
+use crate::gen::{generate, GeneratorSettings, Preset};
+use crate::progress::Progress;
+
+/// The brute-force answer: per chunk in the expanded range, does any covered voxel have solid/water
+/// matter within its 27-neighbourhood?
+fn brute_query(grid: &Grid, matter: &MatterTable, min: [f32; 3], max: [f32; 3]) -> Vec<Touch> {
+    let (vlo, vhi) = expanded_voxel_range(min, max);
+    let clo = vlo.map(physics_chunk_of);
+    let chi = vhi.map(physics_chunk_of);
+    let mut out = Vec::new();
+    for cz in clo[2]..=chi[2] {
+        for cy in clo[1]..=chi[1] {
+            for cx in clo[0]..=chi[0] {
+                let c = [cx, cy, cz];
+                let lo: [i32; 3] = std::array::from_fn(|a| vlo[a].max(c[a] * 8));
+                let hi: [i32; 3] = std::array::from_fn(|a| vhi[a].min(c[a] * 8 + 7));
+                let (mut solid, mut water) = (false, false);
+                for z in lo[2]..=hi[2] {
+                    for y in lo[1]..=hi[1] {
+                        for x in lo[0]..=hi[0] {
+                            let (s, w) = dilated_at(grid, matter, [x, y, z]);
+                            solid |= s;
+                            water |= w;
+                        }
+                    }
+                }
+                if solid || water {
+                    out.push(Touch {
+                        chunk_pos: c,
+                        solid,
+                        water,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn dilated_at(grid: &Grid, matter: &MatterTable, p: [i32; 3]) -> (bool, bool) {
+    let (mut s, mut w) = (false, false);
+    for dz in -1..=1 {
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let v = grid.get(VoxelPos::new(p[0] + dx, p[1] + dy, p[2] + dz));
+                match matter.of(v) {
+                    Matter::Air => {}
+                    Matter::Solid => s = true,
+                    Matter::Water => w = true,
+                }
+            }
+        }
+    }
+    (s, w)
+}
+
+fn random_box(rng: &mut ChaCha8Rng, lo: i32, hi: i32, max_edge: i32) -> VoxelBox {
+    let min: [i32; 3] = std::array::from_fn(|_| rng.random_range(lo..hi));
+    let max: [i32; 3] = std::array::from_fn(|a| min[a] + rng.random_range(1..=max_edge));
+    VoxelBox::new(VoxelPos::from(min), VoxelPos::from(max))
+}
+
+/// A random world of boxes of rock, water and air around the origin (negative coordinates included).
+fn random_world(rng: &mut ChaCha8Rng, table: &MaterialTable, boxes: usize) -> Grid {
+    let water = table.require("Water").expect("water");
+    let rock = table.require("Rock").expect("rock");
+    let mut grid = Grid::new();
+    for _ in 0..boxes {
+        let b = random_box(rng, -24, 24, 14);
+        let m = [rock, water, 0, rock][rng.random_range(0..4)];
+        grid.fill_box(b, Voxel::new(m, rng.random()));
+    }
+    grid
+}
+
+fn random_aabb(rng: &mut ChaCha8Rng, lo: f32, hi: f32, max_edge: f32) -> ([f32; 3], [f32; 3]) {
+    let min: [f32; 3] = std::array::from_fn(|_| rng.random_range(lo..hi));
+    let max: [f32; 3] = std::array::from_fn(|a| min[a] + rng.random_range(0.0..max_edge));
+    (min, max)
+}
+
+fn check_queries(grid: &Grid, bp: &Broadphase, rng: &mut ChaCha8Rng, n: usize, lo: f32, hi: f32) {
+    let mut out = Vec::new();
+    let mut touched = 0;
+    for _ in 0..n {
+        let (min, max) = random_aabb(rng, lo, hi, 20.0);
+        out.clear();
+        bp.query(min, max, &mut out);
+        let want = brute_query(grid, &bp.matter, min, max);
+        assert_eq!(out, want, "query {min:?}..{max:?}");
+        touched += usize::from(!out.is_empty());
+    }
+    assert!(
+        touched > n / 10,
+        "too few queries touch anything ({touched})"
+    );
+}
+
+#[test]
+fn lookup_tables_select_strips() {
+    assert_eq!(MASKS_X[0][7], u64::MAX);
+    assert_eq!(MASKS_Z[0][7], u64::MAX);
+    assert_eq!(MASKS_X[2][3], 0x0c0c_0c0c_0c0c_0c0c);
+    assert_eq!(MASKS_Z[1][2], 0x0000_0000_00ff_ff00);
+    assert_eq!(MASKS_X[3][2], 0);
+    assert_eq!((MASKS_X[5][5] & MASKS_Z[6][6]).count_ones(), 1);
+    assert_eq!(MASKS_X[5][5] & MASKS_Z[6][6], 1 << (6 * 8 + 5));
+}
+
+#[test]
+fn lone_voxel_dilates_into_neighbour_chunks() {
+    let table = MaterialTable::builtin();
+    let mut grid = Grid::new();
+    grid.set(VoxelPos::new(0, 0, 0), Voxel::filled(2));
+    let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+    bp.assert_valid(&grid);
+    // Voxel 0 dilates into -1..=1 on each axis: chunks -1 and 0 on each axis.
+    assert_eq!(bp.chunk_count(), 8);
+    let m = bp.chunk([0, 0, 0]).expect("stored").masks();
+    assert_eq!(m.solid[0], 0x0303, "bits x 0..=1, z 0..=1 of slice 0");
+    assert_eq!(m.solid[1], 0x0303);
+    assert_eq!(m.solid[2], 0);
+    assert_eq!(m.water, [0; 8]);
+    let mut out = Vec::new();
+    // An AABB at x 3.5..4: expanded to voxels 2..=5, no dilated bit there.
+    bp.query([3.5, 0.2, 0.2], [4.0, 0.4, 0.4], &mut out);
+    assert!(out.is_empty());
+    // x 2.5..3 expands to voxels 1..=4 (voxel 1 is dilated); y and z reach chunks -1 and 0.
+    bp.query([2.5, 0.2, 0.2], [3.0, 0.4, 0.4], &mut out);
+    assert_eq!(out.len(), 4);
+    assert!(out
+        .iter()
+        .all(|t| t.solid && !t.water && t.chunk_pos[0] == 0));
+}
+
+#[test]
+fn full_and_empty_chunks_are_tagged_or_absent() {
+    let table = MaterialTable::builtin();
+    let water = table.require("Water").expect("water");
+    let mut grid = Grid::new();
+    grid.fill_box(
+        VoxelBox::new(VoxelPos::new(-16, -32, -16), VoxelPos::new(16, 0, 16)),
+        Voxel::filled(3),
+    );
+    grid.fill_box(
+        VoxelBox::new(VoxelPos::new(-16, 0, -16), VoxelPos::new(16, 24, 16)),
+        Voxel::filled(water),
+    );
+    let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+    bp.assert_valid(&grid);
+    assert_eq!(bp.chunk([0, -2, 0]), Some(&ChunkBits::Solid));
+    assert_eq!(bp.chunk([0, 1, 0]), Some(&ChunkBits::Water));
+    assert!(matches!(bp.chunk([0, 0, 0]), Some(ChunkBits::Masks(_))));
+    assert!(matches!(bp.chunk([0, 3, 0]), Some(ChunkBits::Masks(_))));
+    assert_eq!(bp.chunk([0, 5, 0]), None);
+    let mem = bp.memory();
+    assert!(mem.tagged_chunks > 0 && mem.masked_chunks > 0);
+    assert_eq!(mem.mask_bytes, mem.masked_chunks * 128);
+    let mut out = Vec::new();
+    bp.query([-3.0, 6.0, -3.0], [3.0, 7.0, 3.0], &mut out);
+    // Voxels y 5..=8: chunk y 0 (solid reaches only its slice 0) and chunk y 1 (all water).
+    assert!(out.iter().all(|t| t.water && !t.solid), "{out:?}");
+    assert_eq!(out.len(), 8);
+}
+
+#[test]
+fn random_queries_match_brute_force() {
+    let table = MaterialTable::builtin();
+    for seed in 0..6 {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let grid = random_world(&mut rng, &table, 12);
+        let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+        bp.assert_valid(&grid);
+        check_queries(&grid, &bp, &mut rng, 300, -40.0, 40.0);
+    }
+}
+
+#[test]
+fn generated_world_queries_match_brute_force() {
+    let table = MaterialTable::builtin();
+    let settings = GeneratorSettings {
+        preset: Preset::Islands,
+        size: [48, 40, 48],
+        seed: 3,
+    };
+    let grid = generate(&settings, &table, &Progress::new()).expect("generates");
+    let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+    bp.assert_valid(&grid);
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    check_queries(&grid, &bp, &mut rng, 400, -4.0, 50.0);
+}
+
+#[test]
+fn updates_after_random_edits_equal_a_rebuild() {
+    let table = MaterialTable::builtin();
+    let water = table.require("Water").expect("water");
+    let mut rng = ChaCha8Rng::seed_from_u64(77);
+    let mut grid = random_world(&mut rng, &table, 8);
+    let mut scratch = BuildScratch::default();
+    let mut bp = Broadphase::build(&grid, &table, &mut scratch);
+    for step in 0..60 {
+        let b = random_box(&mut rng, -30, 30, if step % 3 == 0 { 10 } else { 2 });
+        let m = [0, 5, water][rng.random_range(0..3)];
+        grid.fill_box(b, Voxel::new(m, rng.random()));
+        bp.update(&grid, b, &mut scratch);
+        bp.assert_valid(&grid);
+        let fresh = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+        assert_eq!(bp.chunks, fresh.chunks, "step {step}");
+    }
+    check_queries(&grid, &bp, &mut rng, 100, -40.0, 40.0);
+}
+
+#[test]
+fn stale_entries_are_caught() {
+    let table = MaterialTable::builtin();
+    let mut grid = Grid::new();
+    grid.set(VoxelPos::new(3, 3, 3), Voxel::filled(2));
+    let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+    grid.set(VoxelPos::new(4, 3, 3), Voxel::filled(2));
+    let caught = std::panic::catch_unwind(|| bp.assert_valid(&grid));
+    assert!(caught.is_err(), "a stale chunk passed assert_valid");
+}
+
+#[test]
+fn degenerate_aabbs_do_not_panic() {
+    let table = MaterialTable::builtin();
+    let mut grid = Grid::new();
+    grid.set(VoxelPos::new(0, 0, 0), Voxel::filled(2));
+    let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+    let mut out = Vec::new();
+    bp.query([f32::NAN; 3], [f32::NAN; 3], &mut out);
+    bp.query([f32::NEG_INFINITY; 3], [f32::INFINITY; 3], &mut out);
+    assert_eq!(
+        out.len(),
+        1 + 8,
+        "NaN is voxel 0; the infinite box covers all"
+    );
+    out.clear();
+    bp.query([5.0; 3], [1.0; 3], &mut out);
+    assert!(out.is_empty(), "an inverted box covers nothing");
+}

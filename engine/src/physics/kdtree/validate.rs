@@ -1,0 +1,123 @@
+//! [`KdTree::assert_valid`]: the structural invariants, checked from scratch against the mesh.
+//!
+//! - every node is reachable exactly once, children come after their parent;
+//! - every triangle id appears in exactly one leaf, and leaves hold one or two;
+//! - a branch's left subtree lies at or below `splits[0]` and its right subtree at or above
+//!   `splits[1]` on the branch axis, and each side holds at least a quarter of the branch's triangles;
+//! - the stored bounds are exactly the mesh bounds, and the stored depth is the real depth (at most
+//!   [`MAX_DEPTH`]).
+
+use super::{KdTree, MAX_DEPTH};
+
+/// What a subtree holds: bounds, triangle count and depth.
+struct Sub {
+    min: [f32; 3],
+    max: [f32; 3],
+    triangles: usize,
+    depth: usize,
+}
+
+impl KdTree {
+    /// Check every invariant of the tree against the mesh it was built from.
+    ///
+    /// # Panics
+    /// On any violated invariant (tests call this after every build).
+    pub fn assert_valid(&self, positions: &[[f32; 3]], indices: &[u32]) {
+        assert_eq!(
+            self.triangle_count,
+            indices.len() / 3,
+            "triangle count does not match the mesh"
+        );
+        if self.nodes.is_empty() {
+            assert_eq!(self.triangle_count, 0, "an empty tree with triangles");
+            assert_eq!(self.depth, 0, "an empty tree with depth");
+            return;
+        }
+        let mut seen_node = vec![false; self.nodes.len()];
+        let mut seen_tri = vec![false; self.triangle_count];
+        let root = self.check(0, positions, indices, &mut seen_node, &mut seen_tri);
+        assert!(seen_node.iter().all(|&s| s), "unreachable nodes");
+        assert!(
+            seen_tri.iter().all(|&s| s),
+            "triangles missing from the tree"
+        );
+        assert_eq!(root.triangles, self.triangle_count);
+        assert_eq!(root.depth, self.depth, "stored depth");
+        assert!(
+            self.depth <= MAX_DEPTH,
+            "depth {} over the limit",
+            self.depth
+        );
+        assert_eq!(root.min, self.bounds_min, "tree bounds (min)");
+        assert_eq!(root.max, self.bounds_max, "tree bounds (max)");
+    }
+
+    fn check(
+        &self,
+        at: usize,
+        positions: &[[f32; 3]],
+        indices: &[u32],
+        seen_node: &mut [bool],
+        seen_tri: &mut [bool],
+    ) -> Sub {
+        assert!(!seen_node[at], "node {at} is reachable twice");
+        seen_node[at] = true;
+        let node = self.nodes[at];
+        if node.is_leaf() {
+            let tris = node.triangles();
+            assert!(
+                (1..=2).contains(&tris.len()),
+                "leaf {at} holds {} triangles",
+                tris.len()
+            );
+            let mut sub = Sub {
+                min: [f32::INFINITY; 3],
+                max: [f32::NEG_INFINITY; 3],
+                triangles: tris.len(),
+                depth: 1,
+            };
+            for &id in tris {
+                let id = id as usize;
+                assert!(id < seen_tri.len(), "leaf {at}: triangle {id} out of range");
+                assert!(!seen_tri[id], "triangle {id} is in two leaves");
+                seen_tri[id] = true;
+                for &v in &indices[id * 3..id * 3 + 3] {
+                    let p = positions[v as usize];
+                    for (a, &c) in p.iter().enumerate() {
+                        sub.min[a] = sub.min[a].min(c);
+                        sub.max[a] = sub.max[a].max(c);
+                    }
+                }
+            }
+            return sub;
+        }
+        let (axis, [s0, s1], child) = (node.axis(), node.splits(), node.child());
+        assert!(
+            child > at && child + 1 < self.nodes.len(),
+            "branch {at}: bad child {child}"
+        );
+        let l = self.check(child, positions, indices, seen_node, seen_tri);
+        let r = self.check(child + 1, positions, indices, seen_node, seen_tri);
+        assert!(
+            l.max[axis] <= s0,
+            "branch {at}: left subtree pokes past splits[0]"
+        );
+        assert!(
+            r.min[axis] >= s1,
+            "branch {at}: right subtree pokes below splits[1]"
+        );
+        let n = l.triangles + r.triangles;
+        assert!(
+            l.triangles * 4 >= n && r.triangles * 4 >= n,
+            "branch {at}: unbalanced split {} / {}",
+            l.triangles,
+            r.triangles
+        );
+        Sub {
+            min: [0, 1, 2].map(|a| l.min[a].min(r.min[a])),
+            max: [0, 1, 2].map(|a| l.max[a].max(r.max[a])),
+            triangles: n,
+            depth: 1 + l.depth.max(r.depth),
+        }
+    }
+}

@@ -1,0 +1,26 @@
+//! Terrain physics: which chunks a body can touch, and the triangles it can touch there.
+//!
+//! ```text
+//!   Grid ──(10³ box per 8³ chunk, dilate)──> broadphase: 2 bit masks per chunk, whole world, always
+//!                                               │ query(AABB) -> chunks touched (solid / water)
+//!                                               v
+//!   chunk mesh (positions, indices) ──build──> kdtree: loose kD tree, built lazily per touched chunk
+//!                                               │ query_aabb, raycast, raycast_any
+//!                                               v
+//!                                     cache: LRU of built chunks under a byte budget, dropped on edit
+//! ```
+//!
+//! - [`broadphase`]: the bit broadphase over 8³ physics chunks.
+//! - [`kdtree`]: the loose kD tree and its queries.
+//! - [`cache`]: the LRU cache that holds built narrowphase data per chunk.
+//!
+//! Coordinates are world voxel units: voxel `(x, y, z)` occupies `[x, x + 1)` on each axis, the same
+//! space the mesher's positions use.
+
+pub mod broadphase;
+pub mod cache;
+pub mod kdtree;
+
+pub use broadphase::{Broadphase, ChunkBits, Touch};
+pub use cache::ChunkCache;
+pub use kdtree::{KdTree, Ray, RayHit};
