@@ -244,3 +244,53 @@ fn no_arguments_prints_help() {
     let out = ok(&[]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
 }
+
+#[test]
+fn mesh_exports_by_extension() {
+    let d = temp_dir("mesh");
+    let w = d.join("w.strata");
+    ok(&[
+        "new",
+        s(&w),
+        "--preset",
+        "islands",
+        "--size",
+        "64,48,64",
+        "--seed",
+        "2",
+    ]);
+    let obj = d.join("w.obj");
+    ok(&["export", s(&w), s(&obj)]);
+    let text = std::fs::read_to_string(&obj).expect("obj");
+    assert!(text.contains("mtllib") && text.lines().any(|l| l.starts_with("f ")));
+    assert!(d.join("w.mtl").exists());
+    let glb = d.join("w.glb");
+    ok(&[
+        "export",
+        s(&w),
+        s(&glb),
+        "--lod",
+        "1",
+        "--box",
+        "0,0,0,32,48,32",
+    ]);
+    let bytes = std::fs::read(&glb).expect("glb");
+    assert_eq!(&bytes[..4], b"glTF");
+    assert_eq!(
+        u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize,
+        bytes.len()
+    );
+    assert!(fails(&["export", s(&w), s(&glb), "--lod", "9"]).contains("--lod 9"));
+    assert!(fails(&["export", s(&w), s(&d.join("w.xyz"))]).contains("--format"));
+    assert!(fails(&["export", s(&w), s(&obj), "--lods", "2"]).contains("--lods"));
+    assert!(fails(&[
+        "export",
+        s(&w),
+        s(&d.join("b.raw")),
+        "--box",
+        "0,0,0,4,4,4",
+        "--lod",
+        "1"
+    ])
+    .contains("--lod"));
+}

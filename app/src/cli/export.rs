@@ -64,7 +64,7 @@ pub fn run(
     if format == Format::V4 {
         return export_v4(file, out, region, godot.compression);
     }
-    let project = with_bar("loading", |_| Project::load(file))?;
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
     with_bar("exporting", |p| {
         let [_, _, sz] = region.size();
         p.start(sz as u64);

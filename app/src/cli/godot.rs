@@ -65,7 +65,7 @@ pub fn export_vxr(
         compression: compression.map_or(container::Compression::Lz4, Into::into),
         lods,
     };
-    let project = with_bar("loading", |_| Project::load(file))?;
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let report = with_bar("exporting", |p| {
         export_forest(
             &project.grid,
@@ -103,7 +103,7 @@ pub fn import_vxr(in_dir: &Path, out: &Path) -> AppResult<()> {
         ProjectHeader::new(stem(in_dir), imported.bounds),
         imported.grid,
     );
-    with_bar("saving", |_| project.save(out))?;
+    with_bar("saving", |p| project.save_with(out, p))?;
     Ok(())
 }
 
@@ -117,7 +117,7 @@ pub fn export_v4(
     region: VoxelBox,
     compression: Option<CompressionArg>,
 ) -> AppResult<()> {
-    let project = with_bar("loading", |_| Project::load(file))?;
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let bytes = with_bar("exporting", |_| -> AppResult<Vec<u8>> {
         let block = block_of_box(&project.grid, region)?;
         let payload = block.to_bytes()?;
@@ -162,7 +162,7 @@ pub fn import_v4(input: &Path, out: &Path, origin: VoxelPos) -> AppResult<()> {
     let mut grid = Grid::new();
     grid.write_box(region, &voxels);
     let project = Project::new(ProjectHeader::new(stem(input), region), grid);
-    with_bar("saving", |_| project.save(out))?;
+    with_bar("saving", |p| project.save_with(out, p))?;
     Ok(())
 }
 

@@ -75,7 +75,7 @@ pub fn run(
 ) -> AppResult<()> {
     match format {
         Format::Raw => {}
-        Format::Rle => {
+        Format::Rle | Format::Obj | Format::Glb => {
             return Err(AppError::Usage(
                 "import supports --format raw, vxr and v4".into(),
             ))
@@ -131,6 +131,6 @@ pub fn run(
         |s| s.to_string_lossy().into_owned(),
     );
     let project = Project::new(ProjectHeader::new(name, region), grid);
-    with_bar("saving", |_| project.save(out))?;
+    with_bar("saving", |p| project.save_with(out, p))?;
     Ok(())
 }

@@ -6,6 +6,7 @@ mod export;
 mod godot;
 mod import;
 mod info;
+mod mesh;
 mod new;
 mod progress;
 
@@ -37,6 +38,10 @@ pub enum Format {
     Vxr,
     /// One godot_voxel v4 block in a compressed container.
     V4,
+    /// Wavefront OBJ mesh of the surface (with a .mtl beside it).
+    Obj,
+    /// Binary glTF 2.0 mesh of the surface.
+    Glb,
 }
 
 impl Format {
@@ -47,6 +52,20 @@ impl Format {
             Format::Rle => "rle",
             Format::Vxr => "vxr",
             Format::V4 => "v4",
+            Format::Obj => "obj",
+            Format::Glb => "glb",
+        }
+    }
+
+    /// The format an output file's extension names (`.raw`, `.rle`, `.obj`, `.glb`).
+    pub fn from_extension(path: &std::path::Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "raw" => Some(Format::Raw),
+            "rle" => Some(Format::Rle),
+            "obj" => Some(Format::Obj),
+            "glb" => Some(Format::Glb),
+            _ => None,
         }
     }
 }
@@ -82,10 +101,10 @@ pub enum Command {
         file: PathBuf,
         /// Output file (a folder for --format vxr).
         out: PathBuf,
-        /// Output format.
+        /// Output format; defaults to the output's extension (.raw, .rle, .obj, .glb).
         #[arg(long, value_enum)]
-        format: Format,
-        /// Half-open box X0,Y0,Z0,X1,Y1,Z1 (raw, rle and v4).
+        format: Option<Format>,
+        /// Half-open box X0,Y0,Z0,X1,Y1,Z1 (raw, rle and v4; optional for obj and glb).
         #[arg(long = "box", allow_hyphen_values = true)]
         region: Option<String>,
         /// Block compression for vxr and v4 (default lz4).
@@ -94,6 +113,9 @@ pub enum Command {
         /// Number of LOD levels for vxr, 1 to 4 (default 4).
         #[arg(long)]
         lods: Option<u8>,
+        /// Mesh level of detail for obj and glb: 0 = full resolution, 1..=3 = coarser mips.
+        #[arg(long)]
+        lod: Option<u32>,
     },
     /// Import voxels into a new project file.
     Import {
@@ -141,13 +163,38 @@ pub fn run(cli: Cli) -> AppResult<()> {
             region,
             compression,
             lods,
-        }) => export::run(
-            &file,
-            &out,
-            format,
-            region.as_deref(),
-            export::GodotArgs { compression, lods },
-        ),
+            lod,
+        }) => {
+            let format = format
+                .or_else(|| Format::from_extension(&out))
+                .ok_or_else(|| {
+                    crate::AppError::Usage(format!(
+                        "cannot tell the format of {} from its extension: pass --format",
+                        out.display()
+                    ))
+                })?;
+            if let Format::Obj | Format::Glb = format {
+                if compression.is_some() || lods.is_some() {
+                    return Err(crate::AppError::Usage(
+                        "--compression and --lods apply to vxr and v4, not mesh exports".into(),
+                    ));
+                }
+                return mesh::export_mesh(&file, &out, format, lod.unwrap_or(0), region.as_deref());
+            }
+            if lod.is_some() {
+                return Err(crate::AppError::Usage(format!(
+                    "--lod applies to obj and glb exports, not {}",
+                    format.name()
+                )));
+            }
+            export::run(
+                &file,
+                &out,
+                format,
+                region.as_deref(),
+                export::GodotArgs { compression, lods },
+            )
+        }
         Some(Command::Import {
             input,
             out,

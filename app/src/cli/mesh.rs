@@ -1,0 +1,46 @@
+//! `strata export FILE OUT.obj|OUT.glb [--lod N] [--box X0,Y0,Z0,X1,Y1,Z1]`: the terrain surface as a
+//! mesh (OBJ + .mtl, or binary glTF 2.0), meshed chunk by chunk with a progress bar and welded.
+
+use std::path::Path;
+
+use strata_engine::format::project::Project;
+use strata_engine::mesh::{export_glb, export_obj, MAX_LOD};
+
+use super::args::parse_box;
+use super::progress::with_bar;
+use super::Format;
+use crate::{AppError, AppResult};
+
+/// Export the surface of `file` to `out` as `format` (OBJ or glb).
+///
+/// # Errors
+/// A LOD above the deepest mip, a bad box, an unreadable project, an unwritable output.
+pub fn export_mesh(
+    file: &Path,
+    out: &Path,
+    format: Format,
+    lod: u32,
+    region: Option<&str>,
+) -> AppResult<()> {
+    if lod > MAX_LOD {
+        return Err(AppError::Usage(format!(
+            "--lod {lod} does not exist: levels are 0 (full resolution) to {MAX_LOD}"
+        )));
+    }
+    let region = region.map(parse_box).transpose()?;
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let table = &project.header.materials;
+    let stats = with_bar("meshing", |p| match format {
+        Format::Glb => export_glb(&project.grid, table, lod, region, out, p),
+        _ => export_obj(&project.grid, table, lod, region, out, p),
+    })?;
+    eprintln!(
+        "{}: {} chunks, {} vertices, {} solid and {} water triangles",
+        out.display(),
+        stats.chunks,
+        stats.vertices,
+        stats.solid_triangles,
+        stats.water_triangles
+    );
+    Ok(())
+}
