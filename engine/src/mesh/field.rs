@@ -155,6 +155,8 @@ pub(crate) struct Rows {
     pub bits: Vec<u64>,
     /// Rows whose densities were written (narrow boxes only).
     pub needed: Vec<bool>,
+    /// Rows that are one voxel repeated (narrow boxes only).
+    pub uniform: Vec<bool>,
 }
 
 /// What [`fill_density`] saw.
@@ -235,6 +237,14 @@ fn summary(rows: &[u8], liquid: u8) -> Summary {
     }
 }
 
+/// True when every voxel of `row` equals the first (an OR of XORs, which the compiler vectorises).
+#[inline]
+fn is_uniform(row: &[Voxel]) -> bool {
+    let key = |v: &Voxel| u16::from(v.material) | u16::from(v.occupancy) << 8;
+    let first = row.first().map_or(0, key);
+    row.iter().fold(0, |diff, v| diff | (key(v) ^ first)) == 0
+}
+
 /// The narrow-box path of [`fill_density`]: inside bits first, then densities of the needed rows.
 fn fill_narrow(
     voxels: &[Voxel],
@@ -246,14 +256,25 @@ fn fill_narrow(
     let [nx, ny, nz] = size;
     let full = u64::MAX >> (64 - nx);
     let mut liquid = 0u8;
+    rows.uniform.clear();
     for row in voxels.chunks_exact(nx) {
-        let mut b = 0u64;
-        for (x, v) in row.iter().enumerate() {
-            let c = code[usize::from(v.material & 0x3f)];
+        let uniform = is_uniform(row);
+        rows.uniform.push(uniform);
+        // Inside: matter of this surface (bit 0) with occupancy above one half (byte > 127).
+        let b = if uniform {
+            // Most rows (air above the ground, rock below it) are one voxel repeated.
+            let c = code[usize::from(row[0].material & 0x3f)];
             liquid |= c;
-            // Inside: matter of this surface (bit 0) with occupancy above one half (byte > 127).
-            b |= u64::from(c & (v.occupancy >> 7) & 1) << x;
-        }
+            full * u64::from(c & (row[0].occupancy >> 7) & 1)
+        } else {
+            let mut b = 0u64;
+            for (x, v) in row.iter().enumerate() {
+                let c = code[usize::from(v.material & 0x3f)];
+                liquid |= c;
+                b |= u64::from(c & (v.occupancy >> 7) & 1) << x;
+            }
+            b
+        };
         rows.bits.push(b);
         rows.state.push(row_state(b != 0, b != full));
     }
@@ -287,8 +308,17 @@ fn fill_narrow(
         }
     }
     for (r, row) in voxels.chunks_exact(nx).enumerate() {
-        if needed[r] {
-            for (o, v) in out[r * nx..(r + 1) * nx].iter_mut().zip(row) {
+        if !needed[r] {
+            continue;
+        }
+        let dst = &mut out[r * nx..(r + 1) * nx];
+        if rows.uniform[r] {
+            dst.fill(density_of(
+                code[usize::from(row[0].material & 0x3f)],
+                row[0],
+            ));
+        } else {
+            for (o, v) in dst.iter_mut().zip(row) {
                 *o = density_of(code[usize::from(v.material & 0x3f)], *v);
             }
         }

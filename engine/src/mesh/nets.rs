@@ -71,6 +71,17 @@ pub(crate) const EDGES: [(usize, usize, usize); 12] = [
     (3, 7, 2),
 ];
 
+/// [`EDGES`] as bytes: a denser table for the vertex loop.
+pub(crate) const EDGE_CORNERS: [(u8, u8, u8); 12] = {
+    let mut t = [(0u8, 0u8, 0u8); 12];
+    let mut e = 0;
+    while e < 12 {
+        t[e] = (EDGES[e].0 as u8, EDGES[e].1 as u8, EDGES[e].2 as u8);
+        e += 1;
+    }
+    t
+};
+
 /// Index strides of a box: `[1, sx, sx·sy]`.
 pub(crate) fn strides(size: [usize; 3]) -> [usize; 3] {
     [1, size[0], size[0] * size[1]]
@@ -216,7 +227,11 @@ impl Ctx<'_> {
         component: u8,
         out: &mut MeshBuffer,
     ) -> u32 {
-        let mut crossings = [Crossing::default(); 12];
+        let (materials, weights) = self.blend(i, d, mask);
+        let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
+        // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
+        let mut edges = [0u8; 12];
+        let mut ts = [0.0f32; 12];
         let mut n = 0;
         let mut sum = [0.0f32; 3];
         let m = usize::from(mask);
@@ -224,28 +239,30 @@ impl Ctx<'_> {
             if code >> 4 != component {
                 continue;
             }
-            let (a, b, axis) = EDGES[usize::from(code & 0xf)];
+            let e = code & 0xf;
+            let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
+            let (a, b) = (usize::from(a), usize::from(b));
             let t = d[a] / (d[a] - d[b]);
-            // Corner plus t along the axis, without a dynamic store (it would stall the reload).
-            let (c, u) = (CORNER_POS[a], UNIT[axis]);
-            let p = [c[0] + t * u[0], c[1] + t * u[1], c[2] + t * u[2]];
+            let p = crossing_point(a, axis, t);
             sum[0] += p[0];
             sum[1] += p[1];
             sum[2] += p[2];
-            crossings[n] = Crossing {
-                a: a as u8,
-                b: b as u8,
-                axis: axis as u8,
-                p,
-            };
+            edges[n] = e;
+            ts[n] = t;
             n += 1;
         }
         let inv = 1.0 / n as f32;
         let mass = [sum[0] * inv, sum[1] * inv, sum[2] * inv];
-        let (materials, weights) = self.blend(i, d);
-        let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
         let local = if sharp {
-            qef::place_sharp(self.density, i, self.strides, d, &crossings[..n], mass)
+            qef::place_sharp(
+                self.density,
+                i,
+                self.strides,
+                d,
+                &edges[..n],
+                &ts[..n],
+                mass,
+            )
         } else {
             mass
         };
@@ -261,21 +278,18 @@ impl Ctx<'_> {
     }
 
     /// The materials of the matter at the cell's corners, weighted by occupancy.
-    fn blend(&self, i: usize, d: &[f32; 8]) -> ([u8; 4], [u8; 4]) {
+    fn blend(&self, i: usize, d: &[f32; 8], mask: u8) -> ([u8; 4], [u8; 4]) {
         let voxels = self.input.voxels;
-        // Fast path: one material among the matter corners (most cells).
-        let mut first = None;
+        // Fast path: one material among the matter corners (most cells). Branch-free: compared with
+        // an inside corner (inside implies matter), which is never outside a surface cell's mask.
+        let first = voxels[i + self.off[mask.trailing_zeros() as usize & 7]].material;
         let mut mixed = false;
         for k in 0..8 {
             // Samples that are not matter of this surface hold exactly EMPTY; matter is above it.
-            if d[k] > EMPTY {
-                let m = voxels[i + self.off[k]].material;
-                mixed |= first.is_some_and(|f| f != m);
-                first = first.or(Some(m));
-            }
+            mixed |= (d[k] > EMPTY) & (voxels[i + self.off[k]].material != first);
         }
         if !mixed {
-            return ([first.unwrap_or(0), 0, 0, 0], [255, 0, 0, 0]);
+            return ([first, 0, 0, 0], [255, 0, 0, 0]);
         }
         let mut ids = [0u8; 8];
         let mut w = [0.0f32; 8];
@@ -299,8 +313,17 @@ impl Ctx<'_> {
             return ([ids[0], 0, 0, 0], [255, 0, 0, 0]);
         }
         // Heaviest first; ties go to the lower id so the result does not depend on corner order.
+        // Ids are distinct, so this is a strict total order and any sort gives the same result; an
+        // insertion sort of at most eight entries beats the library sort's setup.
+        let heavier = |a: usize, b: usize| w[a].total_cmp(&w[b]).then(ids[b].cmp(&ids[a])).is_gt();
         let mut order: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        order[..n].sort_unstable_by(|&a, &b| w[b].total_cmp(&w[a]).then(ids[a].cmp(&ids[b])));
+        for k in 1..n {
+            let mut j = k;
+            while j > 0 && heavier(order[j], order[j - 1]) {
+                order.swap(j, j - 1);
+                j -= 1;
+            }
+        }
         let kept = n.min(4);
         let total: f32 = order[..kept].iter().map(|&j| w[j]).sum();
         let mut materials = [0u8; 4];
@@ -436,13 +459,12 @@ impl Ctx<'_> {
     }
 }
 
-/// One sign-changing cell edge: its corners, axis and crossing point (cell-local).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Crossing {
-    pub a: u8,
-    pub b: u8,
-    pub axis: u8,
-    pub p: [f32; 3],
+/// The cell-local point `t` of the way from corner `a` along `axis`.
+#[inline]
+pub(crate) fn crossing_point(a: usize, axis: u8, t: f32) -> [f32; 3] {
+    // Corner plus t along the axis, without a dynamic store (it would stall the reload).
+    let (c, u) = (CORNER_POS[a], UNIT[usize::from(axis)]);
+    [c[0] + t * u[0], c[1] + t * u[1], c[2] + t * u[2]]
 }
 
 /// The outward unit normal from the cell's density gradient (density grows inward).

@@ -25,34 +25,36 @@
 //! square corners instead of the chamfers plain surface nets would give it. The result is clamped to
 //! the cell, so vertices never leave the cell that owns them.
 
-use super::nets::Crossing;
+use super::nets::{crossing_point, EDGE_CORNERS};
 
 /// Weight of the pull toward the mass point.
 const LAMBDA: f32 = 0.02;
 
 #[inline]
 fn minmod(a: f32, b: f32) -> f32 {
+    // Two selects rather than branches: the signs vary from edge to edge and mispredict.
+    let smaller = if a.abs() < b.abs() { a } else { b };
     if a * b <= 0.0 {
         0.0
-    } else if a.abs() < b.abs() {
-        a
     } else {
-        b
+        smaller
     }
 }
 
 /// The sharp vertex of the cell at box index `i` (cell-local coordinates in `0..=1`).
 ///
-/// `d` holds the eight corner densities, `crossings` the sign-changing edges of the component being
-/// placed, `mass` the mean of their points. The cell must not touch the box's outer layer (central
-/// differences read one sample beyond each corner). Normals are left unnormalised, so an edge with a
-/// weak density step (a vague crossing) weighs less than a crisp one.
+/// `d` holds the eight corner densities; `edges` and `ts` the sign-changing edges of the component
+/// being placed (indices into `nets::EDGES`) and where along each the crossing lies; `mass` the mean of
+/// the crossing points. The cell must not touch the box's outer layer (central differences read one
+/// sample beyond each corner). Normals are left unnormalised, so an edge with a weak density step (a
+/// vague crossing) weighs less than a crisp one.
 pub(crate) fn place_sharp(
     density: &[f32],
     i: usize,
     strides: [usize; 3],
     d: &[f32; 8],
-    crossings: &[Crossing],
+    edges: &[u8],
+    ts: &[f32],
     mass: [f32; 3],
 ) -> [f32; 3] {
     let off =
@@ -60,8 +62,10 @@ pub(crate) fn place_sharp(
     // Upper triangle of AᵀA and Aᵀb, with the pull toward the mass point already added.
     let mut ata = [LAMBDA, 0.0, 0.0, LAMBDA, 0.0, LAMBDA];
     let mut atb = mass.map(|m| LAMBDA * m);
-    for c in crossings {
-        let (a, b, axis) = (usize::from(c.a), usize::from(c.b), usize::from(c.axis));
+    for (&e, &t) in edges.iter().zip(ts) {
+        let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
+        let p = crossing_point(usize::from(a), axis, t);
+        let (a, b, axis) = (usize::from(a), usize::from(b), usize::from(axis));
         let (ia, ib) = (off(a), off(b));
         // Built component by component with selects: a store at a dynamic index followed by a
         // vector reload stalls store forwarding in this hot loop.
@@ -77,7 +81,7 @@ pub(crate) fn place_sharp(
             }
         };
         let n = [component(0), component(1), component(2)];
-        let np = n[0] * c.p[0] + n[1] * c.p[1] + n[2] * c.p[2];
+        let np = n[0] * p[0] + n[1] * p[1] + n[2] * p[2];
         ata[0] += n[0] * n[0];
         ata[1] += n[0] * n[1];
         ata[2] += n[0] * n[2];
