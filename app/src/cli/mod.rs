@@ -9,6 +9,7 @@ mod info;
 mod mesh;
 mod new;
 mod progress;
+mod raycast;
 
 use std::path::PathBuf;
 
@@ -133,6 +134,28 @@ pub enum Command {
         #[arg(long, default_value = "0,0,0", allow_hyphen_values = true)]
         origin: String,
     },
+    /// Cast rays against the terrain surface: `hit t x y z nx ny nz material` or `miss` per ray.
+    Raycast {
+        /// Project file.
+        file: PathBuf,
+        /// Ray origin X,Y,Z (with --dir).
+        #[arg(
+            long,
+            allow_hyphen_values = true,
+            requires = "dir",
+            required_unless_present = "rays"
+        )]
+        from: Option<String>,
+        /// Ray direction X,Y,Z, any non-zero length (with --from).
+        #[arg(long, allow_hyphen_values = true, requires = "from")]
+        dir: Option<String>,
+        /// File of rays, one `ox oy oz dx dy dz` per line (instead of --from/--dir).
+        #[arg(long, conflicts_with_all = ["from", "dir"])]
+        rays: Option<PathBuf>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Run a parsed command line.
@@ -202,5 +225,23 @@ pub fn run(cli: Cli) -> AppResult<()> {
             size,
             origin,
         }) => import::run(&input, &out, format, size.as_deref(), &origin),
+        Some(Command::Raycast {
+            file,
+            from,
+            dir,
+            rays,
+            json,
+        }) => {
+            let source = match (&rays, &from, &dir) {
+                (Some(path), _, _) => raycast::RaySource::File(path),
+                (None, Some(from), Some(dir)) => raycast::RaySource::One { from, dir },
+                _ => {
+                    return Err(crate::AppError::Usage(
+                        "raycast needs --from X,Y,Z --dir X,Y,Z or --rays FILE".into(),
+                    ))
+                }
+            };
+            raycast::run(&file, source, json)
+        }
     }
 }

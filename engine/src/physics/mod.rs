@@ -8,19 +8,29 @@
 //!                                               │ query_aabb, raycast, raycast_any
 //!                                               v
 //!                                     cache: LRU of built chunks under a byte budget, dropped on edit
+//!   world: PhysicsWorld = broadphase + cache of narrowphase shapes; raycast walks chunks with a DDA
 //! ```
 //!
 //! - [`broadphase`]: the bit broadphase over 8³ physics chunks.
 //! - [`kdtree`]: the loose kD tree and its queries.
 //! - [`cache`]: the LRU cache that holds built narrowphase data per chunk.
+//! - [`narrowphase`]: one chunk's LOD 0 mesh and tree ([`ChunkShape`]).
+//! - [`body`]: sphere bodies stepped against terrain triangles (gravity, fixed step, substeps).
+//! - [`world`]: [`PhysicsWorld`], the lazily built whole-world view, and world raycasts.
 //!
 //! Coordinates are world voxel units: voxel `(x, y, z)` occupies `[x, x + 1)` on each axis, the same
 //! space the mesher's positions use.
 
+pub mod body;
 pub mod broadphase;
 pub mod cache;
 pub mod kdtree;
+pub mod narrowphase;
+pub mod world;
 
+pub use body::{Sphere, StepReport, StepSettings};
 pub use broadphase::{Broadphase, ChunkBits, Touch};
 pub use cache::ChunkCache;
 pub use kdtree::{KdTree, Ray, RayHit};
+pub use narrowphase::ChunkShape;
+pub use world::{PhysicsStats, PhysicsWorld, RayFilter, WorldHit, DEFAULT_CACHE_BYTES};

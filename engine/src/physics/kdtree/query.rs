@@ -250,8 +250,27 @@ impl KdTree {
         ray: &Ray,
         max_t: f32,
     ) -> Option<RayHit> {
+        self.raycast_filtered(positions, indices, ray, max_t, |_| true)
+    }
+
+    /// [`KdTree::raycast`] over only the triangles for which `accept(triangle)` is true (for example
+    /// solid but not water).
+    ///
+    /// # Panics
+    /// If the mesh is not the one the tree was built from (an index out of range).
+    pub fn raycast_filtered(
+        &self,
+        positions: &[[f32; 3]],
+        indices: &[u32],
+        ray: &Ray,
+        max_t: f32,
+        accept: impl Fn(u32) -> bool,
+    ) -> Option<RayHit> {
         let mut best: Option<(f32, u32)> = None;
         self.walk(ray, max_t, |id, limit| {
+            if !accept(id) {
+                return false;
+            }
             if let Some(t) = intersect(ray, corners(positions, indices, id)) {
                 if t >= 0.0 && t <= *limit && best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, id));

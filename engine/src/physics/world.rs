@@ -1,0 +1,501 @@
+//! The physics view of a grid: broadphase for the whole world, narrowphase built lazily per chunk, and
+//! world raycasts over both.
+//!
+//! ```text
+//!   PhysicsWorld::new(grid) ── Broadphase::build (all chunks)         cache: ChunkCache<ChunkShape>
+//!   raycast ── DDA over 8³ chunks ── broadphase: empty? skip ── else shape (cache hit, or mesh + tree)
+//!   on_edit(grid, box) ── Broadphase::update + invalidate every cached shape whose 12³ input overlaps
+//! ```
+//!
+//! # World raycast
+//! A chunk's triangles may reach [`SPILL`] voxels past its box (see [`super::narrowphase`]), so a
+//! ray can hit a chunk's triangle without entering the chunk. The walk therefore treats each chunk as
+//! its box grown by `SPILL` and visits chunks in order of the ray's entry into that grown box:
+//!
+//! ```text
+//!   DDA over the plain 8³ grid, cell D with segment [t_in, t_out]:
+//!     for each of D's 27 neighbours N with matter (broadphase) not yet seen:
+//!        t_enter(N) = entry of the ray into N's grown box  -> min-heap
+//!     pop and query every N with t_enter(N) <= t_out, shortening the ray to the best hit
+//!     stop once the best hit t <= t_out
+//! ```
+//!
+//! Any point within `SPILL` (< 8) of chunk N's box lies in N or one of its 26 neighbours, so by the
+//! time the DDA has passed `t`, every chunk whose grown box the ray enters before `t` is in the heap:
+//! chunks are queried in order of `t_enter`, and the first hit found before the next entry is the
+//! closest.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use rustc_hash::FxHashSet;
+
+use super::broadphase::{self, physics_chunk_of, Broadphase, ChunkBits, PHYSICS_CHUNK};
+use super::cache::ChunkCache;
+use super::kdtree::{Ray, RayHit};
+use super::narrowphase::{ChunkShape, ShapeScratch, SPILL};
+use crate::mesh::BORDER;
+use crate::storage::Grid;
+use crate::voxel::{MaterialTable, VoxelBox, CHUNK_SIZE};
+use crate::{Error, Result};
+
+/// Default byte budget of the narrowphase cache (64 MiB).
+pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
+
+/// Which surfaces a ray stops at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RayFilter {
+    /// Stop at solid terrain.
+    pub solid: bool,
+    /// Stop at water surfaces.
+    pub water: bool,
+}
+
+impl Default for RayFilter {
+    fn default() -> Self {
+        Self {
+            solid: true,
+            water: true,
+        }
+    }
+}
+
+/// What a world raycast hit.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WorldHit {
+    /// The hit point, world voxel units.
+    pub point: [f32; 3],
+    /// Unit normal of the triangle hit, pointing out of the terrain (out of the water for water).
+    pub normal: [f32; 3],
+    /// Distance from the ray origin, in voxels (the direction is normalized).
+    pub t: f32,
+    /// Material id at the hit point (the heaviest blended vertex material).
+    pub material: u8,
+    /// True when the triangle is a water surface.
+    pub water: bool,
+    /// The physics chunk whose mesh holds the triangle.
+    pub chunk: [i32; 3],
+}
+
+/// Counters of narrowphase work since the world was made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PhysicsStats {
+    /// Chunk shapes meshed and built.
+    pub builds: u64,
+    /// Chunk shapes found in the cache.
+    pub cache_hits: u64,
+}
+
+/// Broadphase + lazily built narrowphase of one grid (see the module docs). The grid itself is not
+/// owned: pass the same grid to every call, and report every edit with [`PhysicsWorld::on_edit`].
+#[derive(Debug)]
+pub struct PhysicsWorld {
+    table: MaterialTable,
+    broadphase: Broadphase,
+    bp_scratch: broadphase::BuildScratch,
+    cache: ChunkCache<ChunkShape>,
+    shape_scratch: ShapeScratch,
+    /// Inclusive physics-chunk range that can hold matter (`None`: nothing yet).
+    bounds: Option<([i32; 3], [i32; 3])>,
+    stats: PhysicsStats,
+    seen: FxHashSet<[i32; 3]>,
+    /// (entry t as f64 bits, chunk); entry t is never negative, so the bits order like the values.
+    heap: BinaryHeap<Reverse<(u64, [i32; 3])>>,
+}
+
+impl PhysicsWorld {
+    /// The physics view of `grid`, with a narrowphase cache of `cache_bytes`.
+    pub fn new(grid: &Grid, table: &MaterialTable, cache_bytes: usize) -> Self {
+        let mut bp_scratch = broadphase::BuildScratch::default();
+        let broadphase = Broadphase::build(grid, table, &mut bp_scratch);
+        let mut world = Self {
+            table: table.clone(),
+            broadphase,
+            bp_scratch,
+            cache: ChunkCache::new(cache_bytes),
+            shape_scratch: ShapeScratch::default(),
+            bounds: None,
+            stats: PhysicsStats::default(),
+            seen: FxHashSet::default(),
+            heap: BinaryHeap::new(),
+        };
+        for (pos, _) in grid.chunks() {
+            let min = [pos.x, pos.y, pos.z].map(|c| c * CHUNK_SIZE as i32);
+            world.grow_bounds(min, min.map(|c| c + CHUNK_SIZE as i32));
+        }
+        world
+    }
+
+    /// The broadphase.
+    pub fn broadphase(&self) -> &Broadphase {
+        &self.broadphase
+    }
+
+    /// The narrowphase cache.
+    pub fn cache(&self) -> &ChunkCache<ChunkShape> {
+        &self.cache
+    }
+
+    /// Work counters.
+    pub fn stats(&self) -> PhysicsStats {
+        self.stats
+    }
+
+    /// Widen the chunk range to cover voxels `min..max` (exclusive) and the dilation around them.
+    fn grow_bounds(&mut self, min: [i32; 3], max: [i32; 3]) {
+        let lo = min.map(|v| physics_chunk_of(v - 1));
+        let hi = max.map(physics_chunk_of);
+        self.bounds = Some(match self.bounds {
+            None => (lo, hi),
+            Some((a, b)) => (
+                std::array::from_fn(|i| a[i].min(lo[i])),
+                std::array::from_fn(|i| b[i].max(hi[i])),
+            ),
+        });
+    }
+
+    /// Report that the voxels of `changed` were edited in `grid`: refresh the broadphase there and drop
+    /// every cached shape whose mesher input (the chunk plus a border of [`BORDER`]) overlaps the box.
+    pub fn on_edit(&mut self, grid: &Grid, changed: VoxelBox) {
+        if changed.is_empty() {
+            return;
+        }
+        self.broadphase.update(grid, changed, &mut self.bp_scratch);
+        let (min, max) = (changed.min, changed.max);
+        let (min, max) = ([min.x, min.y, min.z], [max.x, max.y, max.z]);
+        self.grow_bounds(min, max);
+        // Chunk c reads voxels 8c − BORDER .. 8c + 8 + BORDER (exclusive).
+        let b = BORDER as i32;
+        let lo = min.map(|v| physics_chunk_of(v - PHYSICS_CHUNK - b));
+        let hi = max.map(|v| physics_chunk_of(v - 1 + b));
+        self.cache.invalidate_box(lo, hi);
+    }
+
+    /// Run `f` on the shape of chunk `pos`, building and caching it on first use.
+    fn with_shape<R>(
+        &mut self,
+        grid: &Grid,
+        pos: [i32; 3],
+        f: impl FnOnce(&ChunkShape) -> R,
+    ) -> Result<R> {
+        if let Some(shape) = self.cache.get(pos) {
+            self.stats.cache_hits += 1;
+            return Ok(f(shape));
+        }
+        let shape = ChunkShape::build(grid, &self.table, pos, &mut self.shape_scratch)?;
+        self.stats.builds += 1;
+        let bytes = shape.memory_bytes();
+        let r = f(&shape);
+        // A shape larger than the whole budget is handed back and dropped.
+        let _ = self.cache.insert(pos, shape, bytes);
+        Ok(r)
+    }
+
+    /// Append to `out` (not cleared) the corners of every solid triangle whose bounding box overlaps
+    /// the closed box `min..=max`, building chunk shapes as needed (the contact query of bodies).
+    ///
+    /// # Errors
+    /// Errors of [`ChunkShape::build`].
+    pub fn solid_triangles_in(
+        &mut self,
+        grid: &Grid,
+        min: [f32; 3],
+        max: [f32; 3],
+        out: &mut Vec<[[f32; 3]; 3]>,
+    ) -> Result<()> {
+        let mut touches = Vec::new();
+        // The broadphase expands by one voxel, which covers the half-voxel spill of triangles.
+        self.broadphase.query(min, max, &mut touches);
+        let mut ids = Vec::new();
+        for t in touches.iter().filter(|t| t.solid) {
+            self.with_shape(grid, t.chunk_pos, |shape| {
+                ids.clear();
+                shape
+                    .tree
+                    .query_aabb(&shape.positions, &shape.indices, min, max, &mut ids);
+                out.extend(
+                    ids.iter()
+                        .filter(|&&id| !shape.is_water(id))
+                        .map(|&id| shape.corners(id)),
+                );
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The closest surface along the ray from `origin` in direction `dir` within `max_t` voxels,
+    /// solid and water alike. See [`PhysicsWorld::raycast_with`].
+    ///
+    /// # Errors
+    /// As [`PhysicsWorld::raycast_with`].
+    pub fn raycast(
+        &mut self,
+        grid: &Grid,
+        origin: [f32; 3],
+        dir: [f32; 3],
+        max_t: f32,
+    ) -> Result<Option<WorldHit>> {
+        self.raycast_with(grid, origin, dir, max_t, RayFilter::default())
+    }
+
+    /// The closest surface accepted by `filter` along the ray from `origin` in direction `dir` (need
+    /// not be unit length; it is normalized, so `t` and `max_t` are in voxels). `max_t` may be
+    /// infinite. Both faces of a triangle count.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] when `origin` or `dir` is not finite, `dir` is zero, or `max_t` is NaN or
+    /// negative; errors of [`ChunkShape::build`].
+    pub fn raycast_with(
+        &mut self,
+        grid: &Grid,
+        origin: [f32; 3],
+        dir: [f32; 3],
+        max_t: f32,
+        filter: RayFilter,
+    ) -> Result<Option<WorldHit>> {
+        let ray = checked_ray(origin, dir, max_t)?;
+        let Some((lo, hi)) = self.bounds else {
+            return Ok(None);
+        };
+        let o = ray.origin.map(f64::from);
+        let d = ray.dir.map(f64::from);
+        let spill = f64::from(SPILL);
+        let bmin = lo.map(|c| f64::from(c * PHYSICS_CHUNK) - spill);
+        let bmax = hi.map(|c| f64::from((c + 1) * PHYSICS_CHUNK) + spill);
+        let Some((t0, t1)) = slab(o, d, bmin, bmax, 0.0, f64::from(max_t)) else {
+            return Ok(None);
+        };
+        self.seen.clear();
+        self.heap.clear();
+        let mut dda = Dda::new(o, d, t0, lo, hi);
+        let mut best: Option<WorldHit> = None;
+        let mut limit = max_t;
+        loop {
+            let t_out = dda.t_out().min(t1);
+            self.discover(dda.cell, o, d, t0, t1, lo, hi, filter);
+            self.query_until(grid, &ray, t_out, &mut limit, &mut best, filter)?;
+            if best.is_some() && f64::from(limit) <= t_out || t_out >= t1 {
+                break;
+            }
+            dda.step();
+        }
+        self.query_until(grid, &ray, f64::INFINITY, &mut limit, &mut best, filter)?;
+        Ok(best)
+    }
+
+    /// Push onto the heap every unseen chunk with matter around `cell` whose grown box the ray enters
+    /// within `t0..=t1`.
+    #[allow(clippy::too_many_arguments)]
+    fn discover(
+        &mut self,
+        cell: [i32; 3],
+        o: [f64; 3],
+        d: [f64; 3],
+        t0: f64,
+        t1: f64,
+        lo: [i32; 3],
+        hi: [i32; 3],
+        filter: RayFilter,
+    ) {
+        let spill = f64::from(SPILL);
+        for dz in -1..=1 {
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let n = [cell[0] + dx, cell[1] + dy, cell[2] + dz];
+                    if (0..3).any(|a| n[a] < lo[a] || n[a] > hi[a]) || !self.seen.insert(n) {
+                        continue;
+                    }
+                    let wanted = match self.broadphase.chunk(n) {
+                        None => false,
+                        Some(ChunkBits::Water) => filter.water,
+                        Some(ChunkBits::Solid) => filter.solid,
+                        Some(ChunkBits::Masks(_)) => filter.solid || filter.water,
+                    };
+                    if !wanted {
+                        continue;
+                    }
+                    let bmin = n.map(|c| f64::from(c * PHYSICS_CHUNK) - spill);
+                    let bmax = n.map(|c| f64::from((c + 1) * PHYSICS_CHUNK) + spill);
+                    if let Some((te, _)) = slab(o, d, bmin, bmax, t0, t1) {
+                        self.heap.push(Reverse(((te + 0.0).to_bits(), n)));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Query, in order, every queued chunk the ray enters at or before `until` and before the best
+    /// hit so far, lowering `limit` to each better hit.
+    fn query_until(
+        &mut self,
+        grid: &Grid,
+        ray: &Ray,
+        until: f64,
+        limit: &mut f32,
+        best: &mut Option<WorldHit>,
+        filter: RayFilter,
+    ) -> Result<()> {
+        while let Some(&Reverse((bits, pos))) = self.heap.peek() {
+            let te = f64::from_bits(bits);
+            if te > until || te > f64::from(*limit) {
+                break;
+            }
+            self.heap.pop();
+            let max_t = *limit;
+            let found = self.with_shape(grid, pos, |shape| {
+                let accept = |id: u32| {
+                    if shape.is_water(id) {
+                        filter.water
+                    } else {
+                        filter.solid
+                    }
+                };
+                let hit = shape.tree.raycast_filtered(
+                    &shape.positions,
+                    &shape.indices,
+                    ray,
+                    max_t,
+                    accept,
+                )?;
+                Some(world_hit(shape, ray, hit, pos))
+            })?;
+            if let Some(hit) = found {
+                if best.is_none_or(|b| hit.t < b.t) {
+                    *limit = hit.t;
+                    *best = Some(hit);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Turn a tree hit into a [`WorldHit`].
+fn world_hit(shape: &ChunkShape, ray: &Ray, hit: RayHit, chunk: [i32; 3]) -> WorldHit {
+    let point: [f32; 3] = std::array::from_fn(|a| ray.origin[a] + hit.t * ray.dir[a]);
+    WorldHit {
+        point,
+        normal: hit.normal,
+        t: hit.t,
+        material: shape.material_at(hit.triangle, point),
+        water: shape.is_water(hit.triangle),
+        chunk,
+    }
+}
+
+/// Check a ray's inputs and normalize its direction.
+fn checked_ray(origin: [f32; 3], dir: [f32; 3], max_t: f32) -> Result<Ray> {
+    if !origin.iter().all(|c| c.is_finite()) {
+        return Err(Error::Invalid(format!(
+            "ray origin {origin:?} is not finite"
+        )));
+    }
+    if !dir.iter().all(|c| c.is_finite()) {
+        return Err(Error::Invalid(format!(
+            "ray direction {dir:?} is not finite"
+        )));
+    }
+    if max_t.is_nan() || max_t < 0.0 {
+        return Err(Error::Invalid(format!(
+            "ray length {max_t} must be at least 0"
+        )));
+    }
+    let len = dir
+        .iter()
+        .map(|&c| f64::from(c) * f64::from(c))
+        .sum::<f64>()
+        .sqrt();
+    if len == 0.0 {
+        return Err(Error::Invalid("ray direction is zero".into()));
+    }
+    Ok(Ray {
+        origin,
+        dir: dir.map(|c| (f64::from(c) / len) as f32),
+    })
+}
+
+/// The part of `t0..=t1` where the ray `o + t·d` is inside the closed box `bmin..=bmax`.
+fn slab(
+    o: [f64; 3],
+    d: [f64; 3],
+    bmin: [f64; 3],
+    bmax: [f64; 3],
+    t0: f64,
+    t1: f64,
+) -> Option<(f64, f64)> {
+    let (mut lo, mut hi) = (t0, t1);
+    for a in 0..3 {
+        if d[a] == 0.0 {
+            if o[a] < bmin[a] || o[a] > bmax[a] {
+                return None;
+            }
+            continue;
+        }
+        let (ta, tb) = ((bmin[a] - o[a]) / d[a], (bmax[a] - o[a]) / d[a]);
+        lo = lo.max(ta.min(tb));
+        hi = hi.min(ta.max(tb));
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// A 3D DDA over the 8³ chunk grid (Amanatides–Woo).
+struct Dda {
+    cell: [i32; 3],
+    step: [i32; 3],
+    next: [f64; 3],
+    delta: [f64; 3],
+}
+
+impl Dda {
+    /// Start at the chunk holding the ray point at `t0`, clamped into `lo..=hi`.
+    fn new(o: [f64; 3], d: [f64; 3], t0: f64, lo: [i32; 3], hi: [i32; 3]) -> Self {
+        let size = f64::from(PHYSICS_CHUNK);
+        let mut cell = [0; 3];
+        let mut step = [0; 3];
+        let mut next = [f64::INFINITY; 3];
+        let mut delta = [f64::INFINITY; 3];
+        for a in 0..3 {
+            let p = o[a] + d[a] * t0;
+            let c = (p / size).floor();
+            let c = c.clamp(f64::from(lo[a]), f64::from(hi[a])) as i32;
+            cell[a] = c;
+            if d[a] > 0.0 {
+                step[a] = 1;
+                next[a] = (f64::from(c + 1) * size - o[a]) / d[a];
+                delta[a] = size / d[a];
+            } else if d[a] < 0.0 {
+                step[a] = -1;
+                next[a] = (f64::from(c) * size - o[a]) / d[a];
+                delta[a] = -size / d[a];
+            }
+        }
+        Self {
+            cell,
+            step,
+            next,
+            delta,
+        }
+    }
+
+    /// Where the ray leaves the current cell.
+    fn t_out(&self) -> f64 {
+        self.next[0].min(self.next[1]).min(self.next[2])
+    }
+
+    /// Move to the next cell along the ray.
+    fn step(&mut self) {
+        let a = if self.next[0] <= self.next[1] && self.next[0] <= self.next[2] {
+            0
+        } else if self.next[1] <= self.next[2] {
+            1
+        } else {
+            2
+        };
+        self.cell[a] += self.step[a];
+        self.next[a] += self.delta[a];
+    }
+}
+
+#[cfg(test)]
+#[path = "world_tests.rs"]
+mod tests;
