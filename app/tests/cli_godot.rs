@@ -1,41 +1,9 @@
 //! `strata export/import --format vxr|v4` as scripts use them: real processes, files and messages.
 
+mod common;
+
+use common::{fails, ok, s, temp_dir};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn strata(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(args)
-        .output()
-        .expect("strata runs")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = strata(args);
-    assert!(
-        out.status.success(),
-        "strata {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = strata(args);
-    assert!(!out.status.success(), "strata {args:?} should fail");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("strata-cli-godot-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
-}
 
 fn raw_box(d: &Path, project: &Path, bx: &str) -> Vec<u8> {
     let raw = d.join("check.raw");

@@ -1,44 +1,11 @@
 //! `strata raycast` as scripts use it: text lines, JSON, rays files and bad input.
 
+mod common;
+
+use common::{fails, ok, s, temp_dir};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-fn strata(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_strata"))
-        .args(args)
-        .output()
-        .expect("strata runs")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = strata(args);
-    assert!(
-        out.status.success(),
-        "strata {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-/// Runs and expects failure; returns stderr.
-fn fails(args: &[&str]) -> String {
-    let out = strata(args);
-    assert!(!out.status.success(), "strata {args:?} should fail");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("strata-raycast-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("temp dir");
-    d
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 temp path")
-}
 
 /// A flat world (64×32×64): the ground is a plane, so hits are easy to predict.
 fn flat_world(d: &Path) -> PathBuf {
