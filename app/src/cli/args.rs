@@ -29,6 +29,15 @@ pub fn parse_triple<T: std::str::FromStr + Copy>(text: &str, what: &str) -> AppR
     Ok([v[0], v[1], v[2]])
 }
 
+/// Parse `A,B`.
+///
+/// # Errors
+/// [`AppError::Usage`] naming `what` when there are not two numbers.
+pub fn parse_pair<T: std::str::FromStr + Copy>(text: &str, what: &str) -> AppResult<[T; 2]> {
+    let v = parse_list::<T>(text, 2, what)?;
+    Ok([v[0], v[1]])
+}
+
 /// Parse a half-open box `X0,Y0,Z0,X1,Y1,Z1`.
 ///
 /// # Errors

@@ -134,6 +134,17 @@ pub enum Command {
         #[arg(long, default_value = "0,0,0", allow_hyphen_values = true)]
         origin: String,
     },
+    /// Open a project file in the editor.
+    Open {
+        /// Project file (.strata).
+        file: PathBuf,
+        /// Save a PNG screenshot of the window once the world is shown, then exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+        /// Window size in points, W,H (default 1280,800).
+        #[arg(long)]
+        window_size: Option<String>,
+    },
     /// Cast rays against the terrain surface: `hit t x y z nx ny nz material` or `miss` per ray.
     Raycast {
         /// Project file.
@@ -164,13 +175,28 @@ pub enum Command {
 /// Whatever the command reports; printed by `main` and turned into a non-zero exit.
 pub fn run(cli: Cli) -> AppResult<()> {
     match cli.command {
-        None => {
-            // The editor arrives with its own issue; until then the default action is the help text.
-            use clap::CommandFactory;
-            Cli::command()
-                .print_help()
-                .map_err(|e| crate::AppError::io("stdout", e))?;
-            Ok(())
+        None => crate::editor::run(
+            crate::app::Start::DefaultWorld,
+            crate::editor::RunOptions::default(),
+        ),
+        Some(Command::Open {
+            file,
+            screenshot,
+            window_size,
+        }) => {
+            let size = window_size
+                .map(|s| args::parse_pair::<f32>(&s, "--window-size"))
+                .transpose()?;
+            if !file.is_file() {
+                return Err(crate::AppError::Usage(format!(
+                    "{}: no such file",
+                    file.display()
+                )));
+            }
+            crate::editor::run(
+                crate::app::Start::Open(file),
+                crate::editor::RunOptions { size, screenshot },
+            )
         }
         Some(Command::New {
             out,

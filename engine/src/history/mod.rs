@@ -192,6 +192,19 @@ impl History {
         edit(grid);
     }
 
+    /// The bounding box of every region the next undo would restore (the open group counts), so a
+    /// caller can refresh what depends on those voxels. `None` when there is nothing to undo.
+    pub fn undo_region(&self) -> Option<VoxelBox> {
+        let step = self.open.as_ref().or_else(|| self.undo.back())?;
+        bounding(step)
+    }
+
+    /// The bounding box of every region the next redo would restore; `None` when there is nothing to
+    /// redo.
+    pub fn redo_region(&self) -> Option<VoxelBox> {
+        bounding(self.redo.last()?)
+    }
+
     /// Undo the newest step (closing an open group first); returns its name.
     ///
     /// # Errors
@@ -256,5 +269,13 @@ impl History {
     }
 }
 
+fn bounding(step: &Step) -> Option<VoxelBox> {
+    step.boxes
+        .iter()
+        .map(|snap| snap.region)
+        .reduce(|a, b| a.union(&b))
+}
+
 #[cfg(test)]
 mod tests;
+

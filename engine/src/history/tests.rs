@@ -249,3 +249,23 @@ fn serialized_history_undoes_after_reload() {
         );
     }
 }
+
+#[test]
+fn undo_and_redo_regions_bound_the_step() {
+    let mut grid = Grid::new();
+    let mut history = History::default();
+    assert_eq!(history.undo_region(), None);
+    let a = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(4, 4, 4));
+    let b = VoxelBox::new(VoxelPos::new(10, -3, 2), VoxelPos::new(12, 1, 9));
+    history.begin_group("stroke");
+    history.apply(&mut grid, a, "dab", |g| g.fill_box(a, Voxel::new(1, 255)));
+    assert_eq!(history.undo_region(), Some(a), "an open group counts");
+    history.apply(&mut grid, b, "dab", |g| g.fill_box(b, Voxel::new(1, 255)));
+    history.end_group();
+    let both = VoxelBox::new(VoxelPos::new(0, -3, 0), VoxelPos::new(12, 4, 9));
+    assert_eq!(history.undo_region(), Some(both));
+    assert_eq!(history.redo_region(), None);
+    history.undo(&mut grid).expect("undo");
+    assert_eq!(history.redo_region(), Some(both));
+    assert_eq!(history.undo_region(), None);
+}

@@ -1,0 +1,106 @@
+//! Preferences and recent files, kept as RON in the user's config directory (the `directories`
+//! crate finds it per platform; `STRATA_CONFIG_DIR` overrides it, which tests and portable installs
+//! use). A missing or unreadable file gives the defaults: preferences never stop the editor starting.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use strata_engine::format::atomic::write_atomic;
+
+use crate::{AppError, AppResult};
+
+/// Recent files remembered.
+pub const MAX_RECENT: usize = 10;
+const FILE_NAME: &str = "prefs.ron";
+
+/// What the editor remembers between sessions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Prefs {
+    /// Most recent first.
+    pub recent: Vec<PathBuf>,
+    /// Minutes between autosaves; 0 turns autosave off.
+    pub autosave_minutes: u32,
+    /// Brush size in voxels the editor starts with.
+    pub brush_size: f32,
+    /// Brush strength the editor starts with.
+    pub brush_strength: f32,
+    /// Use coarser meshes for distant chunks.
+    pub lod: bool,
+    /// Camera fly speed, voxels per second.
+    pub fly_speed: f32,
+}
+
+impl Default for Prefs {
+    fn default() -> Self {
+        Self {
+            recent: Vec::new(),
+            autosave_minutes: 3,
+            brush_size: 6.0,
+            brush_strength: 0.5,
+            lod: true,
+            fly_speed: 40.0,
+        }
+    }
+}
+
+/// The directory for preferences, autosaves and thumbnails.
+pub fn config_dir() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("STRATA_CONFIG_DIR") {
+        return Some(PathBuf::from(dir));
+    }
+    directories::ProjectDirs::from("org", "Strata", "Strata").map(|d| d.config_dir().to_path_buf())
+}
+
+impl Prefs {
+    /// Read the preferences in `dir`, or the defaults.
+    pub fn load(dir: Option<&Path>) -> Self {
+        dir.and_then(|d| std::fs::read_to_string(d.join(FILE_NAME)).ok())
+            .and_then(|text| ron::from_str(&text).ok())
+            .unwrap_or_default()
+    }
+
+    /// Write the preferences to `dir` (atomically).
+    ///
+    /// # Errors
+    /// When the directory cannot be created or the file written.
+    pub fn save(&self, dir: &Path) -> AppResult<()> {
+        std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir, e))?;
+        let text = ron::ser::to_string_pretty(self, ron::ser::PrettyConfig::default())
+            .map_err(|e| AppError::Usage(format!("preferences: {e}")))?;
+        write_atomic(&dir.join(FILE_NAME), text.as_bytes())?;
+        Ok(())
+    }
+
+    /// Put `path` first in the recent list.
+    pub fn add_recent(&mut self, path: &Path) {
+        let path = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| *p != path);
+        self.recent.insert(0, path);
+        self.recent.truncate(MAX_RECENT);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefs_round_trip_and_bad_files_give_defaults() {
+        let dir = std::env::temp_dir().join(format!("strata-prefs-{}", std::process::id()));
+        let mut p = Prefs::default();
+        for i in 0..15 {
+            p.add_recent(Path::new(&format!("/nonexistent/w{i}.strata")));
+        }
+        p.add_recent(Path::new("/nonexistent/w3.strata"));
+        assert_eq!(p.recent.len(), MAX_RECENT);
+        assert_eq!(p.recent[0], PathBuf::from("/nonexistent/w3.strata"));
+        p.autosave_minutes = 7;
+        p.save(&dir).expect("save");
+        assert_eq!(Prefs::load(Some(&dir)), p);
+        std::fs::write(dir.join(FILE_NAME), "not ron {").expect("write");
+        assert_eq!(Prefs::load(Some(&dir)), Prefs::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -1,0 +1,274 @@
+//! The 3D viewport panel: camera input, brush picking, chunk meshes and the three-d paint callback.
+//!
+//! - [`camera`]: orbit / pan / zoom / fly math and picking rays (no GL).
+//! - [`chunks`]: which chunks to (re)mesh at which level of detail.
+//! - [`upload`]: mesher output to three-d CPU meshes.
+//! - [`scene`]: GPU resources and drawing (three-d).
+//! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context.
+//!
+//! Controls (see `docs/user-guide.md`): right drag orbits around the point under the cursor, middle
+//! drag pans, the wheel zooms toward the cursor, right button + W A S D (Q / E down / up, Shift
+//! faster) flies, F focuses the hovered point, Alt+1 / Alt+3 / Alt+7 give front / right / top views.
+
+pub mod camera;
+pub mod chunks;
+pub mod paint;
+pub mod scene;
+pub mod upload;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use eframe::egui::{self, Key, PointerButton, Sense};
+use three_d::{InnerSpace, Vec3};
+
+use strata_engine::physics::WorldHit;
+
+use crate::document::Document;
+use camera::{AxisView, EditorCamera};
+use chunks::ChunkMeshes;
+use paint::PaintStats;
+use scene::{CursorDraw, FrameParams, Pending};
+
+/// Time per frame spent meshing chunks that are not urgent.
+const MESH_BUDGET: Duration = Duration::from_millis(12);
+/// Radians of orbit per dragged point.
+const ORBIT_SPEED: f32 = 0.006;
+
+/// What the viewport reports to the tools each frame.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ViewportInput {
+    /// Terrain under the pointer.
+    pub hover: Option<WorldHit>,
+    /// Primary button went down over the viewport this frame.
+    pub primary_pressed: bool,
+    /// Primary button is held (stroke in progress) with the pointer in the viewport.
+    pub primary_down: bool,
+    /// Primary button released this frame.
+    pub primary_released: bool,
+}
+
+/// The viewport's state.
+pub struct Viewport {
+    /// The camera.
+    pub camera: EditorCamera,
+    /// Chunk mesh bookkeeping.
+    pub meshes: ChunkMeshes,
+    /// Draw the ground grid and axes.
+    pub show_grid: bool,
+    /// Fly speed, voxels per second.
+    pub fly_speed: f32,
+    pending: Arc<Mutex<Pending>>,
+    stats: Arc<Mutex<PaintStats>>,
+    gl: bool,
+    pivot: Option<Vec3>,
+    extent: f32,
+    /// Last hovered hit (kept for focus and the status bar).
+    pub hover: Option<WorldHit>,
+}
+
+impl Viewport {
+    /// A viewport; `gl` says whether a glow context exists (false in UI tests: input and picking work,
+    /// nothing is drawn).
+    pub fn new(gl: bool) -> Self {
+        Self {
+            camera: EditorCamera::from_saved(&strata_engine::format::project::Camera {
+                target: [0.0; 3],
+                yaw_degrees: 45.0,
+                pitch_degrees: 35.0,
+                distance: 200.0,
+            }),
+            meshes: ChunkMeshes {
+                lod_enabled: true,
+                ..Default::default()
+            },
+            show_grid: true,
+            fly_speed: 40.0,
+            pending: Arc::default(),
+            stats: Arc::default(),
+            gl,
+            pivot: None,
+            extent: 256.0,
+            hover: None,
+        }
+    }
+
+    /// Start showing `doc`: camera from its header, every chunk stale.
+    pub fn reset(&mut self, doc: &Document) {
+        let header = &doc.project.header;
+        self.camera = EditorCamera::from_saved(&header.camera);
+        self.extent = header.bounds.size().into_iter().max().unwrap_or(256) as f32;
+        self.meshes.reset(&doc.project.grid, &header.materials);
+        self.hover = None;
+        if let Ok(mut p) = self.pending.lock() {
+            *p = Pending {
+                reset: true,
+                uploads: Vec::new(),
+                ground: Some(header.bounds),
+            };
+        }
+    }
+
+    /// Remesh what edits touched (all of it) and stale chunks (within the frame budget).
+    pub fn refresh(&mut self, doc: &mut Document) {
+        for b in doc.take_edits() {
+            self.meshes.edited(&doc.project.grid, b);
+        }
+        let uploads = self.meshes.update(
+            &doc.project.grid,
+            doc.materials(),
+            self.camera.position,
+            MESH_BUDGET,
+        );
+        if !uploads.is_empty() {
+            if let Ok(mut p) = self.pending.lock() {
+                p.uploads.extend(uploads);
+            }
+        }
+    }
+
+    /// Chunks still waiting for a mesh at their wanted level of detail.
+    pub fn stale_chunks(&self) -> usize {
+        self.meshes.stale_count(self.camera.position)
+    }
+
+    /// Triangles drawn by the last paint (0 without GL).
+    pub fn drawn_triangles(&self) -> usize {
+        self.stats.lock().map_or(0, |s| s.triangles)
+    }
+
+    /// Show the viewport in the rest of `ui`, handle camera input and picking, draw the scene with
+    /// `cursor` (called with the hovered hit) as the brush cursor.
+    pub fn show(
+        &mut self,
+        ui: &mut egui::Ui,
+        doc: &mut Document,
+        cursor: impl FnOnce(&WorldHit) -> Option<CursorDraw>,
+    ) -> ViewportInput {
+        let rect = ui.available_rect_before_wrap();
+        let response = ui.allocate_rect(rect, Sense::click_and_drag());
+        let (w, h) = (rect.width(), rect.height());
+        let pointer = response.hover_pos();
+        self.hover = pointer.and_then(|p| {
+            let ray = self.camera.pick_ray(p.x - rect.left(), p.y - rect.top(), w, h);
+            doc.raycast(ray.origin, ray.dir, self.extent * 8.0)
+        });
+        self.camera_input(ui, &response, rect);
+        self.refresh(doc);
+        let input = ui.input(|i| ViewportInput {
+            hover: self.hover,
+            primary_pressed: response.contains_pointer() && i.pointer.primary_pressed(),
+            primary_down: i.pointer.primary_down() && response.is_pointer_button_down_on(),
+            primary_released: i.pointer.primary_released(),
+        });
+        let params = FrameParams {
+            camera: self.camera,
+            cursor: self.hover.as_ref().and_then(cursor),
+            extent: self.extent,
+            show_grid: self.show_grid,
+        };
+        if self.gl {
+            ui.painter().add(paint::callback(
+                rect,
+                params,
+                self.pending.clone(),
+                self.stats.clone(),
+            ));
+        } else {
+            ui.painter().rect_filled(rect, 0.0, egui::Color32::from_rgb(135, 160, 190));
+        }
+        if self.stale_chunks() > 0 || self.fly_keys_held(ui) {
+            ui.ctx().request_repaint();
+        }
+        input
+    }
+
+    fn fly_keys_held(&self, ui: &egui::Ui) -> bool {
+        ui.input(|i| {
+            i.pointer.secondary_down()
+                && [Key::W, Key::A, Key::S, Key::D, Key::Q, Key::E]
+                    .iter()
+                    .any(|k| i.key_down(*k))
+        })
+    }
+
+    fn camera_input(&mut self, ui: &egui::Ui, response: &egui::Response, rect: egui::Rect) {
+        let hover_point = self.hover.map(|h| Vec3::from(h.point));
+        if response.drag_started_by(PointerButton::Secondary)
+            || response.drag_started_by(PointerButton::Middle)
+        {
+            self.pivot = Some(hover_point.unwrap_or_else(|| self.camera.target()));
+        }
+        let flying = self.fly_keys_held(ui);
+        let (delta, dt, shift, scroll) = ui.input(|i| {
+            (
+                i.pointer.delta(),
+                i.stable_dt.min(0.1),
+                i.modifiers.shift,
+                i.raw_scroll_delta.y,
+            )
+        });
+        if response.dragged_by(PointerButton::Secondary) {
+            if flying {
+                self.camera.look(-delta.x * ORBIT_SPEED, -delta.y * ORBIT_SPEED);
+            } else {
+                let pivot = self.pivot.unwrap_or_else(|| self.camera.target());
+                self.camera
+                    .orbit(pivot, -delta.x * ORBIT_SPEED, -delta.y * ORBIT_SPEED);
+            }
+        }
+        if response.dragged_by(PointerButton::Middle) {
+            let depth = self
+                .pivot
+                .map_or(self.camera.focus_distance, |p| (p - self.camera.position).magnitude());
+            self.camera.pan(delta.x, delta.y, depth, rect.height());
+        }
+        if flying {
+            let axis = |pos: Key, neg: Key| {
+                ui.input(|i| f32::from(i8::from(i.key_down(pos)) - i8::from(i.key_down(neg))))
+            };
+            let local = Vec3::new(axis(Key::D, Key::A), axis(Key::E, Key::Q), axis(Key::W, Key::S));
+            let speed = self.fly_speed * if shift { 4.0 } else { 1.0 };
+            self.camera.fly(local, speed, dt);
+        }
+        if response.contains_pointer() && scroll != 0.0 {
+            let point = hover_point.unwrap_or_else(|| {
+                let p = response.hover_pos().unwrap_or(rect.center());
+                let ray = self.camera.pick_ray(
+                    p.x - rect.left(),
+                    p.y - rect.top(),
+                    rect.width(),
+                    rect.height(),
+                );
+                Vec3::from(ray.origin) + Vec3::from(ray.dir) * self.camera.focus_distance
+            });
+            self.camera.zoom_toward(point, scroll / 50.0);
+        }
+        if response.contains_pointer() {
+            self.view_shortcuts(ui, hover_point);
+        }
+    }
+
+    fn view_shortcuts(&mut self, ui: &egui::Ui, hover_point: Option<Vec3>) {
+        let (focus, views) = ui.input(|i| {
+            let alt = i.modifiers.alt;
+            let views = [
+                (Key::Num1, AxisView::Front),
+                (Key::Num3, AxisView::Right),
+                (Key::Num7, AxisView::Top),
+            ]
+            .into_iter()
+            .find(|(k, _)| alt && i.key_pressed(*k))
+            .map(|(_, v)| v);
+            (!i.modifiers.any() && i.key_pressed(Key::F), views)
+        });
+        if focus {
+            if let Some(p) = hover_point {
+                self.camera.focus(p, 16.0);
+            }
+        }
+        if let Some(v) = views {
+            self.camera.axis_view(v);
+        }
+    }
+}

@@ -1,0 +1,309 @@
+//! The three-d side of the viewport: GPU meshes of the chunks, lights, the ground grid, the axes
+//! gizmo and the brush cursor. It lives on the GL thread and is touched only inside egui's paint
+//! callback, where eframe's glow context is current; the UI thread hands it work through [`Pending`].
+//!
+//! ```text
+//!   UI thread                              paint callback (same thread, GL current)
+//!   ChunkUpload ─┐                         Scene::apply(pending)  upload / drop chunk meshes
+//!   removals    ─┼─> Arc<Mutex<Pending>> ─>Scene::render(params)  clear, draw ground, water, cursor
+//!   reset       ─┘
+//! ```
+
+use rustc_hash::FxHashMap;
+use three_d::{
+    degrees, vec3, AmbientLight, Axes, Blend, Camera, ClearState, ColorMaterial, Context, CpuMaterial,
+    CpuMesh, Cull, DirectionalLight, Gm, Indices, Mat4, Mesh, Object, PhysicalMaterial, Positions,
+    RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
+};
+
+use strata_engine::voxel::{ChunkPos, VoxelBox};
+
+use super::camera::EditorCamera;
+use super::upload::ChunkUpload;
+
+/// Sky color behind the terrain (sRGB, as stored in the framebuffer).
+pub const CLEAR_COLOR: [f32; 3] = [0.53, 0.63, 0.74];
+
+/// Work queued by the UI thread for the next paint.
+#[derive(Default)]
+pub struct Pending {
+    /// Drop every chunk mesh first (a new document).
+    pub reset: bool,
+    /// New or replaced chunk meshes.
+    pub uploads: Vec<ChunkUpload>,
+    /// The ground grid to draw under this world.
+    pub ground: Option<VoxelBox>,
+}
+
+/// The brush cursor to draw this frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CursorDraw {
+    /// Shape to draw.
+    pub shape: CursorShape,
+    /// Centre, world voxels.
+    pub center: [f32; 3],
+    /// Radius, voxels.
+    pub radius: f32,
+    /// sRGBA color.
+    pub color: [u8; 4],
+}
+
+/// Brush cursor shapes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CursorShape {
+    /// A ball.
+    Sphere,
+    /// An axis-aligned cube.
+    Cube,
+    /// An upright cylinder.
+    Cylinder,
+}
+
+/// Everything one frame needs besides the meshes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FrameParams {
+    /// The camera.
+    pub camera: EditorCamera,
+    /// Brush cursor, when the pointer is over terrain.
+    pub cursor: Option<CursorDraw>,
+    /// Largest world dimension (for the far plane).
+    pub extent: f32,
+    /// Draw the ground grid and axes.
+    pub show_grid: bool,
+}
+
+struct ChunkGpu {
+    solid: Option<Gm<Mesh, PhysicalMaterial>>,
+    water: Option<Gm<Mesh, PhysicalMaterial>>,
+}
+
+/// GPU resources of the viewport.
+pub struct Scene {
+    context: Context,
+    chunks: FxHashMap<ChunkPos, ChunkGpu>,
+    ground: Option<Gm<Mesh, ColorMaterial>>,
+    axes: Axes,
+    cursors: [Gm<Mesh, ColorMaterial>; 3],
+    sun: DirectionalLight,
+    fill: DirectionalLight,
+    ambient: AmbientLight,
+    triangles: usize,
+}
+
+impl Scene {
+    /// Resources on `context` (eframe's glow context wrapped by three-d).
+    pub fn new(context: Context) -> Self {
+        let cursor = |mesh: CpuMesh| {
+            let mut material = ColorMaterial::new_transparent(
+                &context,
+                &CpuMaterial {
+                    albedo: Srgba::new(255, 255, 255, 255),
+                    ..Default::default()
+                },
+            );
+            material.render_states.cull = Cull::None;
+            material.render_states.blend = Blend::TRANSPARENCY;
+            Gm::new(Mesh::new(&context, &mesh), material)
+        };
+        let cursors = [
+            cursor(CpuMesh::sphere(24)),
+            cursor(CpuMesh::cube()),
+            cursor(CpuMesh::cylinder(32)),
+        ];
+        Self {
+            axes: Axes::new(&context, 0.4, 24.0),
+            sun: DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.45, -1.0, -0.3)),
+            fill: DirectionalLight::new(&context, 0.5, Srgba::WHITE, vec3(0.5, -0.3, 0.6)),
+            ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
+            chunks: FxHashMap::default(),
+            ground: None,
+            cursors,
+            triangles: 0,
+            context,
+        }
+    }
+
+    /// The three-d context the scene draws with.
+    pub fn context(&self) -> &Context {
+        &self.context
+    }
+
+    /// Triangles currently on the GPU.
+    pub fn triangles(&self) -> usize {
+        self.triangles
+    }
+
+    /// Apply queued work.
+    pub fn apply(&mut self, pending: Pending) {
+        if pending.reset {
+            self.chunks.clear();
+            self.triangles = 0;
+        }
+        if let Some(bounds) = pending.ground {
+            self.ground = Some(self.ground_grid(bounds));
+        }
+        for up in pending.uploads {
+            let gpu = ChunkGpu {
+                solid: up.solid.map(|m| self.terrain(&m, false)),
+                water: up.water.map(|m| self.terrain(&m, true)),
+            };
+            if gpu.solid.is_none() && gpu.water.is_none() {
+                self.chunks.remove(&up.pos);
+            } else {
+                self.chunks.insert(up.pos, gpu);
+            }
+        }
+        self.triangles = 0;
+    }
+
+    fn terrain(&self, mesh: &CpuMesh, water: bool) -> Gm<Mesh, PhysicalMaterial> {
+        let cpu = CpuMaterial {
+            albedo: if water {
+                Srgba::new(255, 255, 255, 150)
+            } else {
+                Srgba::WHITE
+            },
+            roughness: if water { 0.25 } else { 0.95 },
+            metallic: 0.0,
+            ..Default::default()
+        };
+        let mut material = if water {
+            PhysicalMaterial::new_transparent(&self.context, &cpu)
+        } else {
+            PhysicalMaterial::new_opaque(&self.context, &cpu)
+        };
+        // Skirts and water are seen from both sides.
+        material.render_states.cull = if water { Cull::None } else { Cull::Back };
+        Gm::new(Mesh::new(&self.context, mesh), material)
+    }
+
+    /// Thin quads every 32 voxels over `bounds` at its floor.
+    fn ground_grid(&self, bounds: VoxelBox) -> Gm<Mesh, ColorMaterial> {
+        let step = 32;
+        let (y, half) = (bounds.min.y as f32 + 0.02, 0.12);
+        let (x0, x1) = (bounds.min.x as f32, bounds.max.x as f32);
+        let (z0, z1) = (bounds.min.z as f32, bounds.max.z as f32);
+        let mut positions = Vec::new();
+        let mut quad = |a: Vec3, b: Vec3, c: Vec3, d: Vec3| {
+            positions.extend_from_slice(&[a, b, c, a, c, d]);
+        };
+        let mut x = bounds.min.x;
+        while x <= bounds.max.x {
+            let xf = x as f32;
+            quad(
+                vec3(xf - half, y, z0),
+                vec3(xf + half, y, z0),
+                vec3(xf + half, y, z1),
+                vec3(xf - half, y, z1),
+            );
+            x += step;
+        }
+        let mut z = bounds.min.z;
+        while z <= bounds.max.z {
+            let zf = z as f32;
+            quad(
+                vec3(x0, y, zf - half),
+                vec3(x1, y, zf - half),
+                vec3(x1, y, zf + half),
+                vec3(x0, y, zf + half),
+            );
+            z += step;
+        }
+        let mesh = CpuMesh {
+            positions: Positions::F32(positions),
+            indices: Indices::None,
+            ..Default::default()
+        };
+        let mut material = ColorMaterial::new_opaque(
+            &self.context,
+            &CpuMaterial {
+                albedo: Srgba::new(60, 66, 74, 255),
+                ..Default::default()
+            },
+        );
+        material.render_states.cull = Cull::None;
+        Gm::new(Mesh::new(&self.context, &mesh), material)
+    }
+
+    /// Draw a frame into `target` within `scissor`, the view occupying `viewport` (pixels, origin
+    /// bottom-left).
+    pub fn render(
+        &mut self,
+        target: &RenderTarget,
+        scissor: ScissorBox,
+        viewport: Viewport,
+        params: &FrameParams,
+    ) {
+        let cam = &params.camera;
+        let (near, far) = cam.clip_range(params.extent);
+        let camera = Camera::new_perspective(
+            viewport,
+            cam.position,
+            cam.position + cam.forward(),
+            Vec3::unit_y(),
+            degrees(cam.fov_y.to_degrees()),
+            near,
+            far,
+        );
+        if let Some(c) = params.cursor {
+            let gm = &mut self.cursors[cursor_index(c.shape)];
+            gm.material.color = Srgba::new(c.color[0], c.color[1], c.color[2], c.color[3]);
+            gm.set_transformation(cursor_transform(c));
+        }
+        let mut objects: Vec<&dyn Object> = Vec::with_capacity(self.chunks.len() * 2 + 4);
+        let mut triangles = 0;
+        for gpu in self.chunks.values() {
+            if let Some(s) = &gpu.solid {
+                objects.push(s);
+                triangles += s.geometry.vertex_count() as usize / 3;
+            }
+        }
+        if params.show_grid {
+            if let Some(g) = &self.ground {
+                objects.push(g);
+            }
+            objects.extend(self.axes.into_iter().map(|o| o as &dyn Object));
+        }
+        for gpu in self.chunks.values() {
+            if let Some(w) = &gpu.water {
+                objects.push(w);
+            }
+        }
+        if let Some(c) = params.cursor {
+            objects.push(&self.cursors[cursor_index(c.shape)]);
+        }
+        let [r, g, b] = CLEAR_COLOR;
+        target
+            .clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0))
+            .render_partially(
+                scissor,
+                &camera,
+                objects,
+                &[&self.ambient, &self.sun, &self.fill],
+            );
+        self.triangles = triangles;
+    }
+}
+
+fn cursor_index(shape: CursorShape) -> usize {
+    match shape {
+        CursorShape::Sphere => 0,
+        CursorShape::Cube => 1,
+        CursorShape::Cylinder => 2,
+    }
+}
+
+/// Unit sphere (radius 1), cube ([-1, 1]³) and cylinder (x in 0..1, radius 1) to the cursor's place.
+fn cursor_transform(c: CursorDraw) -> Mat4 {
+    let r = c.radius.max(0.25);
+    let place = Mat4::from_translation(Vec3::from(c.center)) * Mat4::from_scale(r);
+    match c.shape {
+        CursorShape::Sphere | CursorShape::Cube => place,
+        CursorShape::Cylinder => {
+            place
+                * Mat4::from_angle_z(degrees(90.0))
+                * Mat4::from_nonuniform_scale(2.0, 1.0, 1.0)
+                * Mat4::from_translation(vec3(-0.5, 0.0, 0.0))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! The editor driven like a user would: egui_kittest finds widgets by their labels, clicks them,
+//! presses keys and drags in the viewport. No window and no GL: picking and strokes run on the CPU,
+//! exactly as in the desktop editor.
+
+use eframe::egui::{self, Key, Pos2};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+
+use strata::app::{EditorApp, Start};
+use strata_engine::gen::{GeneratorSettings, Preset};
+use strata_engine::tools::ToolKind;
+
+const SIZE: [f32; 2] = [1280.0, 800.0];
+
+fn config(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("strata-ui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn editor(name: &str) -> Harness<'static, EditorApp> {
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [96, 48, 96],
+        seed: 1,
+    };
+    let mut app = EditorApp::new(Start::Generate(settings), false, Some(config(name)));
+    app.wait_for_job();
+    assert!(app.doc.is_some(), "the start-up world was generated");
+    Harness::builder()
+        .with_size(SIZE)
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app)
+}
+
+/// The middle of the 3D view (right of the tools panel, between menu and status bars).
+fn viewport_center(h: &Harness<'_, EditorApp>) -> Pos2 {
+    let tools = h.get_by_label("Tools").rect();
+    Pos2::new((tools.right() + SIZE[0]) / 2.0 + 40.0, SIZE[1] / 2.0)
+}
+
+#[test]
+fn tools_switch_by_button_and_shortcut() {
+    let mut h = editor("switch");
+    h.run_steps(2);
+    assert_eq!(h.state().tools.tool.kind, ToolKind::Add);
+    h.get_by_label("Subtract").click();
+    h.run_steps(2);
+    assert_eq!(h.state().tools.tool.kind, ToolKind::Subtract);
+    h.get_by_label("Smooth").click();
+    h.run_steps(2);
+    assert_eq!(h.state().tools.tool.kind, ToolKind::Smooth);
+    h.key_press(Key::G);
+    h.run_steps(2);
+    assert_eq!(h.state().tools.tool.kind, ToolKind::Paint);
+    h.key_press(Key::Num9);
+    h.run_steps(2);
+    assert_eq!(h.state().tools.tool.kind, ToolKind::SeaLevel);
+    assert!(h.query_by_label("Fill Water").is_some(), "sea level options show");
+    h.key_press(Key::T);
+    h.run_steps(2);
+    assert_eq!(h.state().tools.tool.kind, ToolKind::Add);
+}
+
+#[test]
+fn brush_size_changes_with_brackets() {
+    let mut h = editor("size");
+    h.run_steps(2);
+    let before = h.state().tools.brush.size;
+    h.get_by_label(&format!("Size: {before:.0}"));
+    h.key_press(Key::CloseBracket);
+    h.run_steps(2);
+    let grown = h.state().tools.brush.size;
+    assert!(grown > before, "{grown} > {before}");
+    h.get_by_label(&format!("Size: {grown:.0}"));
+    h.key_press(Key::OpenBracket);
+    h.key_press(Key::OpenBracket);
+    h.run_steps(3);
+    assert!(h.state().tools.brush.size < before);
+}
+
+#[test]
+fn a_stroke_edits_the_document_and_undo_redo_restore_it() {
+    let mut h = editor("stroke");
+    h.run_steps(3);
+    let original = h.state().doc.as_ref().expect("doc").project.grid.clone();
+    let at = viewport_center(&h);
+    h.hover_at(at);
+    h.run_steps(2);
+    assert!(
+        h.state().viewport.hover.is_some(),
+        "the pointer is over terrain"
+    );
+    h.drag_at(at);
+    h.run_steps(4);
+    assert!(h.state().tools.stroking());
+    h.drop_at(at);
+    h.run_steps(2);
+    assert!(!h.state().tools.stroking());
+    {
+        let doc = h.state().doc.as_ref().expect("doc");
+        assert_ne!(doc.project.grid, original, "the stroke changed voxels");
+        assert_eq!(doc.project.history.undo_len(), 1, "one undo step per stroke");
+        assert!(doc.is_modified());
+    }
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    h.get_by_label("Undo Add").click();
+    h.run_steps(2);
+    assert_eq!(
+        h.state().doc.as_ref().expect("doc").project.grid,
+        original,
+        "undo restores the voxels"
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Y);
+    h.run_steps(2);
+    assert_ne!(h.state().doc.as_ref().expect("doc").project.grid, original);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.as_ref().expect("doc").project.grid, original);
+}
+
+#[test]
+fn new_world_asks_about_unsaved_changes_then_generates() {
+    let mut h = editor("generate");
+    h.run_steps(2);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("New World…").click();
+    h.run_steps(2);
+    // The start-up world was never saved, so the editor asks first.
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Don't Save").click();
+    h.run_steps(2);
+    h.get_by_label("New World");
+    // Typing sizes into drag values is not what this test is about; keep the world small.
+    if let Some(form) = h.state_mut().dialogs.generator.as_mut() {
+        form.size = [64, 48, 64];
+    }
+    h.get_by_label("Generate").click();
+    h.run_steps(2);
+    assert!(h.state().busy(), "generation runs in the background");
+    h.state_mut().wait_for_job();
+    h.run_steps(2);
+    let doc = h.state().doc.as_ref().expect("doc");
+    assert_eq!(
+        doc.project.header.generator.as_ref().map(|g| g.preset),
+        Some(Preset::Hills),
+        "the dialog's default preset"
+    );
+}
+
+#[test]
+fn the_title_marks_unsaved_changes() {
+    let mut h = editor("title");
+    h.run_steps(2);
+    assert!(h.state().title().starts_with('●'), "{}", h.state().title());
+}

@@ -1,0 +1,72 @@
+//! The real editor window under Xvfb with Mesa's software GL: open a small world, capture the window,
+//! and check that terrain (not the sky clear color) fills the middle of the viewport and that material
+//! colors appear. `.ci/run` installs `xvfb` and Mesa; the test fails when they are missing.
+
+mod common;
+
+use std::process::Command;
+
+use common::{ok, temp_dir};
+
+const SKY: [u8; 3] = [135, 161, 189];
+
+fn is_sky(p: &[u8]) -> bool {
+    p.iter().zip(SKY).all(|(a, b)| a.abs_diff(b) <= 3)
+}
+
+#[test]
+fn the_viewport_shows_terrain_in_material_colors() {
+    let dir = temp_dir("screenshot");
+    let world = dir.join("hills.strata");
+    let shot = dir.join("shot.png");
+    ok(&[
+        "new",
+        world.to_str().expect("utf-8"),
+        "--preset",
+        "hills",
+        "--size",
+        "128,64,128",
+        "--seed",
+        "2",
+    ]);
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_strata"))
+        .args(["open", world.to_str().expect("utf-8")])
+        .args(["--screenshot", shot.to_str().expect("utf-8")])
+        .args(["--window-size", "1024,700"])
+        .env("STRATA_CONFIG_DIR", dir.join("config"))
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .output()
+        .expect("xvfb-run must be installed (apt-get install xvfb); .ci/run installs it");
+    assert!(
+        out.status.success(),
+        "editor failed under Xvfb: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let img = image::open(&shot).expect("screenshot PNG").to_rgba8();
+    let (w, h) = img.dimensions();
+    assert!(w >= 1000 && h >= 680, "{w}x{h}");
+    // The viewport is right of the tools panel; sample a box around its middle.
+    let (cx, cy) = (w * 3 / 5, h / 2);
+    let (mut terrain, mut total, mut green) = (0u32, 0u32, 0u32);
+    for y in (cy - h / 6)..(cy + h / 6) {
+        for x in (cx - w / 8)..(cx + w / 8) {
+            let p = img.get_pixel(x, y).0;
+            total += 1;
+            if !is_sky(&p[..3]) {
+                terrain += 1;
+            }
+            // Hills are grass: green dominates the shaded material color.
+            if p[1] > p[0] + 10 && p[1] > p[2] + 10 {
+                green += 1;
+            }
+        }
+    }
+    assert!(
+        terrain * 10 >= total * 9,
+        "terrain covers {terrain}/{total} of the middle"
+    );
+    assert!(green * 4 >= total, "grass colors cover {green}/{total}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
