@@ -4,7 +4,8 @@
 //! - [`storage`]: the sparse chunked grid with row-packed chunks and a mip pyramid.
 //! - [`format`]: the seed RLE codec, LZ4 framing and the `.strata` project file.
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
-//! - [`gen`]: seeded procedural terrain presets.
+//! - [`gen`]: seeded procedural terrain presets and heightmap import.
+//! - [`render`]: top-down shaded map images (previews, thumbnails).
 //!
 //! ```
 //! use strata_engine::storage::Grid;
@@ -23,6 +24,7 @@ pub mod history;
 pub mod mesh;
 pub mod physics;
 pub mod progress;
+pub mod render;
 pub mod storage;
 pub mod voxel;
 

@@ -1,0 +1,299 @@
+//! Heightmap import: a grid of 16-bit height samples (and optionally a material per sample, from a
+//! colour map) becomes terrain, Roblox-style.
+//!
+//! ```text
+//!   sample s (0..=65535) ──> surface height h = s / 65535 · H      (H = world height in voxels)
+//!
+//!   y ▲   voxel y holds clamp(h − y, 0, 1): full below h, a fractional top, Air above,
+//!     │   ▒  ← h = 3.4: occupancy 0.4     so the 0.5 iso-surface passes through h (smooth, not
+//!     │   █                                 stepped), exactly as generated terrain does
+//!     │   █  surface layer (1 voxel)  grass / rock on slopes steeper than 45° / snow up high,
+//!     │   █  soil (3 voxels)          Ground                     or the colour map's material
+//!     │   █  below                    Rock
+//! ```
+//!
+//! The map is resampled to the world size (bilinear heights, nearest materials), so a 512² image can
+//! make a 1024² world. Chunk columns are filled in parallel; the result depends only on the inputs.
+
+use rayon::prelude::*;
+
+use super::{MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE};
+use crate::progress::Progress;
+use crate::storage::{Chunk, Grid};
+use crate::voxel::{ChunkPos, MaterialTable, Voxel, CHUNK_SIZE};
+use crate::{Error, Result};
+
+/// Height (in voxels per voxel of horizontal distance) above which the surface is bare rock.
+const STEEP_SLOPE: f32 = 1.0;
+/// Fraction of the world height above which flat ground is snow.
+const SNOW_LINE: f32 = 0.8;
+/// Voxels of soil (Ground) under the one-voxel surface layer.
+const SOIL_DEPTH: f32 = 3.0;
+
+/// Height samples, `width × depth`, X fastest (an image's rows, north first). 65535 is the top of
+/// the world, 0 its floor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Heightmap {
+    /// Samples along X.
+    pub width: u32,
+    /// Samples along Z.
+    pub depth: u32,
+    /// `width × depth` samples.
+    pub samples: Vec<u16>,
+}
+
+/// How a heightmap becomes a world.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeightmapSettings {
+    /// World size in voxels along X and Z (the map is resampled to it).
+    pub size: [u32; 2],
+    /// World height in voxels: the height of a sample of 65535.
+    pub height: u32,
+}
+
+/// The material ids the default layering uses.
+#[derive(Debug, Clone, Copy)]
+struct Layers {
+    grass: u8,
+    ground: u8,
+    rock: u8,
+    snow: u8,
+}
+
+impl Layers {
+    fn new(table: &MaterialTable) -> Result<Self> {
+        Ok(Self {
+            grass: table.require("Grass")?,
+            ground: table.require("Ground")?,
+            rock: table.require("Rock")?,
+            snow: table.require("Snow")?,
+        })
+    }
+}
+
+/// The solid material whose colour is nearest to `rgb` (squared sRGB distance; ties go to the lower
+/// id). Air and liquids are never chosen; a table with no solid gives Air.
+pub fn nearest_material(table: &MaterialTable, rgb: [u8; 3]) -> u8 {
+    let dist = |c: (u8, u8, u8)| {
+        let d = [
+            i32::from(c.0) - i32::from(rgb[0]),
+            i32::from(c.1) - i32::from(rgb[1]),
+            i32::from(c.2) - i32::from(rgb[2]),
+        ];
+        d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
+    };
+    table
+        .materials
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, m)| !m.liquid)
+        .min_by_key(|(_, m)| dist(m.color))
+        .map_or(0, |(i, _)| i as u8)
+}
+
+/// Map every pixel of an RGB colour map (3 bytes per pixel) to its [`nearest_material`].
+pub fn colormap_materials(table: &MaterialTable, rgb: &[u8]) -> Vec<u8> {
+    let mut cache = rustc_hash::FxHashMap::default();
+    rgb.chunks_exact(3)
+        .map(|p| {
+            let c = [p[0], p[1], p[2]];
+            *cache
+                .entry(c)
+                .or_insert_with(|| nearest_material(table, c))
+        })
+        .collect()
+}
+
+fn check(map: &Heightmap, materials: Option<&[u8]>, s: &HeightmapSettings) -> Result<()> {
+    let bad = |m: String| Err(Error::Invalid(m));
+    if map.width == 0 || map.depth == 0 {
+        return bad(format!("heightmap is {}x{}: it must not be empty", map.width, map.depth));
+    }
+    let cells = map.width as usize * map.depth as usize;
+    if map.samples.len() != cells {
+        return bad(format!(
+            "heightmap has {} samples, {}x{} needs {cells}",
+            map.samples.len(),
+            map.width,
+            map.depth
+        ));
+    }
+    if let Some(m) = materials {
+        if m.len() != cells {
+            return bad(format!(
+                "colour map has {} pixels but the heightmap has {cells}",
+                m.len()
+            ));
+        }
+    }
+    for (axis, v) in [("X", s.size[0]), ("Z", s.size[1])] {
+        if v == 0 || v > MAX_HORIZONTAL_SIZE {
+            return bad(format!(
+                "world size {axis} = {v}: must be 1 to {MAX_HORIZONTAL_SIZE}"
+            ));
+        }
+    }
+    if s.height == 0 || s.height > MAX_VERTICAL_SIZE {
+        return bad(format!(
+            "world height {}: must be 1 to {MAX_VERTICAL_SIZE}",
+            s.height
+        ));
+    }
+    Ok(())
+}
+
+/// Build the terrain of `map` (with `materials`, one id per sample, for the surface layers, or the
+/// default layering when `None`). `progress` counts chunk columns; cancelling stops the job.
+///
+/// # Errors
+/// [`Error::Invalid`] for empty or mismatched inputs, sizes out of range, or a table lacking Grass,
+/// Ground, Rock or Snow; a colour-map id the table does not have; [`Error::Cancelled`].
+pub fn heightmap_grid(
+    map: &Heightmap,
+    materials: Option<&[u8]>,
+    settings: &HeightmapSettings,
+    table: &MaterialTable,
+    progress: &Progress,
+) -> Result<Grid> {
+    check(map, materials, settings)?;
+    if let Some(bad) = materials.and_then(|m| m.iter().find(|&&id| !table.contains(id))) {
+        return Err(Error::Invalid(format!(
+            "colour map material id {bad} is not in the table"
+        )));
+    }
+    let sampler = Sampler {
+        map,
+        materials,
+        settings: *settings,
+        layers: Layers::new(table)?,
+    };
+    let n = CHUNK_SIZE as u32;
+    let columns: Vec<(u32, u32)> = (0..settings.size[1].div_ceil(n))
+        .flat_map(|cz| (0..settings.size[0].div_ceil(n)).map(move |cx| (cx, cz)))
+        .collect();
+    progress.start(columns.len() as u64);
+    let chunks: Vec<Vec<(ChunkPos, Chunk)>> = columns
+        .par_iter()
+        .map(|&(cx, cz)| {
+            progress.check()?;
+            let out = sampler.fill_column(cx, cz);
+            progress.advance(1);
+            Ok(out)
+        })
+        .collect::<Result<_>>()?;
+    let mut grid = Grid::new();
+    for (pos, chunk) in chunks.into_iter().flatten() {
+        grid.insert_chunk(pos, chunk);
+    }
+    Ok(grid)
+}
+
+/// Reads heights and materials at world columns.
+struct Sampler<'a> {
+    map: &'a Heightmap,
+    materials: Option<&'a [u8]>,
+    settings: HeightmapSettings,
+    layers: Layers,
+}
+
+impl Sampler<'_> {
+    /// Map coordinates (in samples) of world column `x` along an axis of `world` columns and `map`
+    /// samples: column centres map onto sample centres.
+    fn to_map(x: i64, world: u32, map: u32) -> f32 {
+        ((x as f32 + 0.5) * map as f32 / world as f32 - 0.5).clamp(0.0, (map - 1) as f32)
+    }
+
+    /// Surface height of world column (`x`, `z`), clamped to the world's edge.
+    fn height(&self, x: i64, z: i64) -> f32 {
+        let [sx, sz] = self.settings.size;
+        let x = x.clamp(0, i64::from(sx) - 1);
+        let z = z.clamp(0, i64::from(sz) - 1);
+        let (w, d) = (self.map.width, self.map.depth);
+        let (u, v) = (Self::to_map(x, sx, w), Self::to_map(z, sz, d));
+        let (u0, v0) = (u.floor() as usize, v.floor() as usize);
+        let (u1, v1) = ((u0 + 1).min(w as usize - 1), (v0 + 1).min(d as usize - 1));
+        let (tu, tv) = (u - u0 as f32, v - v0 as f32);
+        let s = |a: usize, b: usize| f32::from(self.map.samples[b * w as usize + a]);
+        let top = s(u0, v0) + (s(u1, v0) - s(u0, v0)) * tu;
+        let bottom = s(u0, v1) + (s(u1, v1) - s(u0, v1)) * tu;
+        (top + (bottom - top) * tv) / 65535.0 * self.settings.height as f32
+    }
+
+    /// Surface material of column (`x`, `z`) with surface height `h` and slope `slope`.
+    fn surface(&self, x: i64, z: i64, h: f32, slope: f32) -> u8 {
+        if let Some(m) = self.materials {
+            let [sx, sz] = self.settings.size;
+            let u = ((x as f32 + 0.5) * self.map.width as f32 / sx as f32) as usize;
+            let v = ((z as f32 + 0.5) * self.map.depth as f32 / sz as f32) as usize;
+            let u = u.min(self.map.width as usize - 1);
+            let v = v.min(self.map.depth as usize - 1);
+            return m[v * self.map.width as usize + u];
+        }
+        if slope > STEEP_SLOPE {
+            self.layers.rock
+        } else if h >= SNOW_LINE * self.settings.height as f32 {
+            self.layers.snow
+        } else {
+            self.layers.grass
+        }
+    }
+
+    /// Every non-empty chunk of chunk column (`cx`, `cz`).
+    fn fill_column(&self, cx: u32, cz: u32) -> Vec<(ChunkPos, Chunk)> {
+        let n = CHUNK_SIZE;
+        let [sx, sz] = self.settings.size;
+        let (x0, z0) = (i64::from(cx) * n as i64, i64::from(cz) * n as i64);
+        // Heights with a one-column border for slopes.
+        let e = n + 2;
+        let mut border = vec![0.0f32; e * e];
+        for (j, row) in border.chunks_exact_mut(e).enumerate() {
+            for (i, h) in row.iter_mut().enumerate() {
+                *h = self.height(x0 + i as i64 - 1, z0 + j as i64 - 1);
+            }
+        }
+        let mut top = vec![0.0f32; n * n];
+        let mut surface = vec![0u8; n * n];
+        for lz in 0..n {
+            for lx in 0..n {
+                let (x, z) = (x0 + lx as i64, z0 + lz as i64);
+                if x >= i64::from(sx) || z >= i64::from(sz) {
+                    continue;
+                }
+                let at = |i: usize, j: usize| border[j * e + i];
+                let h = at(lx + 1, lz + 1);
+                let dx = (at(lx + 2, lz + 1) - at(lx, lz + 1)) / 2.0;
+                let dz = (at(lx + 1, lz + 2) - at(lx + 1, lz)) / 2.0;
+                top[lz * n + lx] = h;
+                surface[lz * n + lx] = self.surface(x, z, h, (dx * dx + dz * dz).sqrt());
+            }
+        }
+        let highest = top.iter().fold(0.0f32, |a, &b| a.max(b));
+        let mut out = Vec::new();
+        let mut dense = vec![Voxel::AIR; Chunk::VOLUME];
+        for cy in 0..(highest.ceil() as usize).div_ceil(n) {
+            for (i, v) in dense.iter_mut().enumerate() {
+                let (lx, ly, lz) = (i % n, (i / n) % n, i / (n * n));
+                let y = (cy * n + ly) as f32;
+                let h = top[lz * n + lx];
+                let depth = h - (y + 1.0);
+                let m = if depth < 1.0 {
+                    surface[lz * n + lx]
+                } else if depth < 1.0 + SOIL_DEPTH && surface[lz * n + lx] != self.layers.rock {
+                    self.layers.ground
+                } else {
+                    self.layers.rock
+                };
+                *v = Voxel::from_fraction(m, h - y);
+            }
+            let chunk = Chunk::from_dense(&dense);
+            if !chunk.is_air() {
+                out.push((ChunkPos::new(cx as i32, cy as i32, cz as i32), chunk));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
