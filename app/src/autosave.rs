@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use strata_engine::format::atomic::write_atomic;
+use strata_engine::format::write_atomic;
 use strata_engine::format::project::Project;
 
 use crate::jobs::{Job, JobOutput};
@@ -87,7 +87,7 @@ pub fn discard(folder: &Path) -> AppResult<()> {
             Err(e) => return Err(AppError::io(p, e)),
         }
     }
-    let bak = strata_engine::format::atomic::backup_path(&folder.join(PROJECT));
+    let bak = strata_engine::format::backup_path(&folder.join(PROJECT));
     let _ = std::fs::remove_file(bak);
     Ok(())
 }

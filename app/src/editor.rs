@@ -107,6 +107,6 @@ fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> AppResult<()> {
     image::codecs::png::PngEncoder::new(&mut png)
         .write_image(&rgba, w as u32, h as u32, image::ExtendedColorType::Rgba8)
         .map_err(|e| AppError::Usage(format!("{}: {e}", path.display())))?;
-    strata_engine::format::atomic::write_atomic(path, &png)?;
+    strata_engine::format::write_atomic(path, &png)?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use strata_engine::format::atomic::write_atomic;
+use strata_engine::format::write_atomic;
 
 use crate::{AppError, AppResult};
 

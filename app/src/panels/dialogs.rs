@@ -116,7 +116,7 @@ fn progress(app: &mut EditorApp, ctx: &egui::Context) {
         return;
     };
     let mut cancel = false;
-    egui::Modal::new(egui::Id::new("progress")).show(ctx, |ui| {
+    egui::Modal::new(egui::Id::unique("progress")).show(ctx, |ui| {
         ui.set_min_width(320.0);
         ui.label(job.label());
         ui.add(
@@ -141,7 +141,7 @@ fn unsaved(app: &mut EditorApp, ctx: &egui::Context) {
         .as_ref()
         .map_or_else(String::new, |d| d.display_name());
     let mut choice = None;
-    egui::Modal::new(egui::Id::new("unsaved")).show(ctx, |ui| {
+    egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
         ui.heading("Unsaved changes");
         ui.label(format!("Save the changes to {name} first?"));
         ui.horizontal(|ui| {
@@ -180,7 +180,7 @@ fn recover(app: &mut EditorApp, ctx: &egui::Context) {
         return;
     };
     let mut choice = None;
-    egui::Modal::new(egui::Id::new("recover")).show(ctx, |ui| {
+    egui::Modal::new(egui::Id::unique("recover")).show(ctx, |ui| {
         ui.heading("Recover unsaved work?");
         let from = info
             .original

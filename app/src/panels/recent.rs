@@ -10,7 +10,7 @@ use eframe::egui;
 use image::ImageEncoder;
 use rustc_hash::FxHashMap;
 
-use strata_engine::format::atomic::write_atomic;
+use strata_engine::format::write_atomic;
 use strata_engine::format::project::Project;
 use strata_engine::render::render_topdown;
 

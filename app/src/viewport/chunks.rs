@@ -58,6 +58,14 @@ fn center(p: ChunkPos) -> Vec3 {
 }
 
 impl ChunkMeshes {
+    /// Bookkeeping with level of detail on or off.
+    pub fn new(lod_enabled: bool) -> Self {
+        Self {
+            lod_enabled,
+            ..Default::default()
+        }
+    }
+
     /// Start over for `grid`: every chunk that can own surface is stale.
     pub fn reset(&mut self, grid: &Grid, table: &MaterialTable) {
         self.chunks.clear();
@@ -225,10 +233,7 @@ mod tests {
     fn everything_gets_meshed_and_edits_remesh_only_nearby_chunks() {
         let grid = ground();
         let table = MaterialTable::builtin();
-        let mut m = ChunkMeshes {
-            lod_enabled: true,
-            ..Default::default()
-        };
+        let mut m = ChunkMeshes::new(true);
         m.reset(&grid, &table);
         let camera = Vec3::new(48.0, 40.0, 48.0);
         assert_eq!(m.stale_count(camera), m.len());
@@ -250,10 +255,7 @@ mod tests {
     fn far_chunks_use_coarser_meshes() {
         let grid = ground();
         let table = MaterialTable::builtin();
-        let mut m = ChunkMeshes {
-            lod_enabled: true,
-            ..Default::default()
-        };
+        let mut m = ChunkMeshes::new(true);
         m.reset(&grid, &table);
         let far = Vec3::new(48.0, 40.0, 48.0 + 32.0 * 30.0);
         let ups = m.update(&grid, &table, far, Duration::from_secs(60));

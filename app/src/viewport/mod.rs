@@ -78,10 +78,7 @@ impl Viewport {
                 pitch_degrees: 35.0,
                 distance: 200.0,
             }),
-            meshes: ChunkMeshes {
-                lod_enabled: true,
-                ..Default::default()
-            },
+            meshes: ChunkMeshes::new(true),
             show_grid: true,
             fly_speed: 40.0,
             pending: Arc::default(),
@@ -205,7 +202,7 @@ impl Viewport {
                 i.pointer.delta(),
                 i.stable_dt.min(0.1),
                 i.modifiers.shift,
-                i.raw_scroll_delta.y,
+                i.smooth_scroll_delta.y,
             )
         });
         if response.dragged_by(PointerButton::Secondary) {
