@@ -138,12 +138,15 @@ mod tests {
     use strata_engine::storage::Grid;
     use strata_engine::voxel::{Voxel, VoxelPos};
 
+    /// Material id of Grass in the built-in table.
+    const GRASS: u8 = 2;
+
     fn flat() -> Document {
         let bounds = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(32, 16, 32));
         let mut grid = Grid::new();
         grid.fill_box(
             VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(32, 8, 32)),
-            Voxel::new(1, 255),
+            Voxel::new(GRASS, 255),
         );
         Document::new(
             Project::new(ProjectHeader::new("flat", bounds), grid),

@@ -206,9 +206,18 @@ fn saving_twice_keeps_a_backup() {
 }
 
 #[test]
-fn no_arguments_prints_help() {
-    let out = ok(&[]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage"));
+fn help_lists_the_editor_and_the_commands() {
+    let out = ok(&["--help"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for cmd in ["open", "new", "info", "export", "import", "raycast"] {
+        assert!(text.contains(cmd), "{cmd} missing from help: {text}");
+    }
+}
+
+#[test]
+fn open_refuses_a_missing_file_without_a_window() {
+    let err = fails(&["open", "/nonexistent/world.strata"]);
+    assert!(err.contains("no such file"), "{err}");
 }
 
 #[test]

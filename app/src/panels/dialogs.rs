@@ -65,7 +65,7 @@ fn generator(app: &mut EditorApp, ctx: &egui::Context) {
     let mut cancel = false;
     centered("New World").show(ctx, |ui| {
         egui::Grid::new("generator-grid").num_columns(2).show(ui, |ui| {
-            ui.label("Preset");
+            let label_id = ui.label("Preset").id;
             egui::ComboBox::from_id_salt("preset")
                 .selected_text(form.preset.name())
                 .show_ui(ui, |ui| {
@@ -73,7 +73,9 @@ fn generator(app: &mut EditorApp, ctx: &egui::Context) {
                         ui.selectable_value(&mut form.preset, p, p.name())
                             .on_hover_text(p.description());
                     }
-                });
+                })
+                .response
+                .labelled_by(label_id);
             ui.end_row();
             ui.label("Size X");
             ui.add(egui::DragValue::new(&mut form.size[0]).range(32..=4096));

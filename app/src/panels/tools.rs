@@ -152,7 +152,7 @@ fn materials(app: &mut EditorApp, ui: &mut egui::Ui) {
 
 fn material_combo(ui: &mut egui::Ui, table: &MaterialTable, label: &str, id: &mut u8) {
     ui.horizontal(|ui| {
-        ui.label(label);
+        let label_id = ui.label(label).id;
         if let Some(m) = table.get(*id) {
             let (r, g, b) = m.color;
             let (rect, _) = ui.allocate_exact_size(egui::vec2(14.0, 14.0), egui::Sense::hover());
@@ -168,6 +168,8 @@ fn material_combo(ui: &mut egui::Ui, table: &MaterialTable, label: &str, id: &mu
                     };
                     ui.selectable_value(id, i, &m.name);
                 }
-            });
+            })
+            .response
+            .labelled_by(label_id);
     });
 }

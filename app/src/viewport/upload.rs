@@ -163,10 +163,11 @@ mod tests {
     fn water_is_kept_apart() {
         let table = MaterialTable::builtin();
         let water = table.require("Water").expect("water");
+        let rock = table.require("Rock").expect("rock");
         let mut grid = Grid::new();
         grid.fill_box(
             VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(40, 6, 40)),
-            Voxel::new(1, 255),
+            Voxel::new(rock, 255),
         );
         grid.fill_box(
             VoxelBox::new(VoxelPos::new(0, 6, 0), VoxelPos::new(40, 12, 40)),
