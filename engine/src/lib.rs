@@ -5,6 +5,7 @@
 //! - [`format`]: the seed RLE codec, LZ4 framing and the `.strata` project file.
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
 //! - [`gen`]: seeded procedural terrain presets.
+//! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
 //! use strata_engine::storage::Grid;
@@ -24,6 +25,7 @@ pub mod mesh;
 pub mod physics;
 pub mod progress;
 pub mod storage;
+pub mod tools;
 pub mod voxel;
 
 pub use error::{Error, Result};
