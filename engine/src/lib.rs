@@ -6,6 +6,7 @@
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
 //! - [`gen`]: seeded procedural terrain presets and heightmap import.
 //! - [`render`]: top-down shaded map images (previews, thumbnails).
+//! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
 //! use strata_engine::storage::Grid;
@@ -26,6 +27,7 @@ pub mod physics;
 pub mod progress;
 pub mod render;
 pub mod storage;
+pub mod tools;
 pub mod voxel;
 
 pub use error::{Error, Result};
