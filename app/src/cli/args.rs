@@ -29,10 +29,10 @@ pub fn parse_triple<T: std::str::FromStr + Copy>(text: &str, what: &str) -> AppR
     Ok([v[0], v[1], v[2]])
 }
 
-/// Parse `A,B`.
+/// Parse `A,B` numbers (`--size W,H` of an image or window, `X,Z` of a heightmap world).
 ///
 /// # Errors
-/// [`AppError::Usage`] naming `what` when there are not two numbers.
+/// [`AppError::Usage`] for the wrong count or a non-number.
 pub fn parse_pair<T: std::str::FromStr + Copy>(text: &str, what: &str) -> AppResult<[T; 2]> {
     let v = parse_list::<T>(text, 2, what)?;
     Ok([v[0], v[1]])
@@ -68,6 +68,8 @@ mod tests {
         );
         assert!(parse_triple::<u32>("1,2", "--size").is_err());
         assert!(parse_triple::<u32>("1,-2,3", "--size").is_err());
+        assert_eq!(parse_pair::<u32>("640, 480", "--size").ok(), Some([640, 480]));
+        assert!(parse_pair::<u32>("640", "--size").is_err());
         let b = parse_box("-4,0,-4,4,8,4").expect("box");
         assert_eq!(b.volume(), 8 * 8 * 8);
         assert!(parse_box("0,0,0,0,1,1").is_err());

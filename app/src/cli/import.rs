@@ -1,6 +1,7 @@
 //! `strata import IN.raw OUT.strata --format raw --size X,Y,Z [--origin X,Y,Z]`: raw voxels into a new
 //! project. Every voxel is checked (known material, no Air with occupancy) before anything is saved.
-//! `--format vxr` and `--format v4` are handed to [`super::godot`].
+//! `--format vxr` and `--format v4` are handed to [`super::godot`], `--format heightmap` (the default
+//! for `.png`) to [`super::heightmap`].
 
 use std::path::Path;
 
@@ -10,9 +11,33 @@ use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_triple;
 use super::godot::{import_v4, import_vxr};
+use super::heightmap;
 use super::progress::with_bar;
 use super::Format;
 use crate::{AppError, AppResult};
+
+/// The options only `--format heightmap` takes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeightmapArgs<'a> {
+    /// `--height`: world height in voxels.
+    pub height: Option<u32>,
+    /// `--colormap`: PNG of surface colours.
+    pub colormap: Option<&'a Path>,
+}
+
+/// The import format an input's extension names: `.png` is a heightmap, others as
+/// [`Format::from_extension`].
+pub fn format_of(input: &Path) -> Option<Format> {
+    let png = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+    if png {
+        Some(Format::Heightmap)
+    } else {
+        Format::from_extension(input)
+    }
+}
 
 /// Decode and check raw bytes for a box of `size`; errors name the byte offset and voxel.
 ///
@@ -72,14 +97,27 @@ pub fn run(
     format: Format,
     size: Option<&str>,
     origin: &str,
+    hm: HeightmapArgs<'_>,
 ) -> AppResult<()> {
+    if format != Format::Heightmap && (hm.height.is_some() || hm.colormap.is_some()) {
+        return Err(AppError::Usage(format!(
+            "--height and --colormap apply to --format heightmap, not {}",
+            format.name()
+        )));
+    }
     match format {
         Format::Raw => {}
         Format::Rle | Format::Obj | Format::Glb => {
             return Err(AppError::Usage(
-                "import supports --format raw, vxr and v4".into(),
+                "import supports --format raw, vxr and v4, and heightmap for PNG images".into(),
             ))
         }
+        Format::Heightmap if origin != "0,0,0" => {
+            return Err(AppError::Usage(
+                "--origin applies to --format raw and v4, not heightmap".into(),
+            ))
+        }
+        Format::Heightmap => return heightmap::run(input, out, size, hm.height, hm.colormap),
         Format::Vxr | Format::V4 if size.is_some() => {
             return Err(AppError::Usage(format!(
                 "--size applies to --format raw, not {}",

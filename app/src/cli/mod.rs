@@ -4,12 +4,14 @@
 mod args;
 mod export;
 mod godot;
+mod heightmap;
 mod import;
 mod info;
 mod mesh;
 mod new;
 mod progress;
 mod raycast;
+mod render;
 
 use std::path::PathBuf;
 
@@ -43,6 +45,8 @@ pub enum Format {
     Obj,
     /// Binary glTF 2.0 mesh of the surface.
     Glb,
+    /// A grayscale PNG heightmap, 8- or 16-bit (colour images by luminance); import only.
+    Heightmap,
 }
 
 impl Format {
@@ -55,6 +59,7 @@ impl Format {
             Format::V4 => "v4",
             Format::Obj => "obj",
             Format::Glb => "glb",
+            Format::Heightmap => "heightmap",
         }
     }
 
@@ -118,21 +123,37 @@ pub enum Command {
         #[arg(long)]
         lod: Option<u32>,
     },
-    /// Import voxels into a new project file.
+    /// Import voxels, or a PNG heightmap, into a new project file.
     Import {
         /// Input data file (a folder for --format vxr).
         input: PathBuf,
         /// Output project file (.strata).
         out: PathBuf,
-        /// Input format (raw, vxr or v4).
+        /// Input format (raw, vxr, v4 or heightmap); defaults to heightmap for .png, raw for .raw.
         #[arg(long, value_enum)]
-        format: Format,
-        /// Size of the raw box, X,Y,Z.
+        format: Option<Format>,
+        /// Size of the raw box, X,Y,Z; for heightmap the world's X,Z (default: the image's size).
         #[arg(long)]
         size: Option<String>,
         /// World position of the box's first voxel, X,Y,Z.
         #[arg(long, default_value = "0,0,0", allow_hyphen_values = true)]
         origin: String,
+        /// Heightmap only: world height in voxels of the whitest sample (default 128).
+        #[arg(long)]
+        height: Option<u32>,
+        /// Heightmap only: PNG of the same size whose colours pick each column's surface material.
+        #[arg(long)]
+        colormap: Option<PathBuf>,
+    },
+    /// Draw a top-down shaded map of a project as a PNG.
+    Render {
+        /// Project file.
+        file: PathBuf,
+        /// Output image (.png).
+        out: PathBuf,
+        /// Image size W,H in pixels; default 512 on the longer side with the world's aspect.
+        #[arg(long)]
+        size: Option<String>,
     },
     /// Open a project file in the editor.
     Open {
@@ -230,6 +251,11 @@ pub fn run(cli: Cli) -> AppResult<()> {
                 }
                 return mesh::export_mesh(&file, &out, format, lod.unwrap_or(0), region.as_deref());
             }
+            if format == Format::Heightmap {
+                return Err(crate::AppError::Usage(
+                    "heightmap is an import format; `strata render` draws a top-down image".into(),
+                ));
+            }
             if lod.is_some() {
                 return Err(crate::AppError::Usage(format!(
                     "--lod applies to obj and glb exports, not {}",
@@ -250,7 +276,24 @@ pub fn run(cli: Cli) -> AppResult<()> {
             format,
             size,
             origin,
-        }) => import::run(&input, &out, format, size.as_deref(), &origin),
+            height,
+            colormap,
+        }) => {
+            let format = format
+                .or_else(|| import::format_of(&input))
+                .ok_or_else(|| {
+                    crate::AppError::Usage(format!(
+                        "cannot tell the format of {} from its extension: pass --format",
+                        input.display()
+                    ))
+                })?;
+            let heightmap = import::HeightmapArgs {
+                height,
+                colormap: colormap.as_deref(),
+            };
+            import::run(&input, &out, format, size.as_deref(), &origin, heightmap)
+        }
+        Some(Command::Render { file, out, size }) => render::run(&file, &out, size.as_deref()),
         Some(Command::Raycast {
             file,
             from,

@@ -17,9 +17,13 @@
 //! * **Caves**: worm-like tunnels where two 3D noises are both near zero, sampled on a 4-voxel
 //!   lattice and interpolated, carved with a soft edge a few voxels below the surface.
 //! * **Water**: voxels below the sea level holding no solid are full water; caves stay dry air.
+//!
+//! [`heightmap_grid`] builds terrain from an imported height image instead of noise, with the same
+//! fractional-top-voxel rule.
 
 mod caves;
 mod column;
+mod heightmap;
 mod materials;
 mod math;
 mod preset;
@@ -28,6 +32,9 @@ mod terrain;
 #[cfg(test)]
 mod tests;
 
+pub use heightmap::{
+    colormap_materials, heightmap_grid, nearest_material, Heightmap, HeightmapSettings,
+};
 pub use preset::{GeneratorSettings, Preset, MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE};
 pub use terrain::Terrain;
 mod world;

@@ -1,0 +1,69 @@
+//! `strata render FILE OUT.png [--size W,H]`: a top-down shaded map of a project as a PNG, written
+//! atomically. Without `--size`, the longer side is [`DEFAULT_LONGEST`] pixels and the aspect is the
+//! world's.
+
+use std::path::Path;
+use std::time::Instant;
+
+use image::codecs::png::PngEncoder;
+use image::{ExtendedColorType, ImageEncoder};
+use strata_engine::format::project::Project;
+use strata_engine::format::write_atomic;
+use strata_engine::render::{fit_size, render_topdown, topdown_bounds, Image};
+
+use super::args::parse_pair;
+use super::progress::with_bar;
+use crate::{AppError, AppResult};
+
+/// Longer side of the image when `--size` is not given.
+pub const DEFAULT_LONGEST: u32 = 512;
+/// Largest side `--size` accepts.
+pub const MAX_SIDE: u32 = 16384;
+
+/// Encode `image` as an RGBA PNG.
+///
+/// # Errors
+/// Only if the encoder rejects the buffer (a size mismatch), reported against `out`.
+pub fn png_bytes(image: &Image, out: &Path) -> AppResult<Vec<u8>> {
+    let mut bytes = Vec::new();
+    PngEncoder::new(&mut bytes)
+        .write_image(
+            &image.rgba,
+            image.width,
+            image.height,
+            ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| AppError::Usage(format!("{}: PNG encoding failed: {e}", out.display())))?;
+    Ok(bytes)
+}
+
+/// Run the command.
+///
+/// # Errors
+/// A bad `--size`, an unreadable project, an unwritable output.
+pub fn run(file: &Path, out: &Path, size: Option<&str>) -> AppResult<()> {
+    let size = size.map(|s| parse_pair::<u32>(s, "--size W,H")).transpose()?;
+    if let Some([w, h]) = size {
+        if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
+            return Err(AppError::Usage(format!(
+                "--size {w},{h}: each side must be 1 to {MAX_SIDE} pixels"
+            )));
+        }
+    }
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let table = &project.header.materials;
+    let started = Instant::now();
+    let [width, height] = size.unwrap_or_else(|| {
+        let (w, h) = fit_size(topdown_bounds(&project.grid, table), DEFAULT_LONGEST);
+        [w, h]
+    });
+    let image = render_topdown(&project.grid, table, width, height);
+    let rendered = started.elapsed();
+    write_atomic(out, &png_bytes(&image, out)?)?;
+    eprintln!(
+        "{}: {width}x{height} rendered in {:.0} ms",
+        out.display(),
+        rendered.as_secs_f64() * 1000.0
+    );
+    Ok(())
+}
