@@ -158,3 +158,77 @@ fn the_title_marks_unsaved_changes() {
     h.run_steps(2);
     assert!(h.state().title().starts_with('●'), "{}", h.state().title());
 }
+
+fn small_project(name: &str) -> strata_engine::format::project::Project {
+    use strata_engine::format::project::{Project, ProjectHeader};
+    let settings = GeneratorSettings {
+        preset: Preset::Hills,
+        size: [64, 48, 64],
+        seed: 3,
+    };
+    let table = strata_engine::voxel::MaterialTable::builtin();
+    let grid = strata_engine::gen::generate(
+        &settings,
+        &table,
+        &strata_engine::progress::Progress::new(),
+    )
+    .expect("generate");
+    Project::new(ProjectHeader::new(name, settings.bounds()), grid)
+}
+
+#[test]
+fn opened_files_appear_in_recent_files_with_a_thumbnail() {
+    let cfg = config("recent");
+    std::fs::create_dir_all(&cfg).expect("config dir");
+    let file = cfg.join("lake.strata");
+    small_project("lake").save(&file).expect("save");
+    let mut app = EditorApp::new(Start::Open(file.clone()), false, Some(cfg.clone()));
+    app.wait_for_job();
+    assert!(app.doc.is_some());
+    let canonical = file.canonicalize().expect("canonical");
+    assert_eq!(app.prefs.recent.first(), Some(&canonical));
+    let thumbs: Vec<_> = std::fs::read_dir(cfg.join("thumbs"))
+        .expect("thumbs")
+        .collect();
+    assert_eq!(thumbs.len(), 1, "one thumbnail");
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Recent Files…").click();
+    h.run_steps(4);
+    h.get_by_label("lake.strata");
+    // Preferences persist: a new editor remembers the file.
+    let again = EditorApp::new(Start::Open(file), false, Some(cfg));
+    assert_eq!(again.prefs.recent.first(), Some(&canonical));
+}
+
+#[test]
+fn an_autosave_left_by_a_crash_is_offered_and_recovered() {
+    let cfg = config("recover");
+    let folder = strata::autosave::folder(&cfg);
+    let project = small_project("crashed");
+    let grid = project.grid.clone();
+    strata::autosave::spawn(folder, project, None, 3)
+        .wait()
+        .expect("autosave");
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [64, 48, 64],
+        seed: 1,
+    };
+    let app = EditorApp::new(Start::Generate(settings), false, Some(cfg.clone()));
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    h.run_steps(3);
+    h.get_by_label("Recover unsaved work?");
+    h.get_by_label("Recover").click();
+    h.run_steps(2);
+    h.state_mut().wait_for_job();
+    h.run_steps(2);
+    let doc = h.state().doc.as_ref().expect("recovered");
+    assert_eq!(doc.project.grid, grid);
+    assert!(doc.is_modified(), "recovered work is unsaved");
+}

@@ -59,6 +59,17 @@ pub fn write_thumbnail(dir: &Path, path: &Path, project: &Project) -> AppResult<
     Ok(())
 }
 
+/// Write the thumbnail of `project` unless one exists.
+///
+/// # Errors
+/// As for [`write_thumbnail`].
+pub fn ensure_thumbnail(dir: &Path, path: &Path, project: &Project) -> AppResult<()> {
+    if thumb_path(dir, path).is_file() {
+        return Ok(());
+    }
+    write_thumbnail(dir, path, project)
+}
+
 /// Loaded thumbnail textures (`None`: no thumbnail on disk).
 #[derive(Default)]
 pub struct Thumbnails {
