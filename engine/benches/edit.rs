@@ -254,19 +254,19 @@ fn bench(c: &mut Criterion) {
     for sp in &spots {
         for kind in [ToolKind::Add, ToolKind::Smooth, ToolKind::Paint] {
             let t = tool(kind, &s.table);
-            group.bench_function(
-                format!("{}_{}_r8", kind.name().to_lowercase(), sp.name),
-                |b| {
+            for (mode, parallel) in [("serial", false), ("rayon", true)] {
+                let name = format!("{}_{}_r8_{mode}", kind.name().to_lowercase(), sp.name);
+                group.bench_function(name, |b| {
                     b.iter_custom(|iters| {
                         let mut total = Duration::ZERO;
                         for _ in 0..iters {
                             restore(&mut s, sp);
-                            total += frame(&mut s, sp, &t, &brush, true).total();
+                            total += frame(&mut s, sp, &t, &brush, parallel).total();
                         }
                         total
                     });
-                },
-            );
+                });
+            }
         }
     }
     group.finish();
