@@ -41,7 +41,10 @@ fn render_a_generated_world_to_png() {
     assert_eq!(img.dimensions(), (512, 427));
     let centre = img.get_pixel(256, 213).0;
     assert_eq!(centre[3], 255, "centre is background: {centre:?}");
-    assert!(centre[..3].iter().any(|&c| c > 20), "centre is black: {centre:?}");
+    assert!(
+        centre[..3].iter().any(|&c| c > 20),
+        "centre is black: {centre:?}"
+    );
     // The world fills the frame: corners are drawn too.
     assert_eq!(img.get_pixel(1, 1).0[3], 255);
     ok(&["render", s(&w), s(&png), "--size", "64,40"]);
@@ -77,9 +80,20 @@ fn heightmap_import_then_info_and_render() {
     // Resampled to a larger world.
     let big = d.join("big.strata");
     ok(&[
-        "import", s(&map), s(&big), "--format", "heightmap", "--size", "80,48", "--height", "20",
+        "import",
+        s(&map),
+        s(&big),
+        "--format",
+        "heightmap",
+        "--size",
+        "80,48",
+        "--height",
+        "20",
     ]);
-    assert_eq!(info(&big)["bounds"]["size"], serde_json::json!([80, 20, 48]));
+    assert_eq!(
+        info(&big)["bounds"]["size"],
+        serde_json::json!([80, 20, 48])
+    );
     let png = d.join("hm.png");
     ok(&["render", s(&big), s(&png), "--size", "80,48"]);
     let img = decode(&png);
@@ -107,7 +121,15 @@ fn colormap_sets_materials_and_must_match() {
         .expect("writes");
     let e = fails(&["import", s(&map), s(&out), "--colormap", s(&wrong)]);
     assert!(e.contains("wrong.png") && e.contains("15x8"), "{e}");
-    let e = fails(&["import", s(&map), s(&out), "--format", "raw", "--height", "9"]);
+    let e = fails(&[
+        "import",
+        s(&map),
+        s(&out),
+        "--format",
+        "raw",
+        "--height",
+        "9",
+    ]);
     assert!(e.contains("--height"), "{e}");
 }
 

@@ -68,7 +68,10 @@ mod tests {
         );
         assert!(parse_triple::<u32>("1,2", "--size").is_err());
         assert!(parse_triple::<u32>("1,-2,3", "--size").is_err());
-        assert_eq!(parse_pair::<u32>("640, 480", "--size").ok(), Some([640, 480]));
+        assert_eq!(
+            parse_pair::<u32>("640, 480", "--size").ok(),
+            Some([640, 480])
+        );
         assert!(parse_pair::<u32>("640", "--size").is_err());
         let b = parse_box("-4,0,-4,4,8,4").expect("box");
         assert_eq!(b.volume(), 8 * 8 * 8);

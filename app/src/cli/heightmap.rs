@@ -34,9 +34,9 @@ pub fn read_png(path: &Path) -> AppResult<DynamicImage> {
     limits.max_image_height = Some(MAX_HORIZONTAL_SIZE);
     limits.max_alloc = Some(2 << 30);
     reader.limits(limits);
-    reader.decode().map_err(|e| {
-        AppError::Usage(format!("{}: not a readable PNG image: {e}", path.display()))
-    })
+    reader
+        .decode()
+        .map_err(|e| AppError::Usage(format!("{}: not a readable PNG image: {e}", path.display())))
 }
 
 /// The heightmap of a decoded image: grey levels scaled to 16 bits (8-bit 255 becomes 65535).

@@ -42,7 +42,9 @@ pub fn png_bytes(image: &Image, out: &Path) -> AppResult<Vec<u8>> {
 /// # Errors
 /// A bad `--size`, an unreadable project, an unwritable output.
 pub fn run(file: &Path, out: &Path, size: Option<&str>) -> AppResult<()> {
-    let size = size.map(|s| parse_pair::<u32>(s, "--size W,H")).transpose()?;
+    let size = size
+        .map(|s| parse_pair::<u32>(s, "--size W,H"))
+        .transpose()?;
     if let Some([w, h]) = size {
         if w == 0 || h == 0 || w > MAX_SIDE || h > MAX_SIDE {
             return Err(AppError::Usage(format!(

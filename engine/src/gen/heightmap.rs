@@ -98,9 +98,7 @@ pub fn colormap_materials(table: &MaterialTable, rgb: &[u8]) -> Vec<u8> {
     rgb.chunks_exact(3)
         .map(|p| {
             let c = [p[0], p[1], p[2]];
-            *cache
-                .entry(c)
-                .or_insert_with(|| nearest_material(table, c))
+            *cache.entry(c).or_insert_with(|| nearest_material(table, c))
         })
         .collect()
 }
@@ -108,7 +106,10 @@ pub fn colormap_materials(table: &MaterialTable, rgb: &[u8]) -> Vec<u8> {
 fn check(map: &Heightmap, materials: Option<&[u8]>, s: &HeightmapSettings) -> Result<()> {
     let bad = |m: String| Err(Error::Invalid(m));
     if map.width == 0 || map.depth == 0 {
-        return bad(format!("heightmap is {}x{}: it must not be empty", map.width, map.depth));
+        return bad(format!(
+            "heightmap is {}x{}: it must not be empty",
+            map.width, map.depth
+        ));
     }
     let cells = map.width as usize * map.depth as usize;
     if map.samples.len() != cells {

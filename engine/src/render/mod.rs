@@ -87,8 +87,8 @@ pub fn render_topdown(grid: &Grid, table: &MaterialTable, width: u32, height: u3
     if width == 0 || height == 0 || b.width() == 0 || b.depth() == 0 {
         return image;
     }
-    let voxels_per_pixel = (b.width() as f64 / f64::from(width))
-        .max(b.depth() as f64 / f64::from(height));
+    let voxels_per_pixel =
+        (b.width() as f64 / f64::from(width)).max(b.depth() as f64 / f64::from(height));
     let level = voxels_per_pixel.max(1.0).log2().floor().clamp(0.0, 3.0) as u32;
     let Some(field) = HeightField::read(grid, level, &palette.liquid) else {
         return image;

@@ -107,7 +107,10 @@ fn hillshade_lights_north_west_faces() {
 fn sizes_and_aspect_are_honoured() {
     let g = slab("Rock", [128, 8, 32]);
     let img = render_topdown(&g, &table(), 100, 37);
-    assert_eq!((img.width, img.height, img.rgba.len()), (100, 37, 100 * 37 * 4));
+    assert_eq!(
+        (img.width, img.height, img.rgba.len()),
+        (100, 37, 100 * 37 * 4)
+    );
     // A 4:1 world in a square image: a centred band, transparent above and below.
     let img = render_topdown(&g, &table(), 64, 64);
     assert_eq!(img.pixel(32, 2).expect("inside")[3], 0);
@@ -141,7 +144,10 @@ fn bounds_are_exact_to_the_voxel() {
     assert_eq!(fit_size(None, 10), (10, 10));
     // Thin matter (occupancy below one half) does not count as occupied.
     let mut thin = Grid::new();
-    thin.set(VoxelPos::new(3, 3, 3), Voxel::from_fraction(id("Sand"), 0.25));
+    thin.set(
+        VoxelPos::new(3, 3, 3),
+        Voxel::from_fraction(id("Sand"), 0.25),
+    );
     let img = render_topdown(&thin, &table(), 8, 8);
     assert!(img.rgba.iter().all(|&b| b == 0));
 }
@@ -173,5 +179,9 @@ fn ground_height_is_refined_by_occupancy() {
     let half = HeightField::read(&g, 1, &liquid).expect("field");
     assert_eq!((half.width, half.depth), (16, 16));
     assert_eq!(half.ground[4 * half.width + 4], 4.0);
-    assert!(half.ground[0] > 4.0 && half.ground[0] < 4.75, "{}", half.ground[0]);
+    assert!(
+        half.ground[0] > 4.0 && half.ground[0] < 4.75,
+        "{}",
+        half.ground[0]
+    );
 }

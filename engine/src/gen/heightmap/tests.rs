@@ -12,7 +12,10 @@ fn build(map: &Heightmap, materials: Option<&[u8]>, size: [u32; 2], height: u32)
 
 /// Total occupancy of column (x, z): its surface height in voxels.
 fn column_height(g: &Grid, x: i32, z: i32, height: i32) -> f32 {
-    let b = VoxelBox::new(VoxelPos::new(x, 0, z), VoxelPos::new(x + 1, height + 1, z + 1));
+    let b = VoxelBox::new(
+        VoxelPos::new(x, 0, z),
+        VoxelPos::new(x + 1, height + 1, z + 1),
+    );
     g.read_box_vec(b).iter().map(|v| v.occupancy_f32()).sum()
 }
 
@@ -21,7 +24,11 @@ fn ramp(width: u32, depth: u32) -> Heightmap {
     let samples = (0..depth)
         .flat_map(|_| (0..width).map(move |x| (u64::from(x) * 65535 / u64::from(width - 1)) as u16))
         .collect();
-    Heightmap { width, depth, samples }
+    Heightmap {
+        width,
+        depth,
+        samples,
+    }
 }
 
 #[test]
@@ -29,7 +36,9 @@ fn a_ramp_gives_monotonic_columns_from_floor_to_top() {
     for size in [[48, 4], [96, 8]] {
         let g = build(&ramp(48, 4), None, size, 40).expect("builds");
         g.assert_valid();
-        let heights: Vec<f32> = (0..size[0] as i32).map(|x| column_height(&g, x, 2, 40)).collect();
+        let heights: Vec<f32> = (0..size[0] as i32)
+            .map(|x| column_height(&g, x, 2, 40))
+            .collect();
         assert!(heights.windows(2).all(|w| w[1] >= w[0]), "{heights:?}");
         assert!(heights[0] < 0.5, "{}", heights[0]);
         assert!((heights[heights.len() - 1] - 40.0).abs() < 0.01);
@@ -45,11 +54,18 @@ fn a_ramp_gives_monotonic_columns_from_floor_to_top() {
 #[test]
 fn the_top_voxel_holds_the_fraction() {
     // 26214 / 65535 * 64 = 25.6 voxels.
-    let map = Heightmap { width: 2, depth: 2, samples: vec![26214; 4] };
+    let map = Heightmap {
+        width: 2,
+        depth: 2,
+        samples: vec![26214; 4],
+    };
     let g = build(&map, None, [2, 2], 64).expect("builds");
     let h = 26214.0 / 65535.0 * 64.0f32;
     let top = g.get(VoxelPos::new(1, 25, 1));
-    assert!((top.occupancy_f32() - (h - 25.0)).abs() <= 1.0 / 256.0, "{top:?}");
+    assert!(
+        (top.occupancy_f32() - (h - 25.0)).abs() <= 1.0 / 256.0,
+        "{top:?}"
+    );
     assert_eq!(g.get(VoxelPos::new(1, 24, 1)).occupancy_f32(), 1.0);
     assert!(g.get(VoxelPos::new(1, 26, 1)).is_air());
     assert!((column_height(&g, 0, 0, 64) - h).abs() <= 1.0 / 256.0);
@@ -60,7 +76,11 @@ fn default_layers_follow_height_and_slope() {
     let t = table();
     let id = |n: &str| t.require(n).expect("material");
     // Flat low ground: grass on top, soil, then rock.
-    let flat = Heightmap { width: 4, depth: 4, samples: vec![33587; 16] };
+    let flat = Heightmap {
+        width: 4,
+        depth: 4,
+        samples: vec![33587; 16],
+    };
     let g = build(&flat, None, [4, 4], 40).expect("builds");
     let h = 33587.0 / 65535.0 * 40.0f32;
     let top = h.floor() as i32;
@@ -69,7 +89,11 @@ fn default_layers_follow_height_and_slope() {
     assert_eq!(g.get(VoxelPos::new(1, top - 3, 1)).material, id("Ground"));
     assert_eq!(g.get(VoxelPos::new(1, 2, 1)).material, id("Rock"));
     // Flat ground above the snow line is snow.
-    let high = Heightmap { width: 4, depth: 4, samples: vec![60000; 16] };
+    let high = Heightmap {
+        width: 4,
+        depth: 4,
+        samples: vec![60000; 16],
+    };
     let g = build(&high, None, [4, 4], 40).expect("builds");
     assert_eq!(g.get(VoxelPos::new(1, 35, 1)).material, id("Snow"));
     // A cliff: the steep columns are rock to the top.
@@ -99,30 +123,59 @@ fn colour_map_materials_colour_the_surface() {
     let water = t.require("Water").expect("water");
     assert_ne!(nearest_material(&t, rgb(water)), water);
     // Left half sand, right half brick.
-    let pixels: Vec<u8> = (0..16).flat_map(|i| rgb(if i % 4 < 2 { sand } else { brick })).collect();
+    let pixels: Vec<u8> = (0..16)
+        .flat_map(|i| rgb(if i % 4 < 2 { sand } else { brick }))
+        .collect();
     let materials = colormap_materials(&t, &pixels);
-    let map = Heightmap { width: 4, depth: 4, samples: vec![20000; 16] };
+    let map = Heightmap {
+        width: 4,
+        depth: 4,
+        samples: vec![20000; 16],
+    };
     let g = build(&map, Some(&materials), [8, 8], 32).expect("builds");
     let top = (20000.0 / 65535.0 * 32.0f32).floor() as i32;
     assert_eq!(g.get(VoxelPos::new(1, top, 5)).material, sand);
     assert_eq!(g.get(VoxelPos::new(6, top, 5)).material, brick);
-    assert_eq!(g.get(VoxelPos::new(6, 1, 5)).material, t.require("Rock").expect("rock"));
+    assert_eq!(
+        g.get(VoxelPos::new(6, 1, 5)).material,
+        t.require("Rock").expect("rock")
+    );
 }
 
 #[test]
 fn bad_inputs_are_errors() {
     let map = ramp(8, 8);
-    assert!(build(&Heightmap { width: 0, depth: 8, samples: vec![] }, None, [8, 8], 8).is_err());
-    let short = Heightmap { width: 8, depth: 8, samples: vec![0; 63] };
+    assert!(build(
+        &Heightmap {
+            width: 0,
+            depth: 8,
+            samples: vec![]
+        },
+        None,
+        [8, 8],
+        8
+    )
+    .is_err());
+    let short = Heightmap {
+        width: 8,
+        depth: 8,
+        samples: vec![0; 63],
+    };
     assert!(build(&short, None, [8, 8], 8).is_err());
     assert!(build(&map, Some(&[2; 10]), [8, 8], 8).is_err());
-    assert!(build(&map, Some(&[63; 64]), [8, 8], 8).is_err(), "unknown id");
+    assert!(
+        build(&map, Some(&[63; 64]), [8, 8], 8).is_err(),
+        "unknown id"
+    );
     assert!(build(&map, None, [0, 8], 8).is_err());
     assert!(build(&map, None, [8, 8], 0).is_err());
     assert!(build(&map, None, [8, 8], MAX_VERTICAL_SIZE + 1).is_err());
     let p = Progress::new();
     p.cancel();
-    let settings = HeightmapSettings { size: [8, 8], height: 8 };
+    let settings = HeightmapSettings {
+        size: [8, 8],
+        height: 8,
+    };
     let r = heightmap_grid(&map, None, &settings, &table(), &p);
     assert!(matches!(r, Err(Error::Cancelled)));
 }
