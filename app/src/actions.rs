@@ -61,8 +61,16 @@ impl EditorApp {
             return;
         }
         let label = format!("Opening {}", path.display());
+        let thumbs = self
+            .config
+            .as_ref()
+            .map(|c| crate::panels::recent::folder(c));
         self.job = Some(Job::spawn(label, move |progress| {
             let project = Project::load_with(&path, progress)?;
+            if let Some(dir) = thumbs {
+                // Files made elsewhere get their picture the first time they are opened.
+                let _ = crate::panels::recent::ensure_thumbnail(&dir, &path, &project);
+            }
             Ok(JobOutput::Opened {
                 project: Box::new(project),
                 path: Some(path),
@@ -131,7 +139,10 @@ impl EditorApp {
             project.header.name = stem(&path);
         }
         let revision = doc.revision();
-        let thumbs = self.config.as_ref().map(|c| crate::panels::recent::folder(c));
+        let thumbs = self
+            .config
+            .as_ref()
+            .map(|c| crate::panels::recent::folder(c));
         let label = format!("Saving {}", path.display());
         self.job = Some(Job::spawn(label, move |progress| {
             project.save_with(&path, progress)?;
@@ -197,7 +208,13 @@ impl EditorApp {
         let grid = doc.project.grid.clone();
         let bounds = doc.project.header.bounds;
         self.job = Some(Job::spawn("Exporting regions", move |progress| {
-            let report = export_forest(&grid, Some(bounds), &dir, &ForestOptions::default(), progress)?;
+            let report = export_forest(
+                &grid,
+                Some(bounds),
+                &dir,
+                &ForestOptions::default(),
+                progress,
+            )?;
             Ok(JobOutput::Wrote {
                 message: format!("Wrote {} region files to {}", report.files, dir.display()),
             })
@@ -217,6 +234,36 @@ impl EditorApp {
             let header = ProjectHeader::new(stem(&dir), imported.bounds);
             Ok(JobOutput::Opened {
                 project: Box::new(Project::new(header, imported.grid)),
+                path: None,
+            })
+        }));
+    }
+
+    /// Ask for a grayscale PNG heightmap (8 or 16 bit) and, optionally, a color map of the same size,
+    /// and build a new world from them in the background (as `strata import --format heightmap`).
+    pub fn import_heightmap(&mut self) {
+        let Some(map_path) = rfd::FileDialog::new()
+            .add_filter("PNG heightmap", &["png"])
+            .set_title("Import Heightmap")
+            .pick_file()
+        else {
+            return;
+        };
+        let colormap = rfd::FileDialog::new()
+            .add_filter("PNG color map", &["png"])
+            .set_title("Color map (optional: cancel for none)")
+            .pick_file();
+        let label = format!("Importing {}", map_path.display());
+        self.job = Some(Job::spawn(label, move |progress| {
+            let project = crate::cli::heightmap::build_project(
+                &map_path,
+                colormap.as_deref(),
+                None,
+                None,
+                progress,
+            )?;
+            Ok(JobOutput::Opened {
+                project: Box::new(project),
                 path: None,
             })
         }));

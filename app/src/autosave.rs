@@ -10,8 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
-use strata_engine::format::write_atomic;
 use strata_engine::format::project::Project;
+use strata_engine::format::write_atomic;
 
 use crate::jobs::{Job, JobOutput};
 use crate::{AppError, AppResult};
@@ -36,12 +36,7 @@ pub fn folder(config: &Path) -> PathBuf {
 }
 
 /// Write `project` as the autosave of a document at `original` on a background thread.
-pub fn spawn(
-    folder: PathBuf,
-    project: Project,
-    original: Option<PathBuf>,
-    revision: u64,
-) -> Job {
+pub fn spawn(folder: PathBuf, project: Project, original: Option<PathBuf>, revision: u64) -> Job {
     let mut job = Job::spawn("Autosaving", move |progress| {
         std::fs::create_dir_all(&folder).map_err(|e| AppError::io(&folder, e))?;
         project.save_with(&folder.join(PROJECT), progress)?;
@@ -114,7 +109,10 @@ mod tests {
             Some(PathBuf::from("/somewhere/w.strata")),
             5,
         );
-        assert!(matches!(job.wait(), Ok(JobOutput::Autosaved { revision: 5 })));
+        assert!(matches!(
+            job.wait(),
+            Ok(JobOutput::Autosaved { revision: 5 })
+        ));
         let info = find(&folder).expect("found");
         assert_eq!(info.original, Some(PathBuf::from("/somewhere/w.strata")));
         let back = Project::load(&project_path(&folder)).expect("load");

@@ -170,7 +170,10 @@ mod tests {
         assert_eq!(doc.take_edits(), vec![b]);
         assert_eq!(doc.project.grid.get(VoxelPos::new(5, 9, 5)), Voxel::AIR);
         assert_eq!(doc.redo().expect("redo").as_deref(), Some("Add"));
-        assert_eq!(doc.project.grid.get(VoxelPos::new(5, 9, 5)), Voxel::new(2, 255));
+        assert_eq!(
+            doc.project.grid.get(VoxelPos::new(5, 9, 5)),
+            Voxel::new(2, 255)
+        );
         let rev = doc.revision();
         doc.mark_saved(PathBuf::from("x.strata"), rev);
         assert!(!doc.is_modified());

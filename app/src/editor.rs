@@ -74,7 +74,8 @@ impl eframe::App for Shell {
         let Some(capture) = self.capture.as_mut() else {
             return;
         };
-        let ready = self.app.doc.is_some() && !self.app.busy() && self.app.viewport.stale_chunks() == 0;
+        let ready =
+            self.app.doc.is_some() && !self.app.busy() && self.app.viewport.stale_chunks() == 0;
         if capture.requested {
             if capture.result.lock().is_ok_and(|r| r.is_some()) {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);

@@ -56,7 +56,10 @@ fn tools_switch_by_button_and_shortcut() {
     h.key_press(Key::Num9);
     h.run_steps(2);
     assert_eq!(h.state().tools.tool.kind, ToolKind::SeaLevel);
-    assert!(h.query_by_label("Fill Water").is_some(), "sea level options show");
+    assert!(
+        h.query_by_label("Fill Water").is_some(),
+        "sea level options show"
+    );
     h.key_press(Key::T);
     h.run_steps(2);
     assert_eq!(h.state().tools.tool.kind, ToolKind::Add);
@@ -100,7 +103,11 @@ fn a_stroke_edits_the_document_and_undo_redo_restore_it() {
     {
         let doc = h.state().doc.as_ref().expect("doc");
         assert_ne!(doc.project.grid, original, "the stroke changed voxels");
-        assert_eq!(doc.project.history.undo_len(), 1, "one undo step per stroke");
+        assert_eq!(
+            doc.project.history.undo_len(),
+            1,
+            "one undo step per stroke"
+        );
         assert!(doc.is_modified());
     }
     h.get_by_label("Edit").click();
@@ -132,7 +139,10 @@ fn new_world_asks_about_unsaved_changes_then_generates() {
     h.get_by_label("Unsaved changes");
     h.get_by_label("Don't Save").click();
     h.run_steps(2);
-    assert!(h.state().dialogs.generator.is_some(), "the New World dialog is open");
+    assert!(
+        h.state().dialogs.generator.is_some(),
+        "the New World dialog is open"
+    );
     // A new window takes a sizing frame before its widgets appear.
     h.run_steps(3);
     // Typing sizes into drag values is not what this test is about; keep the world small.
@@ -167,12 +177,9 @@ fn small_project(name: &str) -> strata_engine::format::project::Project {
         seed: 3,
     };
     let table = strata_engine::voxel::MaterialTable::builtin();
-    let grid = strata_engine::gen::generate(
-        &settings,
-        &table,
-        &strata_engine::progress::Progress::new(),
-    )
-    .expect("generate");
+    let grid =
+        strata_engine::gen::generate(&settings, &table, &strata_engine::progress::Progress::new())
+            .expect("generate");
     Project::new(ProjectHeader::new(name, settings.bounds()), grid)
 }
 

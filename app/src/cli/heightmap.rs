@@ -13,6 +13,7 @@ use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::gen::{
     colormap_materials, heightmap_grid, Heightmap, HeightmapSettings, MAX_HORIZONTAL_SIZE,
 };
+use strata_engine::progress::Progress;
 use strata_engine::voxel::{MaterialTable, VoxelBox, VoxelPos};
 
 use super::args::parse_pair;
@@ -49,24 +50,23 @@ pub fn heightmap_of(image: &DynamicImage) -> Heightmap {
     }
 }
 
-/// Run the command.
+/// Build a project from the heightmap PNG at `input` (and the colour map at `colormap`, which must have
+/// the same size): `size` is the world's X,Z (default: one voxel per pixel), `height` its Y (default
+/// [`DEFAULT_HEIGHT`]). Used by this command and by the editor's File ▸ Import Heightmap.
 ///
 /// # Errors
-/// Bad arguments, unreadable or corrupt PNGs, a colour map whose size differs from the heightmap's,
-/// an unwritable output.
-pub fn run(
+/// Unreadable or corrupt PNGs, a colour map whose size differs from the heightmap's, sizes out of
+/// range, cancellation.
+pub fn build_project(
     input: &Path,
-    out: &Path,
-    size: Option<&str>,
-    height: Option<u32>,
     colormap: Option<&Path>,
-) -> AppResult<()> {
+    size: Option<[u32; 2]>,
+    height: Option<u32>,
+    progress: &Progress,
+) -> AppResult<Project> {
     let height = height.unwrap_or(DEFAULT_HEIGHT);
     let map = heightmap_of(&read_png(input)?);
-    let size = match size {
-        Some(text) => parse_pair::<u32>(text, "--size X,Z")?,
-        None => [map.width, map.depth],
-    };
+    let size = size.unwrap_or([map.width, map.depth]);
     let table = MaterialTable::builtin();
     let materials = match colormap {
         None => None,
@@ -87,12 +87,8 @@ pub fn run(
         }
     };
     let settings = HeightmapSettings { size, height };
-    let started = Instant::now();
-    let grid = with_bar("building", |p| {
-        heightmap_grid(&map, materials.as_deref(), &settings, &table, p)
-    })
-    .map_err(|e| e.in_file(input))?;
-    let built = started.elapsed();
+    let grid = heightmap_grid(&map, materials.as_deref(), &settings, &table, progress)
+        .map_err(|e| e.in_file(input))?;
     let bounds = VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), [size[0], height, size[1]]);
     let name = input.file_stem().map_or_else(
         || "heightmap".to_owned(),
@@ -100,16 +96,38 @@ pub fn run(
     );
     let mut header = ProjectHeader::new(name, bounds);
     header.materials = table;
-    let project = Project::new(header, grid);
+    Ok(Project::new(header, grid))
+}
+
+/// Run the command.
+///
+/// # Errors
+/// Bad arguments, unreadable or corrupt PNGs, a colour map whose size differs from the heightmap's,
+/// an unwritable output.
+pub fn run(
+    input: &Path,
+    out: &Path,
+    size: Option<&str>,
+    height: Option<u32>,
+    colormap: Option<&Path>,
+) -> AppResult<()> {
+    let size = size
+        .map(|text| parse_pair::<u32>(text, "--size X,Z"))
+        .transpose()?;
+    let started = Instant::now();
+    let project = with_bar("building", |p| {
+        build_project(input, colormap, size, height, p)
+    })?;
+    let built = started.elapsed();
     with_bar("saving", |p| project.save_with(out, p))?;
+    let [sx, sy, sz] = project.header.bounds.size();
     eprintln!(
-        "{}: {}x{} heightmap -> {}x{}x{} voxels, {} chunks, built in {:.2}s",
+        "{}: {} -> {}x{}x{} voxels, {} chunks, built in {:.2}s",
         out.display(),
-        map.width,
-        map.depth,
-        size[0],
-        height,
-        size[1],
+        input.display(),
+        sx,
+        sy,
+        sz,
         project.grid.chunk_count(),
         built.as_secs_f64()
     );

@@ -4,7 +4,7 @@
 mod args;
 mod export;
 mod godot;
-mod heightmap;
+pub mod heightmap;
 mod import;
 mod info;
 mod mesh;

@@ -64,32 +64,34 @@ fn generator(app: &mut EditorApp, ctx: &egui::Context) {
     let mut generate = false;
     let mut cancel = false;
     centered("New World").show(ctx, |ui| {
-        egui::Grid::new("generator-grid").num_columns(2).show(ui, |ui| {
-            let label_id = ui.label("Preset").id;
-            egui::ComboBox::from_id_salt("preset")
-                .selected_text(form.preset.name())
-                .show_ui(ui, |ui| {
-                    for p in Preset::ALL {
-                        ui.selectable_value(&mut form.preset, p, p.name())
-                            .on_hover_text(p.description());
-                    }
-                })
-                .response
-                .labelled_by(label_id);
-            ui.end_row();
-            ui.label("Size X");
-            ui.add(egui::DragValue::new(&mut form.size[0]).range(32..=4096));
-            ui.end_row();
-            ui.label("Size Y (up)");
-            ui.add(egui::DragValue::new(&mut form.size[1]).range(32..=1024));
-            ui.end_row();
-            ui.label("Size Z");
-            ui.add(egui::DragValue::new(&mut form.size[2]).range(32..=4096));
-            ui.end_row();
-            ui.label("Seed");
-            ui.add(egui::DragValue::new(&mut form.seed));
-            ui.end_row();
-        });
+        egui::Grid::new("generator-grid")
+            .num_columns(2)
+            .show(ui, |ui| {
+                let label_id = ui.label("Preset").id;
+                egui::ComboBox::from_id_salt("preset")
+                    .selected_text(form.preset.name())
+                    .show_ui(ui, |ui| {
+                        for p in Preset::ALL {
+                            ui.selectable_value(&mut form.preset, p, p.name())
+                                .on_hover_text(p.description());
+                        }
+                    })
+                    .response
+                    .labelled_by(label_id);
+                ui.end_row();
+                ui.label("Size X");
+                ui.add(egui::DragValue::new(&mut form.size[0]).range(32..=4096));
+                ui.end_row();
+                ui.label("Size Y (up)");
+                ui.add(egui::DragValue::new(&mut form.size[1]).range(32..=1024));
+                ui.end_row();
+                ui.label("Size Z");
+                ui.add(egui::DragValue::new(&mut form.size[2]).range(32..=4096));
+                ui.end_row();
+                ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut form.seed));
+                ui.end_row();
+            });
         ui.weak(form.preset.description());
         if let Err(e) = form.settings().validate() {
             ui.colored_label(ui.visuals().error_fg_color, e.to_string());
@@ -235,7 +237,10 @@ const SHORTCUTS: &[(&str, &str)] = &[
     ("Right drag", "Orbit around the point under the cursor"),
     ("Middle drag", "Pan"),
     ("Wheel", "Zoom toward the cursor"),
-    ("Right button + W A S D", "Fly (Q / E down / up, Shift faster)"),
+    (
+        "Right button + W A S D",
+        "Fly (Q / E down / up, Shift faster)",
+    ),
     ("F", "Focus the hovered point"),
     ("Alt+1 / Alt+3 / Alt+7", "Front / right / top view"),
     ("T / R / G", "Add / Subtract / Paint"),
@@ -245,7 +250,10 @@ const SHORTCUTS: &[(&str, &str)] = &[
     ("Shift (held)", "Smooth"),
     ("Alt+click", "Pick the hovered material"),
     ("Ctrl+Z / Ctrl+Y / Ctrl+Shift+Z", "Undo / redo / redo"),
-    ("Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S", "New / open / save / save as"),
+    (
+        "Ctrl+N / Ctrl+O / Ctrl+S / Ctrl+Shift+S",
+        "New / open / save / save as",
+    ),
 ];
 
 fn shortcuts(app: &mut EditorApp, ctx: &egui::Context) {
@@ -253,13 +261,15 @@ fn shortcuts(app: &mut EditorApp, ctx: &egui::Context) {
     egui::Window::new("Keyboard Shortcuts")
         .open(&mut open)
         .show(ctx, |ui| {
-            egui::Grid::new("shortcut-grid").striped(true).show(ui, |ui| {
-                for (keys, what) in SHORTCUTS {
-                    ui.monospace(*keys);
-                    ui.label(*what);
-                    ui.end_row();
-                }
-            });
+            egui::Grid::new("shortcut-grid")
+                .striped(true)
+                .show(ui, |ui| {
+                    for (keys, what) in SHORTCUTS {
+                        ui.monospace(*keys);
+                        ui.label(*what);
+                        ui.end_row();
+                    }
+                });
         });
     app.dialogs.shortcuts = open;
 }

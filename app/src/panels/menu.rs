@@ -137,7 +137,8 @@ fn view_menu(app: &mut EditorApp, ui: &mut egui::Ui) {
     }
     if ui.button("Reset Camera").clicked() {
         if let Some(doc) = &app.doc {
-            let saved = strata_engine::format::project::Camera::overview(&doc.project.header.bounds);
+            let saved =
+                strata_engine::format::project::Camera::overview(&doc.project.header.bounds);
             app.viewport.camera = crate::viewport::camera::EditorCamera::from_saved(&saved);
         }
     }

@@ -10,8 +10,8 @@ use eframe::egui;
 use image::ImageEncoder;
 use rustc_hash::FxHashMap;
 
-use strata_engine::format::write_atomic;
 use strata_engine::format::project::Project;
+use strata_engine::format::write_atomic;
 use strata_engine::render::render_topdown;
 
 use crate::app::{EditorApp, Guarded};
@@ -77,7 +77,12 @@ pub struct Thumbnails {
 }
 
 impl Thumbnails {
-    fn get(&mut self, ctx: &egui::Context, dir: &Path, project: &Path) -> Option<egui::TextureHandle> {
+    fn get(
+        &mut self,
+        ctx: &egui::Context,
+        dir: &Path,
+        project: &Path,
+    ) -> Option<egui::TextureHandle> {
         self.textures
             .entry(project.to_path_buf())
             .or_insert_with(|| {
@@ -123,9 +128,10 @@ pub fn show(app: &mut EditorApp, ctx: &egui::Context) {
                         }
                     }
                     ui.vertical(|ui| {
-                        let name = path
-                            .file_name()
-                            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+                        let name = path.file_name().map_or_else(
+                            || path.display().to_string(),
+                            |n| n.to_string_lossy().into_owned(),
+                        );
                         let exists = path.is_file();
                         if ui.add_enabled(exists, egui::Button::new(name)).clicked() {
                             chosen = Some(path.clone());

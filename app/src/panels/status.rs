@@ -21,7 +21,9 @@ impl MemoryGauge {
     /// Bytes of voxel storage per non-air voxel of `doc`.
     pub fn per_voxel(&mut self, doc: &Document) -> f64 {
         let changed = self.revision != Some(doc.revision());
-        let throttled = self.at.is_some_and(|t| t.elapsed() < Duration::from_secs(1));
+        let throttled = self
+            .at
+            .is_some_and(|t| t.elapsed() < Duration::from_secs(1));
         if changed && !throttled {
             let grid = &doc.project.grid;
             let nonair = grid.stats().nonair_voxels;

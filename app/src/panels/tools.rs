@@ -4,7 +4,9 @@
 
 use eframe::egui::{self, Key};
 
-use strata_engine::tools::{BrushShape, SeaLevelMode, ToolKind, MAX_SIZE, MAX_STRENGTH, MIN_SIZE, MIN_STRENGTH};
+use strata_engine::tools::{
+    BrushShape, SeaLevelMode, ToolKind, MAX_SIZE, MAX_STRENGTH, MIN_SIZE, MIN_STRENGTH,
+};
 use strata_engine::voxel::MaterialTable;
 
 use crate::app::EditorApp;
@@ -146,7 +148,11 @@ fn materials(app: &mut EditorApp, ui: &mut egui::Ui) {
     if kind == ToolKind::Replace {
         material_combo(ui, &table, "Source", &mut app.tools.tool.source_material);
     }
-    let label = if kind == ToolKind::Replace { "Target" } else { "Material" };
+    let label = if kind == ToolKind::Replace {
+        "Target"
+    } else {
+        "Material"
+    };
     material_combo(ui, &table, label, &mut app.tools.tool.material);
 }
 

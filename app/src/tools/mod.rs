@@ -128,7 +128,13 @@ impl ToolState {
         message
     }
 
-    fn begin(&mut self, doc: &mut Document, modifiers: Modifiers, point: [f32; 3], normal: [f32; 3]) {
+    fn begin(
+        &mut self,
+        doc: &mut Document,
+        modifiers: Modifiers,
+        point: [f32; 3],
+        normal: [f32; 3],
+    ) {
         let tool = self.effective(modifiers);
         let mut brush = self.brush.clamped();
         if self.plane_lock {

@@ -132,8 +132,8 @@ impl EditorCamera {
     /// Move sideways and up so a point at `depth` voxels follows a drag of `(dx, dy)` pixels in a view
     /// `view_height_px` tall.
     pub fn pan(&mut self, dx: f32, dy: f32, depth: f32, view_height_px: f32) {
-        let per_px = 2.0 * depth.max(MIN_ZOOM_DISTANCE) * (self.fov_y * 0.5).tan()
-            / view_height_px.max(1.0);
+        let per_px =
+            2.0 * depth.max(MIN_ZOOM_DISTANCE) * (self.fov_y * 0.5).tan() / view_height_px.max(1.0);
         self.position += (-self.right() * dx + self.up() * dy) * per_px;
     }
 
@@ -182,8 +182,9 @@ impl EditorCamera {
         let half = (self.fov_y * 0.5).tan();
         let ndc_x = 2.0 * x / w - 1.0;
         let ndc_y = 1.0 - 2.0 * y / h;
-        let dir = (self.forward() + self.right() * (ndc_x * half * w / h) + self.up() * (ndc_y * half))
-            .normalize();
+        let dir =
+            (self.forward() + self.right() * (ndc_x * half * w / h) + self.up() * (ndc_y * half))
+                .normalize();
         PickRay {
             origin: [self.position.x, self.position.y, self.position.z],
             dir: [dir.x, dir.y, dir.z],
@@ -197,7 +198,11 @@ impl EditorCamera {
 }
 
 fn forward_of(yaw: f32, pitch: f32) -> Vec3 {
-    vec3(pitch.cos() * yaw.sin(), pitch.sin(), pitch.cos() * yaw.cos())
+    vec3(
+        pitch.cos() * yaw.sin(),
+        pitch.sin(),
+        pitch.cos() * yaw.cos(),
+    )
 }
 
 #[cfg(test)]
@@ -249,7 +254,12 @@ mod tests {
         };
         let before = to_view(&cam);
         cam.orbit(pivot, 0.7, -0.3);
-        assert!(close(to_view(&cam), before, 1e-3), "{:?} {:?}", to_view(&cam), before);
+        assert!(
+            close(to_view(&cam), before, 1e-3),
+            "{:?} {:?}",
+            to_view(&cam),
+            before
+        );
         cam.orbit(pivot, -2.0, 5.0);
         assert!(cam.pitch <= PITCH_LIMIT);
         assert!((to_view(&cam).magnitude() - before.magnitude()).abs() < 1e-3);

@@ -147,7 +147,9 @@ impl Viewport {
         let (w, h) = (rect.width(), rect.height());
         let pointer = response.hover_pos();
         self.hover = pointer.and_then(|p| {
-            let ray = self.camera.pick_ray(p.x - rect.left(), p.y - rect.top(), w, h);
+            let ray = self
+                .camera
+                .pick_ray(p.x - rect.left(), p.y - rect.top(), w, h);
             doc.raycast(ray.origin, ray.dir, self.extent * 8.0)
         });
         self.camera_input(ui, &response, rect);
@@ -172,7 +174,8 @@ impl Viewport {
                 self.stats.clone(),
             ));
         } else {
-            ui.painter().rect_filled(rect, 0.0, egui::Color32::from_rgb(135, 160, 190));
+            ui.painter()
+                .rect_filled(rect, 0.0, egui::Color32::from_rgb(135, 160, 190));
         }
         if self.stale_chunks() > 0 || self.fly_keys_held(ui) {
             ui.ctx().request_repaint();
@@ -207,7 +210,8 @@ impl Viewport {
         });
         if response.dragged_by(PointerButton::Secondary) {
             if flying {
-                self.camera.look(-delta.x * ORBIT_SPEED, -delta.y * ORBIT_SPEED);
+                self.camera
+                    .look(-delta.x * ORBIT_SPEED, -delta.y * ORBIT_SPEED);
             } else {
                 let pivot = self.pivot.unwrap_or_else(|| self.camera.target());
                 self.camera
@@ -215,16 +219,20 @@ impl Viewport {
             }
         }
         if response.dragged_by(PointerButton::Middle) {
-            let depth = self
-                .pivot
-                .map_or(self.camera.focus_distance, |p| (p - self.camera.position).magnitude());
+            let depth = self.pivot.map_or(self.camera.focus_distance, |p| {
+                (p - self.camera.position).magnitude()
+            });
             self.camera.pan(delta.x, delta.y, depth, rect.height());
         }
         if flying {
             let axis = |pos: Key, neg: Key| {
                 ui.input(|i| f32::from(i8::from(i.key_down(pos)) - i8::from(i.key_down(neg))))
             };
-            let local = Vec3::new(axis(Key::D, Key::A), axis(Key::E, Key::Q), axis(Key::W, Key::S));
+            let local = Vec3::new(
+                axis(Key::D, Key::A),
+                axis(Key::E, Key::Q),
+                axis(Key::W, Key::S),
+            );
             let speed = self.fly_speed * if shift { 4.0 } else { 1.0 };
             self.camera.fly(local, speed, dt);
         }

@@ -11,9 +11,9 @@
 
 use rustc_hash::FxHashMap;
 use three_d::{
-    degrees, vec3, AmbientLight, Axes, Blend, Camera, ClearState, ColorMaterial, Context, CpuMaterial,
-    CpuMesh, Cull, DirectionalLight, Gm, Indices, Mat4, Mesh, Object, PhysicalMaterial, Positions,
-    RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
+    degrees, vec3, AmbientLight, Axes, Blend, Camera, ClearState, ColorMaterial, Context,
+    CpuMaterial, CpuMesh, Cull, DirectionalLight, Gm, Indices, Mat4, Mesh, Object,
+    PhysicalMaterial, Positions, RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
 };
 
 use strata_engine::voxel::{ChunkPos, VoxelBox};

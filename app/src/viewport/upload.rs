@@ -152,7 +152,11 @@ mod tests {
         assert!(up.triangles > 0);
         let (r, g, b) = table.materials[usize::from(grass)].color;
         let colors = mesh.colors.as_ref().expect("colors");
-        assert!(colors.iter().all(|c| c.r == r && c.g == g && c.b == b), "{:?}", colors[0]);
+        assert!(
+            colors.iter().all(|c| c.r == r && c.g == g && c.b == b),
+            "{:?}",
+            colors[0]
+        );
         let Indices::U32(idx) = &mesh.indices else {
             panic!("u32 indices")
         };

@@ -278,4 +278,3 @@ fn bounding(step: &Step) -> Option<VoxelBox> {
 
 #[cfg(test)]
 mod tests;
-
