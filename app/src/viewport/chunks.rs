@@ -26,6 +26,8 @@ use super::upload::{build, ChunkUpload, Palette};
 const LOD_DISTANCES: [f32; 3] = [6.0, 12.0, 24.0];
 /// Chunks meshed per parallel batch.
 const BATCH: usize = 16;
+/// Batches up to this many chunks are meshed serially.
+const SERIAL_MAX: usize = 8;
 
 /// Mesh bookkeeping of the current document.
 #[derive(Default)]
@@ -194,12 +196,21 @@ impl ChunkMeshes {
     }
 }
 
+/// Mesh `jobs`; a few chunks (a brush stroke) are meshed on this thread, because waking rayon's
+/// workers costs more than meshing them (see the engine `edit` bench), larger batches in parallel.
 fn mesh_batch(
     grid: &Grid,
     table: &MaterialTable,
     palette: &Palette,
     jobs: &[(ChunkPos, u32)],
 ) -> Vec<ChunkUpload> {
+    if jobs.len() <= SERIAL_MAX {
+        let mut buf = MeshBuffer::new();
+        return jobs
+            .iter()
+            .map(|&(p, lod)| build(grid, table, palette, p, lod, &mut buf))
+            .collect();
+    }
     jobs.par_iter()
         .map_init(MeshBuffer::new, |buf, &(p, lod)| {
             build(grid, table, palette, p, lod, buf)
