@@ -19,8 +19,8 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::storage::{Chunk, Grid};
-use crate::voxel::{Voxel, CHUNK_SIZE, MATERIAL_COUNT};
+use crate::storage::{filled_row, Chunk, Grid};
+use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
 /// Marks a cell with no ground or no water.
 pub(crate) const NONE: f32 = f32::NEG_INFINITY;
@@ -182,6 +182,9 @@ fn scan_column(
     let mut above_solid = vec![0.0f32; cells];
     let mut above_liquid = vec![0.0f32; cells];
     let mut remaining = cells;
+    // Cells still without ground, per Z row of the tile.
+    let mut row_left = vec![n; n];
+    let air_row = filled_row(AIR).as_ptr();
     let mut next_y: Option<i32> = None;
     for &cy in ys {
         if next_y != Some(cy) {
@@ -198,7 +201,16 @@ fn scan_column(
         for ly in (0..n).rev() {
             let y0 = base as f32 + ly as f32 * scale;
             for lz in 0..n {
+                if row_left[lz] == 0 {
+                    continue;
+                }
                 let row = level_row(chunk, level, ly, lz);
+                if std::ptr::eq(row.as_ptr(), air_row) {
+                    // A packed Air row (the common case above the ground): nothing to find.
+                    above_solid[lz * n..lz * n + n].fill(0.0);
+                    above_liquid[lz * n..lz * n + n].fill(0.0);
+                    continue;
+                }
                 for (lx, v) in row.iter().enumerate() {
                     let i = lz * n + lx;
                     if tile.ground[i] > NONE {
@@ -220,6 +232,7 @@ fn scan_column(
                         tile.ground[i] = y0 + (occ + above_solid[i]) * scale;
                         tile.ground_material[i] = v.material;
                         remaining -= 1;
+                        row_left[lz] -= 1;
                     } else {
                         above_solid[i] = occ;
                         above_liquid[i] = 0.0;
