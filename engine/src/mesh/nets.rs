@@ -35,7 +35,7 @@
 //! so shared vertices are bit-identical and neighbouring meshes meet without cracks.
 
 use super::buffer::MeshBuffer;
-use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_COUNT};
+use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
 use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::input::{MeshInput, BORDER};
 use super::qef;
@@ -81,6 +81,28 @@ pub(crate) const EDGE_CORNERS: [(u8, u8, u8); 12] = {
     }
     t
 };
+
+/// Per axis, the cell edges on the cell's upper face across that axis (their lower corner has that
+/// coordinate 1), as bit sets over [`EDGES`]; the other edges lie on the lower face or along the axis.
+const UPPER_FACE_EDGES: [u16; 3] = {
+    let mut t = [0u16; 3];
+    let mut e = 0;
+    while e < 12 {
+        let lower = EDGES[e].0;
+        let mut a = 0;
+        while a < 3 {
+            if (lower >> a) & 1 == 1 {
+                t[a] |= 1 << e;
+            }
+            a += 1;
+        }
+        e += 1;
+    }
+    t
+};
+
+/// All twelve cell edges as a bit set.
+const ALL_EDGES: u16 = 0xfff;
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
 pub(crate) fn strides(size: [usize; 3]) -> [usize; 3] {
@@ -198,6 +220,22 @@ impl Ctx<'_> {
         }
     }
 
+    /// The edges of `cell` whose quads this box emits, as a bit set over [`EDGES`]. An edge is emitted
+    /// when its lower sample lies in the core; only the outermost cells (`BORDER − 1` and
+    /// `size − BORDER − 1` on some axis) have edges that are not.
+    #[inline]
+    fn owned_edges(&self, cell: [usize; 3]) -> u16 {
+        let mut owned = ALL_EDGES;
+        for (a, &c) in cell.iter().enumerate() {
+            if c == BORDER - 1 {
+                owned &= UPPER_FACE_EDGES[a];
+            } else if c == self.input.size[a] - BORDER - 1 {
+                owned &= !UPPER_FACE_EDGES[a];
+            }
+        }
+        owned
+    }
+
     /// Place the vertices of surface cell `i` (one per inside component of `mask`) and record the
     /// first one and the mask in the cell maps.
     fn cell_vertices(
@@ -209,6 +247,10 @@ impl Ctx<'_> {
         cell_mask: &mut [u8],
         out: &mut MeshBuffer,
     ) {
+        if CROSS_BITS[usize::from(mask)] & self.owned_edges(cell) == 0 {
+            // No quad of this box uses the cell: its crossings all belong to a neighbouring box.
+            return;
+        }
         let g = |k: usize| self.density[i + self.off[k]];
         let d = [g(0), g(1), g(2), g(3), g(4), g(5), g(6), g(7)];
         cell_mask[i] = mask;
