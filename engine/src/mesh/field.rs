@@ -157,6 +157,8 @@ pub(crate) struct Rows {
     pub needed: Vec<bool>,
     /// Rows that are one voxel repeated (narrow boxes only).
     pub uniform: Vec<bool>,
+    /// Rows holding a liquid voxel, found by the last [`Surface::Solid`] fill (narrow boxes only).
+    pub wet: Vec<bool>,
 }
 
 /// What [`fill_density`] saw.
@@ -178,6 +180,10 @@ pub(crate) struct Summary {
 /// inside), and densities are written only for the rows the mesher can read: those within two rows
 /// (in Y and Z) of a cell row that crosses the surface. Other entries of `out` are stale. Wider boxes
 /// get every density and an empty `bits`.
+///
+/// A [`Surface::Water`] fill must follow the [`Surface::Solid`] fill of the same `voxels` with the
+/// same `rows` (as [`crate::mesh::mesh`] does): it skips the rows that fill found no liquid in, which
+/// on most chunks is nearly all of them.
 pub(crate) fn fill_density(
     voxels: &[Voxel],
     size: [usize; 3],
@@ -195,7 +201,7 @@ pub(crate) fn fill_density(
     rows.state.clear();
     rows.bits.clear();
     if size[0] <= 64 {
-        return fill_narrow(voxels, size, &code, out, rows);
+        return fill_narrow(voxels, size, &code, surface, out, rows);
     }
     out.clear();
     out.reserve(voxels.len());
@@ -250,33 +256,50 @@ fn fill_narrow(
     voxels: &[Voxel],
     size: [usize; 3],
     code: &[u8; MATERIAL_COUNT],
+    surface: Surface,
     out: &mut Vec<f32>,
     rows: &mut Rows,
 ) -> Summary {
     let [nx, ny, nz] = size;
     let full = u64::MAX >> (64 - nx);
     let mut liquid = 0u8;
+    let solid = surface == Surface::Solid;
+    if solid {
+        rows.wet.clear();
+    }
     rows.uniform.clear();
-    for row in voxels.chunks_exact(nx) {
+    for (r, row) in voxels.chunks_exact(nx).enumerate() {
+        if !solid && rows.wet.get(r) == Some(&false) {
+            // No liquid: every sample is outside the water field (written as one EMPTY repeated).
+            rows.uniform.push(true);
+            rows.bits.push(0);
+            rows.state.push(ROW_OUT);
+            continue;
+        }
+        let mut row_liquid = 0u8;
         let uniform = is_uniform(row);
         rows.uniform.push(uniform);
         // Inside: matter of this surface (bit 0) with occupancy above one half (byte > 127).
         let b = if uniform {
             // Most rows (air above the ground, rock below it) are one voxel repeated.
             let c = code[usize::from(row[0].material & 0x3f)];
-            liquid |= c;
+            row_liquid |= c;
             full * u64::from(c & (row[0].occupancy >> 7) & 1)
         } else {
             let mut b = 0u64;
             for (x, v) in row.iter().enumerate() {
                 let c = code[usize::from(v.material & 0x3f)];
-                liquid |= c;
+                row_liquid |= c;
                 b |= u64::from(c & (v.occupancy >> 7) & 1) << x;
             }
             b
         };
         rows.bits.push(b);
         rows.state.push(row_state(b != 0, b != full));
+        liquid |= row_liquid;
+        if solid {
+            rows.wet.push(row_liquid & 2 != 0);
+        }
     }
     let seen = summary(&rows.state, liquid);
     if !(seen.inside && seen.outside) {
@@ -358,9 +381,18 @@ mod tests {
         let (_, d, _, bits) = fill(&voxels, [3, 2, 2], Surface::Water);
         assert_eq!(d, [-0.5, 0.5, -0.5].repeat(4));
         assert_eq!(bits, vec![0b010; 4]);
+        fill(&row[1..2], [1, 1, 1], Surface::Solid);
         let (s, _, rows, bits) = fill(&row[1..2], [1, 1, 1], Surface::Water);
         assert!(s.inside && !s.outside);
         assert_eq!((rows, bits), (vec![ROW_IN], vec![1]));
+        // Rows without liquid skip the water fill: outside, with EMPTY (not solid) densities.
+        let rocks = [Voxel::filled(rock); 3];
+        let two = [row.as_slice(), &rocks].concat().repeat(2);
+        fill(&two, [3, 2, 2], Surface::Solid);
+        let (_, d, rows, bits) = fill(&two, [3, 2, 2], Surface::Water);
+        assert_eq!(bits, vec![0b010, 0, 0b010, 0]);
+        assert_eq!(rows, vec![ROW_MIXED, ROW_OUT, ROW_MIXED, ROW_OUT]);
+        assert_eq!(d, [-0.5, 0.5, -0.5, -0.5, -0.5, -0.5].repeat(2));
         let wide = [row.as_slice(), &[Voxel::AIR; 62]].concat();
         let (_, d, rows, bits) = fill(&wide, [65, 1, 1], Surface::Solid);
         assert_eq!(

@@ -299,7 +299,7 @@ impl Ctx<'_> {
             qef::place_sharp(
                 self.density,
                 i,
-                self.strides,
+                (self.strides, &self.off),
                 d,
                 &edges[..n],
                 &ts[..n],
