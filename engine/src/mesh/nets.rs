@@ -210,7 +210,9 @@ impl Ctx<'_> {
                     let high = column(x + 1);
                     let mask = low | high << 1;
                     low = high;
-                    if mask == 0 || mask == 0xff {
+                    // Skip cells without crossings, and border cells whose crossings all belong to
+                    // quads of a neighbouring box.
+                    if CROSS_BITS[usize::from(mask)] & self.owned_edges([x, y, z]) == 0 {
                         continue;
                     }
                     let i = row + x;
@@ -247,10 +249,6 @@ impl Ctx<'_> {
         cell_mask: &mut [u8],
         out: &mut MeshBuffer,
     ) {
-        if CROSS_BITS[usize::from(mask)] & self.owned_edges(cell) == 0 {
-            // No quad of this box uses the cell: its crossings all belong to a neighbouring box.
-            return;
-        }
         let g = |k: usize| self.density[i + self.off[k]];
         let d = [g(0), g(1), g(2), g(3), g(4), g(5), g(6), g(7)];
         cell_mask[i] = mask;
@@ -443,7 +441,7 @@ impl Ctx<'_> {
     }
 
     /// [`Ctx::place_vertices`] for rows of at most 64 samples: whole rows of cells are classified with
-    /// bit operations on the rows' inside bits, and only surface cells are visited.
+    /// bit operations on the rows' inside bits, and only the cells some emitted quad uses are visited.
     fn place_vertices_bits(
         &self,
         cell_vertex: &mut [u32],
@@ -452,18 +450,34 @@ impl Ctx<'_> {
     ) {
         let [nx, ny, nz] = self.input.size;
         let [_, sy, sz] = self.strides;
-        // Cells 1..nx − 2 along x.
+        // Cells 1..nx − 2 along x; samples BORDER..nx − BORDER (the core).
         let range = (1u64 << (nx - 2)) - 2;
+        let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        let in_core = |c: usize, n: usize| (BORDER..n - BORDER).contains(&c);
+        let keep = |owned: bool, bits: u64| if owned { bits } else { 0 };
         for z in 1..nz - 2 {
+            let (z0, z1) = (in_core(z, nz), in_core(z + 1, nz));
             for y in 1..ny - 2 {
+                let (y0, y1) = (in_core(y, ny), in_core(y + 1, ny));
                 let r = |dy: usize, dz: usize| self.bits[(z + dz) * ny + y + dy];
                 let (r00, r10, r01, r11) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
-                let all = r00 & r10 & r01 & r11;
-                let any = r00 | r10 | r01 | r11;
-                let mut surface = (any | (any >> 1)) & !(all & (all >> 1)) & range;
-                while surface != 0 {
-                    let x = surface.trailing_zeros() as usize;
-                    surface &= surface - 1;
+                // Cells with a crossing edge whose quad this box emits (lower sample in the core).
+                // X edges: on the cell row's four sample rows, edge x belongs to cell x.
+                let along = |row: u64| (row ^ (row >> 1)) & core;
+                let mut used = keep(y0 && z0, along(r00))
+                    | keep(y1 && z0, along(r10))
+                    | keep(y0 && z1, along(r01))
+                    | keep(y1 && z1, along(r11));
+                // Y and Z edges: the edge at sample x belongs to cells x − 1 and x.
+                let across = (keep(y0 && z0, (r00 ^ r10) | (r00 ^ r01))
+                    | keep(y0 && z1, r01 ^ r11)
+                    | keep(y1 && z0, r10 ^ r11))
+                    & core;
+                used |= across | (across >> 1);
+                used &= range;
+                while used != 0 {
+                    let x = used.trailing_zeros() as usize;
+                    used &= used - 1;
                     let pair = |row: u64| ((row >> x) & 3) as u8;
                     let mask = pair(r00) | pair(r10) << 2 | pair(r01) << 4 | pair(r11) << 6;
                     let i = z * sz + y * sy + x;
