@@ -251,6 +251,27 @@ fn is_uniform(row: &[Voxel]) -> bool {
     row.iter().fold(0, |diff, v| diff | (key(v) ^ first)) == 0
 }
 
+/// Inside bits of a row of at most 64 voxels (bit `x` set when voxel `x` is matter of the surface
+/// more than half full); ORs the voxels' codes into `codes`.
+#[inline]
+fn inside_bits(row: &[Voxel], code: &[u8; MATERIAL_COUNT], codes: &mut u8) -> u64 {
+    let mut bits = 0u64;
+    let mut seen = 0u8;
+    for (k, group) in row.chunks(8).enumerate() {
+        let mut flags = [0u8; 8];
+        for (f, v) in flags.iter_mut().zip(group) {
+            let c = code[usize::from(v.material & 0x3f)];
+            seen |= c;
+            *f = c & (v.occupancy >> 7) & 1;
+        }
+        // Eight 0/1 bytes to eight bits: the product carries byte i's bit to bit 56 + i.
+        let packed = u64::from_le_bytes(flags).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        bits |= packed << (8 * k);
+    }
+    *codes |= seen;
+    bits
+}
+
 /// The narrow-box path of [`fill_density`]: inside bits first, then densities of the needed rows.
 fn fill_narrow(
     voxels: &[Voxel],
@@ -286,13 +307,7 @@ fn fill_narrow(
             row_liquid |= c;
             full * u64::from(c & (row[0].occupancy >> 7) & 1)
         } else {
-            let mut b = 0u64;
-            for (x, v) in row.iter().enumerate() {
-                let c = code[usize::from(v.material & 0x3f)];
-                row_liquid |= c;
-                b |= u64::from(c & (v.occupancy >> 7) & 1) << x;
-            }
-            b
+            inside_bits(row, code, &mut row_liquid)
         };
         rows.bits.push(b);
         rows.state.push(row_state(b != 0, b != full));
@@ -400,6 +415,44 @@ mod tests {
             (0.5, -0.5, vec![ROW_MIXED], vec![])
         );
         assert!(lut.sharp[usize::from(rock)]);
+    }
+
+    #[test]
+    fn packed_inside_bits_match_voxel_by_voxel() {
+        let table = MaterialTable::builtin();
+        let lut = MaterialLut::new(&table);
+        let mut code = [0u8; MATERIAL_COUNT];
+        for (c, class) in code.iter_mut().zip(lut.class.iter()) {
+            *c = u8::from(MaterialLut::member(Surface::Solid, *class))
+                | (u8::from(*class == Class::Liquid) << 1);
+        }
+        // A seeded xorshift over materials and occupancies, rows of every length up to 64.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for len in 1..=64 {
+            let row: Vec<Voxel> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    Voxel::new((r & 0x3f) as u8, (r >> 8) as u8)
+                })
+                .collect();
+            let mut seen = 0u8;
+            let bits = inside_bits(&row, &code, &mut seen);
+            let (mut want, mut want_seen) = (0u64, 0u8);
+            for (x, v) in row.iter().enumerate() {
+                let c = code[usize::from(v.material & 0x3f)];
+                want_seen |= c;
+                if c & 1 == 1 && v.occupancy > 127 {
+                    want |= 1 << x;
+                }
+            }
+            assert_eq!((bits, seen), (want, want_seen), "row of {len}");
+        }
     }
 
     #[test]
