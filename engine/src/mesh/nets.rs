@@ -1,9 +1,9 @@
-//! Surface extraction: one vertex per surface cell, one quad per sign-changing edge (surface nets,
-//! with dual-contouring placement for sharp materials).
+//! Surface extraction: one vertex per used surface cell, one quad per sign-changing edge (surface
+//! nets, with dual-contouring placement for sharp materials).
 //!
 //! Samples sit at voxel centres. A *cell* is the cube between eight neighbouring samples; cell `c`
 //! has its lowest corner on sample `c`. A cell whose corners do not all agree on inside/outside
-//! (`density > 0`) gets one vertex. Every edge between two samples that disagree gets one quad joining
+//! (`density > 0`) gets one vertex when a quad of this box uses it (see below). Every edge between two samples that disagree gets one quad joining
 //! the four cells around that edge:
 //!
 //! ```text
@@ -33,6 +33,12 @@
 //! emit every edge exactly once. Vertices of border cells are recomputed by both neighbours from the
 //! same samples with the same arithmetic in world coordinates (`cell_world + (0.5 + local) × scale`),
 //! so shared vertices are bit-identical and neighbouring meshes meet without cracks.
+//!
+//! Cells in the outermost layer (`BORDER − 1` and `size − BORDER − 1` on some axis) can have all their
+//! crossings on edges a neighbouring box owns; such cells get no vertex, since no quad here would use
+//! it. On terrain chunks that is about a quarter of all surface cells (a surface lying in a chunk's low
+//! border layer belongs to the chunk below). Narrow boxes find the used cells a whole row at a time
+//! from the rows' inside bits; wide boxes check each surface cell's crossing edges.
 
 use super::buffer::MeshBuffer;
 use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
