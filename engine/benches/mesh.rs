@@ -21,7 +21,10 @@
 //! - Mesh memory per triangle, the empty/full chunk fast exit, and whole-world times at LOD 0, at each
 //!   coarser LOD, and with distance-based LOD.
 //!
-//! Figures are printed once before the criterion groups.
+//! Figures are printed once before the criterion groups. With `STRATA_MESH_PROFILE=N` the bench only
+//! meshes the surface chunks with strata `N` times and exits, for `perf record` or
+//! `valgrind --tool=callgrind` (`cargo bench --bench mesh --no-run`, then run the printed binary
+//! with `--bench`).
 
 mod common;
 
@@ -185,7 +188,7 @@ fn figures(inp: &Inputs) {
     let mut sdf = Vec::new();
     let (mut ts, mut tf, mut tc) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
     let (mut counts, mut tri_f, mut tri_c) = ((0, 0), 0, 0);
-    for _ in 0..15 {
+    for _ in 0..25 {
         let (t, r) = best(1, || run_strata(inp, &mut sbuf));
         (ts, counts) = (ts.min(t), r);
         let (t, r) = best(1, || run_fsn(inp, &mut fbuf));
@@ -293,6 +296,16 @@ fn figures(inp: &Inputs) {
 
 fn bench(c: &mut Criterion) {
     let inp = inputs();
+    if let Some(n) = std::env::var("STRATA_MESH_PROFILE")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        let mut sbuf = MeshBuffer::new();
+        for _ in 0..n {
+            black_box(run_strata(&inp, &mut sbuf));
+        }
+        std::process::exit(0);
+    }
     figures(&inp);
     let mut g = c.benchmark_group("mesh_surface_chunks");
     let mut sbuf = MeshBuffer::new();

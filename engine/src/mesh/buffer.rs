@@ -4,7 +4,7 @@
 //! the triangles by what they are, so each consumer takes what it needs without copying.
 //!
 //! ```text
-//!   positions[i] normals[i] materials[i] weights[i]      one entry per vertex (one per surface cell)
+//!   positions[i] normals[i] materials[i] weights[i]    one entry per vertex (one per used surface cell)
 //!   solid_indices   ── ground, rock, ...   (physics, viewport, export)
 //!   water_indices   ── liquid surface      (viewport draws it apart, buoyancy)
 //!   skirt_indices   ── LOD seam skirts     (viewport only; empty at LOD 0)

@@ -29,12 +29,15 @@ pub(crate) static COUNT: [u8; 256] = build().2;
 pub(crate) static CROSSINGS: [[u8; 12]; 256] = build_crossings().0;
 /// Number of sign-changing edges per corner mask.
 pub(crate) static CROSS_COUNT: [u8; 256] = build_crossings().1;
+/// Sign-changing edges per corner mask as a bit set (bit `e` = edge `e` of `nets::EDGES`).
+pub(crate) static CROSS_BITS: [u16; 256] = build_crossings().2;
 
-const fn build_crossings() -> ([[u8; 12]; 256], [u8; 256]) {
+const fn build_crossings() -> ([[u8; 12]; 256], [u8; 256], [u16; 256]) {
     let edges = super::nets::EDGES;
     let comp = build().0;
     let mut list = [[0u8; 12]; 256];
     let mut count = [0u8; 256];
+    let mut bits = [0u16; 256];
     let mut mask = 0;
     while mask < 256 {
         let mut e = 0;
@@ -45,6 +48,7 @@ const fn build_crossings() -> ([[u8; 12]; 256], [u8; 256]) {
             if ia != ib {
                 let inside = if ia == 1 { a } else { b };
                 list[mask][n] = e as u8 | (comp[mask][inside] << 4);
+                bits[mask] |= 1 << e;
                 n += 1;
             }
             e += 1;
@@ -52,7 +56,7 @@ const fn build_crossings() -> ([[u8; 12]; 256], [u8; 256]) {
         count[mask] = n as u8;
         mask += 1;
     }
-    (list, count)
+    (list, count, bits)
 }
 
 /// Corners joined by a cube edge to corner `k` (flip one coordinate bit).
@@ -131,6 +135,11 @@ mod tests {
         assert_eq!(CROSS_COUNT[0b0000_0001], 3);
         assert_eq!(CROSS_COUNT[0b0000_1001], 6);
         assert_eq!(CROSS_COUNT[0b0000_1111], 4);
+        for mask in 0..256 {
+            assert_eq!(CROSS_BITS[mask].count_ones(), u32::from(CROSS_COUNT[mask]));
+        }
+        // Corner 0 alone: the edges leaving it, 0 (x), 4 (y) and 8 (z).
+        assert_eq!(CROSS_BITS[0b0000_0001], 0b1_0001_0001);
         let comps: Vec<u8> = CROSSINGS[0b0000_1001][..6].iter().map(|c| c >> 4).collect();
         assert_eq!(comps.iter().filter(|&&c| c == 1).count(), 3);
     }

@@ -157,6 +157,8 @@ pub(crate) struct Rows {
     pub needed: Vec<bool>,
     /// Rows that are one voxel repeated (narrow boxes only).
     pub uniform: Vec<bool>,
+    /// Rows holding a liquid voxel, found by the last [`Surface::Solid`] fill (narrow boxes only).
+    pub wet: Vec<bool>,
 }
 
 /// What [`fill_density`] saw.
@@ -178,6 +180,10 @@ pub(crate) struct Summary {
 /// inside), and densities are written only for the rows the mesher can read: those within two rows
 /// (in Y and Z) of a cell row that crosses the surface. Other entries of `out` are stale. Wider boxes
 /// get every density and an empty `bits`.
+///
+/// A [`Surface::Water`] fill must follow the [`Surface::Solid`] fill of the same `voxels` with the
+/// same `rows` (as [`crate::mesh::mesh`] does): it skips the rows that fill found no liquid in, which
+/// on most chunks is nearly all of them.
 pub(crate) fn fill_density(
     voxels: &[Voxel],
     size: [usize; 3],
@@ -195,7 +201,7 @@ pub(crate) fn fill_density(
     rows.state.clear();
     rows.bits.clear();
     if size[0] <= 64 {
-        return fill_narrow(voxels, size, &code, out, rows);
+        return fill_narrow(voxels, size, &code, surface, out, rows);
     }
     out.clear();
     out.reserve(voxels.len());
@@ -245,38 +251,70 @@ fn is_uniform(row: &[Voxel]) -> bool {
     row.iter().fold(0, |diff, v| diff | (key(v) ^ first)) == 0
 }
 
+/// Inside bits of a row of at most 64 voxels (bit `x` set when voxel `x` is matter of the surface
+/// more than half full); ORs the voxels' codes into `codes`.
+#[inline]
+fn inside_bits(row: &[Voxel], code: &[u8; MATERIAL_COUNT], codes: &mut u8) -> u64 {
+    let mut bits = 0u64;
+    let mut seen = 0u8;
+    for (k, group) in row.chunks(8).enumerate() {
+        let mut flags = [0u8; 8];
+        for (f, v) in flags.iter_mut().zip(group) {
+            let c = code[usize::from(v.material & 0x3f)];
+            seen |= c;
+            *f = c & (v.occupancy >> 7) & 1;
+        }
+        // Eight 0/1 bytes to eight bits: the product carries byte i's bit to bit 56 + i.
+        let packed = u64::from_le_bytes(flags).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        bits |= packed << (8 * k);
+    }
+    *codes |= seen;
+    bits
+}
+
 /// The narrow-box path of [`fill_density`]: inside bits first, then densities of the needed rows.
 fn fill_narrow(
     voxels: &[Voxel],
     size: [usize; 3],
     code: &[u8; MATERIAL_COUNT],
+    surface: Surface,
     out: &mut Vec<f32>,
     rows: &mut Rows,
 ) -> Summary {
     let [nx, ny, nz] = size;
     let full = u64::MAX >> (64 - nx);
     let mut liquid = 0u8;
+    let solid = surface == Surface::Solid;
+    if solid {
+        rows.wet.clear();
+    }
     rows.uniform.clear();
-    for row in voxels.chunks_exact(nx) {
+    for (r, row) in voxels.chunks_exact(nx).enumerate() {
+        if !solid && rows.wet.get(r) == Some(&false) {
+            // No liquid: every sample is outside the water field (written as one EMPTY repeated).
+            rows.uniform.push(true);
+            rows.bits.push(0);
+            rows.state.push(ROW_OUT);
+            continue;
+        }
+        let mut row_liquid = 0u8;
         let uniform = is_uniform(row);
         rows.uniform.push(uniform);
         // Inside: matter of this surface (bit 0) with occupancy above one half (byte > 127).
         let b = if uniform {
             // Most rows (air above the ground, rock below it) are one voxel repeated.
             let c = code[usize::from(row[0].material & 0x3f)];
-            liquid |= c;
+            row_liquid |= c;
             full * u64::from(c & (row[0].occupancy >> 7) & 1)
         } else {
-            let mut b = 0u64;
-            for (x, v) in row.iter().enumerate() {
-                let c = code[usize::from(v.material & 0x3f)];
-                liquid |= c;
-                b |= u64::from(c & (v.occupancy >> 7) & 1) << x;
-            }
-            b
+            inside_bits(row, code, &mut row_liquid)
         };
         rows.bits.push(b);
         rows.state.push(row_state(b != 0, b != full));
+        liquid |= row_liquid;
+        if solid {
+            rows.wet.push(row_liquid & 2 != 0);
+        }
     }
     let seen = summary(&rows.state, liquid);
     if !(seen.inside && seen.outside) {
@@ -358,9 +396,18 @@ mod tests {
         let (_, d, _, bits) = fill(&voxels, [3, 2, 2], Surface::Water);
         assert_eq!(d, [-0.5, 0.5, -0.5].repeat(4));
         assert_eq!(bits, vec![0b010; 4]);
+        fill(&row[1..2], [1, 1, 1], Surface::Solid);
         let (s, _, rows, bits) = fill(&row[1..2], [1, 1, 1], Surface::Water);
         assert!(s.inside && !s.outside);
         assert_eq!((rows, bits), (vec![ROW_IN], vec![1]));
+        // Rows without liquid skip the water fill: outside, with EMPTY (not solid) densities.
+        let rocks = [Voxel::filled(rock); 3];
+        let two = [row.as_slice(), &rocks].concat().repeat(2);
+        fill(&two, [3, 2, 2], Surface::Solid);
+        let (_, d, rows, bits) = fill(&two, [3, 2, 2], Surface::Water);
+        assert_eq!(bits, vec![0b010, 0, 0b010, 0]);
+        assert_eq!(rows, vec![ROW_MIXED, ROW_OUT, ROW_MIXED, ROW_OUT]);
+        assert_eq!(d, [-0.5, 0.5, -0.5, -0.5, -0.5, -0.5].repeat(2));
         let wide = [row.as_slice(), &[Voxel::AIR; 62]].concat();
         let (_, d, rows, bits) = fill(&wide, [65, 1, 1], Surface::Solid);
         assert_eq!(
@@ -368,6 +415,44 @@ mod tests {
             (0.5, -0.5, vec![ROW_MIXED], vec![])
         );
         assert!(lut.sharp[usize::from(rock)]);
+    }
+
+    #[test]
+    fn packed_inside_bits_match_voxel_by_voxel() {
+        let table = MaterialTable::builtin();
+        let lut = MaterialLut::new(&table);
+        let mut code = [0u8; MATERIAL_COUNT];
+        for (c, class) in code.iter_mut().zip(lut.class.iter()) {
+            *c = u8::from(MaterialLut::member(Surface::Solid, *class))
+                | (u8::from(*class == Class::Liquid) << 1);
+        }
+        // A seeded xorshift over materials and occupancies, rows of every length up to 64.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for len in 1..=64 {
+            let row: Vec<Voxel> = (0..len)
+                .map(|_| {
+                    let r = next();
+                    Voxel::new((r & 0x3f) as u8, (r >> 8) as u8)
+                })
+                .collect();
+            let mut seen = 0u8;
+            let bits = inside_bits(&row, &code, &mut seen);
+            let (mut want, mut want_seen) = (0u64, 0u8);
+            for (x, v) in row.iter().enumerate() {
+                let c = code[usize::from(v.material & 0x3f)];
+                want_seen |= c;
+                if c & 1 == 1 && v.occupancy > 127 {
+                    want |= 1 << x;
+                }
+            }
+            assert_eq!((bits, seen), (want, want_seen), "row of {len}");
+        }
     }
 
     #[test]

@@ -8,10 +8,10 @@
 //! material becomes a small blob well inside its voxel (its six crossings sit on its face centres and
 //! surface nets averages them), while a sharp one keeps its cube.
 //!
-//! The mesher is *surface nets* (one vertex per surface cell, one quad per sign-changing edge, see
-//! `nets`) with *dual contouring* placement for `Sharp` materials (`qef`): smooth materials round off,
-//! sharp ones keep flat faces and hard edges (to within 1/100 voxel: the QEF keeps a slight pull toward
-//! the surface-nets point so it stays well-posed on flat faces). Solid ground and water are contoured
+//! The mesher is *surface nets* (one vertex per surface cell that an emitted quad uses, one quad per
+//! sign-changing edge, see `nets`) with *dual contouring* placement for `Sharp` materials (`qef`):
+//! smooth materials round off, sharp ones keep flat faces and hard edges (to within 1/100 voxel: the
+//! QEF keeps a slight pull toward the surface-nets point so it stays well-posed on flat faces). Solid ground and water are contoured
 //! as two fields, and water faces against solid are dropped, so water is its own sheet in
 //! [`MeshBuffer::water_indices`].
 //!

@@ -1,9 +1,9 @@
-//! Surface extraction: one vertex per surface cell, one quad per sign-changing edge (surface nets,
-//! with dual-contouring placement for sharp materials).
+//! Surface extraction: one vertex per used surface cell, one quad per sign-changing edge (surface
+//! nets, with dual-contouring placement for sharp materials).
 //!
 //! Samples sit at voxel centres. A *cell* is the cube between eight neighbouring samples; cell `c`
 //! has its lowest corner on sample `c`. A cell whose corners do not all agree on inside/outside
-//! (`density > 0`) gets one vertex. Every edge between two samples that disagree gets one quad joining
+//! (`density > 0`) gets one vertex when a quad of this box uses it (see below). Every edge between two samples that disagree gets one quad joining
 //! the four cells around that edge:
 //!
 //! ```text
@@ -33,9 +33,15 @@
 //! emit every edge exactly once. Vertices of border cells are recomputed by both neighbours from the
 //! same samples with the same arithmetic in world coordinates (`cell_world + (0.5 + local) × scale`),
 //! so shared vertices are bit-identical and neighbouring meshes meet without cracks.
+//!
+//! Cells in the outermost layer (`BORDER − 1` and `size − BORDER − 1` on some axis) can have all their
+//! crossings on edges a neighbouring box owns; such cells get no vertex, since no quad here would use
+//! it. On terrain chunks that is about a quarter of all surface cells (a surface lying in a chunk's low
+//! border layer belongs to the chunk below). Narrow boxes find the used cells a whole row at a time
+//! from the rows' inside bits; wide boxes check each surface cell's crossing edges.
 
 use super::buffer::MeshBuffer;
-use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_COUNT};
+use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
 use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::input::{MeshInput, BORDER};
 use super::qef;
@@ -81,6 +87,28 @@ pub(crate) const EDGE_CORNERS: [(u8, u8, u8); 12] = {
     }
     t
 };
+
+/// Per axis, the cell edges on the cell's upper face across that axis (their lower corner has that
+/// coordinate 1), as bit sets over [`EDGES`]; the other edges lie on the lower face or along the axis.
+const UPPER_FACE_EDGES: [u16; 3] = {
+    let mut t = [0u16; 3];
+    let mut e = 0;
+    while e < 12 {
+        let lower = EDGES[e].0;
+        let mut a = 0;
+        while a < 3 {
+            if (lower >> a) & 1 == 1 {
+                t[a] |= 1 << e;
+            }
+            a += 1;
+        }
+        e += 1;
+    }
+    t
+};
+
+/// All twelve cell edges as a bit set.
+const ALL_EDGES: u16 = 0xfff;
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
 pub(crate) fn strides(size: [usize; 3]) -> [usize; 3] {
@@ -188,7 +216,9 @@ impl Ctx<'_> {
                     let high = column(x + 1);
                     let mask = low | high << 1;
                     low = high;
-                    if mask == 0 || mask == 0xff {
+                    // Skip cells without crossings, and border cells whose crossings all belong to
+                    // quads of a neighbouring box.
+                    if CROSS_BITS[usize::from(mask)] & self.owned_edges([x, y, z]) == 0 {
                         continue;
                     }
                     let i = row + x;
@@ -196,6 +226,22 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+
+    /// The edges of `cell` whose quads this box emits, as a bit set over [`EDGES`]. An edge is emitted
+    /// when its lower sample lies in the core; only the outermost cells (`BORDER − 1` and
+    /// `size − BORDER − 1` on some axis) have edges that are not.
+    #[inline]
+    fn owned_edges(&self, cell: [usize; 3]) -> u16 {
+        let mut owned = ALL_EDGES;
+        for (a, &c) in cell.iter().enumerate() {
+            if c == BORDER - 1 {
+                owned &= UPPER_FACE_EDGES[a];
+            } else if c == self.input.size[a] - BORDER - 1 {
+                owned &= !UPPER_FACE_EDGES[a];
+            }
+        }
+        owned
     }
 
     /// Place the vertices of surface cell `i` (one per inside component of `mask`) and record the
@@ -257,7 +303,7 @@ impl Ctx<'_> {
             qef::place_sharp(
                 self.density,
                 i,
-                self.strides,
+                (self.strides, &self.off),
                 d,
                 &edges[..n],
                 &ts[..n],
@@ -401,7 +447,7 @@ impl Ctx<'_> {
     }
 
     /// [`Ctx::place_vertices`] for rows of at most 64 samples: whole rows of cells are classified with
-    /// bit operations on the rows' inside bits, and only surface cells are visited.
+    /// bit operations on the rows' inside bits, and only the cells some emitted quad uses are visited.
     fn place_vertices_bits(
         &self,
         cell_vertex: &mut [u32],
@@ -410,18 +456,34 @@ impl Ctx<'_> {
     ) {
         let [nx, ny, nz] = self.input.size;
         let [_, sy, sz] = self.strides;
-        // Cells 1..nx − 2 along x.
+        // Cells 1..nx − 2 along x; samples BORDER..nx − BORDER (the core).
         let range = (1u64 << (nx - 2)) - 2;
+        let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        let in_core = |c: usize, n: usize| (BORDER..n - BORDER).contains(&c);
+        let keep = |owned: bool, bits: u64| if owned { bits } else { 0 };
         for z in 1..nz - 2 {
+            let (z0, z1) = (in_core(z, nz), in_core(z + 1, nz));
             for y in 1..ny - 2 {
+                let (y0, y1) = (in_core(y, ny), in_core(y + 1, ny));
                 let r = |dy: usize, dz: usize| self.bits[(z + dz) * ny + y + dy];
                 let (r00, r10, r01, r11) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
-                let all = r00 & r10 & r01 & r11;
-                let any = r00 | r10 | r01 | r11;
-                let mut surface = (any | (any >> 1)) & !(all & (all >> 1)) & range;
-                while surface != 0 {
-                    let x = surface.trailing_zeros() as usize;
-                    surface &= surface - 1;
+                // Cells with a crossing edge whose quad this box emits (lower sample in the core).
+                // X edges: on the cell row's four sample rows, edge x belongs to cell x.
+                let along = |row: u64| (row ^ (row >> 1)) & core;
+                let mut used = keep(y0 && z0, along(r00))
+                    | keep(y1 && z0, along(r10))
+                    | keep(y0 && z1, along(r01))
+                    | keep(y1 && z1, along(r11));
+                // Y and Z edges: the edge at sample x belongs to cells x − 1 and x.
+                let across = (keep(y0 && z0, (r00 ^ r10) | (r00 ^ r01))
+                    | keep(y0 && z1, r01 ^ r11)
+                    | keep(y1 && z0, r10 ^ r11))
+                    & core;
+                used |= across | (across >> 1);
+                used &= range;
+                while used != 0 {
+                    let x = used.trailing_zeros() as usize;
+                    used &= used - 1;
                     let pair = |row: u64| ((row >> x) & 3) as u8;
                     let mask = pair(r00) | pair(r10) << 2 | pair(r01) << 4 | pair(r11) << 6;
                     let i = z * sz + y * sy + x;

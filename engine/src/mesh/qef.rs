@@ -43,6 +43,7 @@ fn minmod(a: f32, b: f32) -> f32 {
 
 /// The sharp vertex of the cell at box index `i` (cell-local coordinates in `0..=1`).
 ///
+/// `strides` are the box's index strides and `corners` the index offsets of a cell's eight corners;
 /// `d` holds the eight corner densities; `edges` and `ts` the sign-changing edges of the component
 /// being placed (indices into `nets::EDGES`) and where along each the crossing lies; `mass` the mean of
 /// the crossing points. The cell must not touch the box's outer layer (central differences read one
@@ -51,14 +52,13 @@ fn minmod(a: f32, b: f32) -> f32 {
 pub(crate) fn place_sharp(
     density: &[f32],
     i: usize,
-    strides: [usize; 3],
+    (strides, corners): ([usize; 3], &[usize; 8]),
     d: &[f32; 8],
     edges: &[u8],
     ts: &[f32],
     mass: [f32; 3],
 ) -> [f32; 3] {
-    let off =
-        |k: usize| i + (k & 1) * strides[0] + ((k >> 1) & 1) * strides[1] + (k >> 2) * strides[2];
+    let off = |k: usize| i + corners[k];
     // Upper triangle of AᵀA and Aᵀb, with the pull toward the mass point already added.
     let mut ata = [LAMBDA, 0.0, 0.0, LAMBDA, 0.0, LAMBDA];
     let mut atb = mass.map(|m| LAMBDA * m);

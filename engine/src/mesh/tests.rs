@@ -109,6 +109,36 @@ fn chunked_mesh_equals_whole_box_mesh() {
     );
 }
 
+#[test]
+fn chunk_meshes_only_hold_vertices_their_triangles_use() {
+    // Border cells whose crossings all belong to a neighbour's quads get no vertex; without that, a
+    // quarter of a terrain chunk's vertices went unused. A cell's extra components (checkerboard
+    // faces) may still go unused, so a tiny share remains; water vertices against ground are dropped
+    // faces and do not count.
+    let table = MaterialTable::builtin();
+    let grid = world(Preset::Canyons, [96, 64, 64], 1);
+    let mut buf = MeshBuffer::new();
+    let (mut total, mut unused) = (0usize, 0usize);
+    for pos in candidate_chunks(&grid) {
+        for lod in [0, 1] {
+            mesh_chunk(&grid, pos, lod, &table, &mut buf).expect("meshes");
+            let mut used = vec![false; buf.vertex_count()];
+            let lists = [&buf.solid_indices, &buf.water_indices, &buf.skirt_indices];
+            for &i in lists.into_iter().flatten() {
+                used[i as usize] = true;
+            }
+            for (m, used) in buf.materials.iter().zip(used) {
+                if field::MaterialLut::class_in(&table, m[0]) != field::Class::Liquid {
+                    total += 1;
+                    unused += usize::from(!used);
+                }
+            }
+        }
+    }
+    assert!(total > 10_000, "{total} vertices");
+    assert!(unused * 1000 < total, "{unused} of {total} vertices unused");
+}
+
 /// Undirected edge use counts of a triangle list.
 fn edge_counts(list: &[u32]) -> BTreeMap<(u32, u32), u32> {
     let mut m = BTreeMap::new();
