@@ -33,7 +33,12 @@ fn drop_settings(count: usize) -> DropSettings {
     }
 }
 
-fn first_second(world: &mut PhysicsWorld, grid: &Grid, table: &MaterialTable, bodies: &[Body]) -> u64 {
+fn first_second(
+    world: &mut PhysicsWorld,
+    grid: &Grid,
+    table: &MaterialTable,
+    bodies: &[Body],
+) -> u64 {
     let mut sim = Simulation::new(table, SimSettings::default());
     for b in bodies {
         sim.add(*b);
@@ -55,7 +60,7 @@ fn contact_cases(world: &mut PhysicsWorld, grid: &Grid) -> Vec<(BoxGeom, [[f32; 
     for (i, t) in tris.iter().enumerate().step_by(7).take(2000) {
         let c: [f32; 3] = std::array::from_fn(|k| (t[0][k] + t[1][k] + t[2][k]) / 3.0);
         let f = i as f32;
-        let q = quat_from_axis_angle([0.6, 0.0, 0.8], (f * 0.37) % 6.28);
+        let q = quat_from_axis_angle([0.6, 0.0, 0.8], (f * 0.37) % std::f32::consts::TAU);
         let half = [0.5 + (f * 0.13) % 0.5, 0.5, 0.5 + (f * 0.29) % 0.5];
         let lift = 0.5 + ((f * 0.71) % 0.4 - 0.2);
         out.push((
@@ -84,7 +89,11 @@ fn bench(c: &mut Criterion) {
     let r = run_drop(&mut world, &grid, &table, &full, &Progress::new()).expect("drop");
     let secs = t.elapsed().as_secs_f64();
     let rest = r.bodies.iter().filter(|b| b.at_rest).count();
-    let pen = r.bodies.iter().map(|b| b.max_penetration / b.size).fold(0.0f32, f32::max);
+    let pen = r
+        .bodies
+        .iter()
+        .map(|b| b.max_penetration / b.size)
+        .fold(0.0f32, f32::max);
     println!(
         "drop 64 mixed, 10 s: {} steps, {} substeps in {:.3} s -> {:.0} steps/s ({:.1}x real time); \
          {rest}/64 at rest, max penetration {:.2}% of size",

@@ -169,8 +169,8 @@ fn report_text(r: &DropReport, s: &DropSettings, wall_ms: f64) -> String {
     );
     let _ = writeln!(
         t,
-        "{:>5} {:<8} {:>5}  {:<26} {:<26} {:>8} {:<4} {}",
-        "#", "shape", "size", "start", "final", "pen", "rest", "water"
+        "{:>5} {:<8} {:>5}  {:<26} {:<26} {:>8} {:<4} water",
+        "#", "shape", "size", "start", "final", "pen", "rest"
     );
     let v = |p: [f32; 3]| format!("{:.2},{:.2},{:.2}", p[0], p[1], p[2]);
     for (i, b) in r.bodies.iter().enumerate() {

@@ -252,7 +252,7 @@ pub fn place_bodies(
 ) -> Result<Vec<Body>> {
     check(settings)?;
     let (lo, hi) = world_bounds(grid).ok_or_else(|| Error::Invalid("the world is empty".into()))?;
-    let mut rng = Rng(settings.seed ^ 0x5eed_0f_d4_0b);
+    let mut rng = Rng(settings.seed ^ 0x005e_ed0f_d40b);
     let mut bodies: Vec<Body> = Vec::with_capacity(settings.count);
     let columns = (settings.count as f32).sqrt().ceil().min(8.0) as usize;
     let solid = RayFilter {

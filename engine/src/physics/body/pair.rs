@@ -63,8 +63,8 @@ fn ball_box(c: V3, r: f32, b: &BoxGeom, margin: f32) -> Option<Contact> {
     if inside {
         // Push out through the nearest face.
         let (mut k, mut best) = (0, f32::MAX);
-        for i in 0..3 {
-            let d = b.half[i] - local[i].abs();
+        for (i, (&h, &l)) in b.half.iter().zip(&local).enumerate() {
+            let d = h - l.abs();
             if d < best {
                 (k, best) = (i, d);
             }

@@ -226,20 +226,20 @@ pub fn box_contacts(a: &BoxGeom, other: &Other, margin: f32, out: &mut Vec<Conta
         keep(&mut best_a, gap_both(a.axes[k]));
     }
     let mut best_b: Option<(V3, f32)> = None;
-    let (b_edges, tri_normal): (Vec<V3>, Option<V3>) = match other {
+    let (b_edges, tri_normal): ([V3; 3], Option<V3>) = match other {
         Other::Triangle(t) => {
             let n = normalize(cross(sub(t[1], t[0]), sub(t[2], t[0])));
             if let Some(n) = n {
                 let (c, r) = ca(n);
                 best_b = Some((n, (c - r) - dot(t[0], n)));
             }
-            (vec![sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2])], n)
+            ([sub(t[1], t[0]), sub(t[2], t[1]), sub(t[0], t[2])], n)
         }
         Other::Box(b) => {
             for k in 0..3 {
                 keep(&mut best_b, gap_both(b.axes[k]));
             }
-            (b.axes.to_vec(), None)
+            (b.axes, None)
         }
     };
     let mut best_e: Option<(V3, f32)> = None;

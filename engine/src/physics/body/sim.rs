@@ -106,6 +106,7 @@ pub struct Simulation {
     touches: Vec<Touch>,
     constraints: Vec<Constraint>,
     masses: Vec<Mass>,
+    touching: Vec<bool>,
     /// Simulated seconds.
     pub time: f64,
 }
@@ -124,6 +125,7 @@ impl Simulation {
             touches: Vec::new(),
             constraints: Vec::new(),
             masses: Vec::new(),
+            touching: Vec::new(),
             time: 0.0,
         }
     }
@@ -198,14 +200,16 @@ impl Simulation {
         self.terrain_contacts(world, grid, h)?;
         self.body_contacts(h, g);
         solver::solve_velocities(&mut self.bodies, &self.masses, &mut self.constraints, h);
-        let mut touching = vec![false; self.bodies.len()];
+        let touching = &mut self.touching;
+        touching.clear();
+        touching.resize(self.bodies.len(), false);
         for c in &self.constraints {
             touching[c.a] = true;
             if let Some(b) = c.b {
                 touching[b] = true;
             }
         }
-        for (b, &t) in self.bodies.iter_mut().zip(&touching) {
+        for (b, &t) in self.bodies.iter_mut().zip(touching.iter()) {
             if b.asleep {
                 continue;
             }

@@ -233,8 +233,3 @@ pub fn solve_positions(bodies: &mut [Body], masses: &[Mass], cs: &[Constraint]) 
         }
     }
 }
-
-/// Total normal impulse each constraint applied in the last solve.
-pub fn normal_impulse(c: &Constraint) -> f32 {
-    c.jn
-}

@@ -336,6 +336,11 @@ fn drops_on_every_preset_stay_on_the_surface() {
                 b.max_penetration,
                 b.size
             );
+            // No energy from nowhere: nothing ends higher than it started, unless water lifted it.
+            assert!(
+                b.in_water || b.final_position[1] <= b.start[1] + 0.1,
+                "{what}: rose: {b:?}"
+            );
             let p = b.final_position;
             if !(p[0] > 0.0 && p[0] < 64.0 && p[2] > 0.0 && p[2] < 64.0) {
                 // Rolled off the edge of this small world: nothing to stand on there.
