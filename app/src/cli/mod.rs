@@ -2,6 +2,7 @@
 //! bad input; long jobs show a progress bar when stderr is a terminal.
 
 mod args;
+mod drop;
 mod export;
 mod godot;
 pub mod heightmap;
@@ -188,6 +189,30 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
+    /// landed: final positions, deepest penetration, at rest, in water.
+    Drop {
+        /// Project file.
+        file: PathBuf,
+        /// Number of bodies.
+        #[arg(long, default_value_t = 32)]
+        bodies: usize,
+        /// Body shape: sphere, box, capsule or mixed.
+        #[arg(long, default_value = "mixed")]
+        shape: String,
+        /// Random seed of placement, sizes and orientations.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Simulated seconds.
+        #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
+        seconds: f32,
+        /// Drop the bodies around this point X,Y,Z instead of over the whole world.
+        #[arg(long, allow_hyphen_values = true)]
+        at: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Run a parsed command line.
@@ -312,5 +337,24 @@ pub fn run(cli: Cli) -> AppResult<()> {
             };
             raycast::run(&file, source, json)
         }
+        Some(Command::Drop {
+            file,
+            bodies,
+            shape,
+            seed,
+            seconds,
+            at,
+            json,
+        }) => drop::run(
+            &file,
+            &drop::DropArgs {
+                bodies,
+                shape: &shape,
+                seed,
+                seconds,
+                at: at.as_deref(),
+                json,
+            },
+        ),
     }
 }

@@ -15,7 +15,7 @@
 //! - [`kdtree`]: the loose kD tree and its queries.
 //! - [`cache`]: the LRU cache that holds built narrowphase data per chunk.
 //! - [`narrowphase`]: one chunk's LOD 0 mesh and tree ([`ChunkShape`]).
-//! - [`body`]: sphere bodies stepped against terrain triangles (gravity, fixed step, substeps).
+//! - [`body`]: rigid bodies (spheres, boxes, capsules) on the terrain: contacts, water, sleeping, drops.
 //! - [`world`]: [`PhysicsWorld`], the lazily built whole-world view, and world raycasts.
 //!
 //! Coordinates are world voxel units: voxel `(x, y, z)` occupies `[x, x + 1)` on each axis, the same
@@ -28,7 +28,7 @@ pub mod kdtree;
 pub mod narrowphase;
 pub mod world;
 
-pub use body::{Sphere, StepReport, StepSettings};
+pub use body::{Body, BodyMaterial, Shape, SimSettings, Simulation};
 pub use broadphase::{Broadphase, ChunkBits, Touch};
 pub use cache::ChunkCache;
 pub use kdtree::{KdTree, Ray, RayHit};

@@ -1,0 +1,229 @@
+//! `strata drop FILE [--bodies N] [--shape sphere|box|capsule|mixed] [--seed N] [--seconds T]
+//! [--at X,Y,Z] [--json]`: drop rigid bodies onto the world's terrain, simulate, and report where they
+//! ended, how deep they ever sank into the terrain, and whether they rest or float.
+//!
+//! JSON output: `{"bodies": [{"shape", "size", "start", "final", "max_penetration", "at_rest",
+//! "in_water"}], "count", "at_rest", "in_water", "max_penetration", "seconds", "steps", "wall_ms"}`;
+//! sizes (a body's smallest full extent) and penetrations are in voxels.
+
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+use strata_engine::format::project::Project;
+use strata_engine::physics::body::{run_drop, DropReport, DropSettings, ShapeChoice};
+use strata_engine::physics::{PhysicsWorld, DEFAULT_CACHE_BYTES};
+
+use super::progress::with_bar;
+use crate::{AppError, AppResult};
+
+/// The command's options as typed.
+#[derive(Debug, Clone, Copy)]
+pub struct DropArgs<'a> {
+    /// `--bodies`.
+    pub bodies: usize,
+    /// `--shape`.
+    pub shape: &'a str,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--seconds`.
+    pub seconds: f32,
+    /// `--at`.
+    pub at: Option<&'a str>,
+    /// `--json`.
+    pub json: bool,
+}
+
+/// Check the options and turn them into engine settings (before any file is read).
+fn settings(args: &DropArgs<'_>) -> AppResult<DropSettings> {
+    use strata_engine::physics::body::drop::{MAX_BODIES, MAX_SECONDS};
+    if args.bodies == 0 || args.bodies > MAX_BODIES {
+        return Err(AppError::Usage(format!(
+            "--bodies {} must be between 1 and {MAX_BODIES}",
+            args.bodies
+        )));
+    }
+    if !(args.seconds.is_finite() && args.seconds > 0.0 && args.seconds <= MAX_SECONDS) {
+        return Err(AppError::Usage(format!(
+            "--seconds {} must be positive and at most {MAX_SECONDS}",
+            args.seconds
+        )));
+    }
+    let shape =
+        ShapeChoice::from_name(args.shape).map_err(|e| AppError::Usage(format!("--shape: {e}")))?;
+    let at = match args.at {
+        None => None,
+        Some(text) => {
+            let p: [f32; 3] = super::parse_triple(text, "--at")?;
+            if p.iter().any(|c| !c.is_finite()) {
+                return Err(AppError::Usage(format!(
+                    "--at: {text:?} must be three finite numbers X,Y,Z"
+                )));
+            }
+            Some(p)
+        }
+    };
+    Ok(DropSettings {
+        count: args.bodies,
+        shape,
+        seed: args.seed,
+        seconds: args.seconds,
+        at,
+        ..DropSettings::default()
+    })
+}
+
+/// Run the command.
+///
+/// # Errors
+/// Bad options (before the file is read), an unreadable project, an empty world.
+pub fn run(file: &Path, args: &DropArgs<'_>) -> AppResult<()> {
+    let settings = settings(args)?;
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let table = &project.header.materials;
+    let grid = &project.grid;
+    let started = Instant::now();
+    let report = with_bar("simulating", |p| {
+        let mut world = PhysicsWorld::new(grid, table, DEFAULT_CACHE_BYTES);
+        run_drop(&mut world, grid, table, &settings, p)
+    })?;
+    let wall_ms = started.elapsed().as_secs_f64() * 1e3;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let io = |e| AppError::io("stdout", e);
+    if args.json {
+        writeln!(out, "{}", report_json(&report, wall_ms)).map_err(io)?;
+    } else {
+        write!(out, "{}", report_text(&report, &settings, wall_ms)).map_err(io)?;
+    }
+    out.flush().map_err(io)
+}
+
+/// Totals over the bodies: (at rest, in water, deepest penetration).
+fn totals(r: &DropReport) -> (usize, usize, f32) {
+    let rest = r.bodies.iter().filter(|b| b.at_rest).count();
+    let water = r.bodies.iter().filter(|b| b.in_water).count();
+    let pen = r
+        .bodies
+        .iter()
+        .map(|b| b.max_penetration)
+        .fold(0.0, f32::max);
+    (rest, water, pen)
+}
+
+fn report_json(r: &DropReport, wall_ms: f64) -> Value {
+    let bodies: Vec<Value> = r
+        .bodies
+        .iter()
+        .map(|b| {
+            json!({
+                "shape": b.shape.name(),
+                "size": b.size,
+                "start": b.start,
+                "final": b.final_position,
+                "max_penetration": b.max_penetration,
+                "at_rest": b.at_rest,
+                "in_water": b.in_water,
+            })
+        })
+        .collect();
+    let (rest, water, pen) = totals(r);
+    json!({
+        "bodies": bodies,
+        "count": r.bodies.len(),
+        "at_rest": rest,
+        "in_water": water,
+        "max_penetration": pen,
+        "seconds": r.seconds,
+        "steps": r.steps,
+        "wall_ms": wall_ms,
+    })
+}
+
+fn report_text(r: &DropReport, s: &DropSettings, wall_ms: f64) -> String {
+    use std::fmt::Write as _;
+    let (rest, water, pen) = totals(r);
+    let n = r.bodies.len();
+    let worst = r
+        .bodies
+        .iter()
+        .map(|b| b.max_penetration / b.size)
+        .fold(0.0f32, f32::max);
+    let mut t = String::new();
+    let shape = match s.shape {
+        ShapeChoice::Sphere => "spheres",
+        ShapeChoice::Box => "boxes",
+        ShapeChoice::Capsule => "capsules",
+        ShapeChoice::Mixed => "mixed shapes",
+    };
+    let _ = writeln!(
+        t,
+        "dropped {n} bodies ({shape}, seed {}) for {:.2} s: {} steps, {} substeps, {:.0} ms",
+        s.seed, r.seconds, r.steps, r.substeps, wall_ms
+    );
+    let _ = writeln!(
+        t,
+        "at rest {rest}/{n}, in water {water}/{n}, max penetration {pen:.4} voxels ({:.1}% of size)",
+        worst * 100.0
+    );
+    let _ = writeln!(
+        t,
+        "{:>5} {:<8} {:>5}  {:<26} {:<26} {:>8} {:<4} water",
+        "#", "shape", "size", "start", "final", "pen", "rest"
+    );
+    let v = |p: [f32; 3]| format!("{:.2},{:.2},{:.2}", p[0], p[1], p[2]);
+    for (i, b) in r.bodies.iter().enumerate() {
+        let _ = writeln!(
+            t,
+            "{i:>5} {:<8} {:>5.2}  {:<26} {:<26} {:>8.4} {:<4} {}",
+            b.shape.name(),
+            b.size,
+            v(b.start),
+            v(b.final_position),
+            b.max_penetration,
+            if b.at_rest { "yes" } else { "no" },
+            if b.in_water { "yes" } else { "no" },
+        );
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(
+        bodies: usize,
+        shape: &'static str,
+        seconds: f32,
+        at: Option<&'static str>,
+    ) -> DropArgs<'static> {
+        DropArgs {
+            bodies,
+            shape,
+            seed: 1,
+            seconds,
+            at,
+            json: false,
+        }
+    }
+
+    #[test]
+    fn options_are_checked() {
+        let ok = settings(&args(5, "box", 2.0, Some("1,-2.5,3"))).expect("valid");
+        assert_eq!(ok.count, 5);
+        assert_eq!(ok.shape, ShapeChoice::Box);
+        assert_eq!(ok.at, Some([1.0, -2.5, 3.0]));
+        for bad in [
+            args(0, "box", 2.0, None),
+            args(5, "cone", 2.0, None),
+            args(5, "box", 0.0, None),
+            args(5, "box", f32::NAN, None),
+            args(5, "box", 2.0, Some("1,2")),
+            args(5, "box", 2.0, Some("1,2,inf")),
+        ] {
+            assert!(matches!(settings(&bad), Err(AppError::Usage(_))), "{bad:?}");
+        }
+    }
+}
