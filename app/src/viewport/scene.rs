@@ -177,10 +177,17 @@ impl Scene {
         Gm::new(Mesh::new(&self.context, mesh), material)
     }
 
-    /// Thin quads every 32 voxels over `bounds` at its floor.
+    /// Thin quads every 32 voxels at the floor of `bounds`, reaching two chunks beyond it so the grid
+    /// shows around the world.
     fn ground_grid(&self, bounds: VoxelBox) -> Gm<Mesh, ColorMaterial> {
         let step = 32;
-        let (y, half) = (bounds.min.y as f32 + 0.02, 0.12);
+        let margin = 2 * step;
+        let mut bounds = bounds;
+        bounds.min.x = (bounds.min.x - margin).div_euclid(step) * step;
+        bounds.min.z = (bounds.min.z - margin).div_euclid(step) * step;
+        bounds.max.x += margin;
+        bounds.max.z += margin;
+        let (y, half) = (bounds.min.y as f32 + 0.02, 0.25);
         let (x0, x1) = (bounds.min.x as f32, bounds.max.x as f32);
         let (z0, z1) = (bounds.min.z as f32, bounds.max.z as f32);
         let mut positions = Vec::new();
