@@ -7,7 +7,8 @@
 //!   index vectors prepared outside the timing and cloned inside it, because it takes ownership), and
 //!   against the time the mesher takes for the same chunks.
 //! - Bytes per triangle: the tree, the physics mesh (positions + indices) plus the tree, parry's BVH.
-//! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays.
+//! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays
+//!   (random rays through each mesh's bounds, as in the agreement tests).
 //!
 //! Ratios are printed once (best of several runs) before the criterion groups.
 
@@ -107,21 +108,30 @@ fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
     (with_rays("8³", small, 64), with_rays("32³", big, 1024))
 }
 
-/// Seeded rays near a mesh: half aimed at random points of random triangles, half random.
+/// Seeded rays through a mesh's bounds, the distribution the agreement tests use: each starts at a
+/// random point of the bounds grown by 3 voxels and aims either at a random point of a random triangle
+/// or at a random point of the bounds. Both libraries cast the same rays.
 fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
     let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
     let (lo, hi) = tree.bounds();
     (0..n)
         .map(|i| {
             let origin: [f32; 3] =
-                std::array::from_fn(|a| rng.random_range(lo[a] - 4.0..hi[a] + 4.0));
-            let dir: [f32; 3] = if i % 2 == 0 {
+                std::array::from_fn(|a| rng.random_range(lo[a] - 3.0..hi[a] + 3.0));
+            let target: [f32; 3] = if i % 2 == 0 {
                 let t = rng.random_range(0..m.indices.len() / 3);
-                let p = m.positions[m.indices[t * 3] as usize];
-                std::array::from_fn(|k| p[k] + 0.01 - origin[k])
+                let [a, b, c] = [0, 1, 2].map(|k| m.positions[m.indices[t * 3 + k] as usize]);
+                let (u, v): (f32, f32) = (rng.random(), rng.random());
+                let (u, v) = if u + v > 1.0 {
+                    (1.0 - u, 1.0 - v)
+                } else {
+                    (u, v)
+                };
+                std::array::from_fn(|k| a[k] + u * (b[k] - a[k]) + v * (c[k] - a[k]))
             } else {
-                std::array::from_fn(|_| rng.random_range(-1.0..1.0))
+                std::array::from_fn(|a| rng.random_range(lo[a]..=hi[a]))
             };
+            let dir: [f32; 3] = std::array::from_fn(|k| target[k] - origin[k]);
             let len = dir.iter().map(|d| d * d).sum::<f32>().sqrt().max(1e-6);
             Ray {
                 origin,
@@ -237,9 +247,10 @@ fn figures(set: &Set, table: &MaterialTable) {
         ours / meshing
     );
     println!(
-        "  memory per triangle: nodes {:.2} B, tree incl. struct {:.2} B, mesh (positions+u32 indices) + nodes {:.2} B, parry BVH {:.2} B",
+        "  memory per triangle: nodes {:.2} B, tree incl. struct {:.2} B, mesh (positions + u32 indices) {:.2} B, mesh + nodes {:.2} B, parry BVH {:.2} B",
         node_bytes as f64 / t,
         tree_bytes as f64 / t,
+        mesh_bytes as f64 / t,
         (mesh_bytes + node_bytes) as f64 / t,
         parry_bvh as f64 / t
     );

@@ -33,6 +33,7 @@ mod build;
 mod query;
 #[cfg(test)]
 mod tests;
+mod triangle;
 mod validate;
 
 pub use build::BuildScratch;
@@ -100,6 +101,12 @@ impl Node {
         self.words.map(f32::from_bits)
     }
 
+    /// One plane of a branch: `splits()[side]` (`side` is 0 or 1).
+    #[inline]
+    pub fn split(&self, side: usize) -> f32 {
+        f32::from_bits(self.words[side & 1])
+    }
+
     /// A branch's first child index (the second is the next node).
     #[inline]
     pub fn child(&self) -> usize {
@@ -124,9 +131,9 @@ pub struct KdTree {
     /// Highest corner of the mesh's bounds.
     bounds_max: [f32; 3],
     /// Longest root-to-leaf path, in nodes.
-    depth: usize,
+    depth: u32,
     /// Triangles in the mesh.
-    triangle_count: usize,
+    triangle_count: u32,
 }
 
 impl KdTree {
@@ -147,12 +154,12 @@ impl KdTree {
 
     /// Longest root-to-leaf path in nodes (0 for an empty tree).
     pub fn depth(&self) -> usize {
-        self.depth
+        self.depth as usize
     }
 
     /// Number of triangles indexed.
     pub fn triangle_count(&self) -> usize {
-        self.triangle_count
+        self.triangle_count as usize
     }
 
     /// True when the tree indexes no triangle.
