@@ -1,19 +1,25 @@
 //! Building a [`KdTree`]: recursive mean split with a median fallback.
 //!
 //! ```text
-//!   node with n triangles (bounds B):
-//!     axis  = longest axis of B
+//!   node with n triangles, region R (root: the mesh bounds; child: R cut by its parent's plane):
+//!     axis  = longest axis of R
 //!     split = mean of the triangle midpoints on that axis
 //!     left  = midpoint < split, right = the rest          (one in-place partition)
-//!     if a side holds under 25 %, or n <= 4: left = the n/2 lowest midpoints (select_nth), right =
-//!     the rest (so 4 triangles always make two full leaves)
+//!     if a side holds under 25 %: left = the lowest midpoints (select_nth), right = the rest
+//!     if n is even and the sides are odd: move the triangle nearest the split across, so both
+//!     sides stay even
 //!     splits[0] = max over the left triangles, splits[1] = min over the right ones
 //!   stop at 2 triangles or fewer: a leaf
 //! ```
 //!
-//! A triangle's midpoint is the centre of its bounding box. The pass that computes the children's
-//! planes also gathers their bounds and midpoint sums, so each level costs two linear passes over the
-//! node's triangles: partition, then bounds.
+//! A triangle's midpoint is the centre of its bounding box. The region is the box a query recovers
+//! for the node, so choosing its longest axis keeps the recovered boxes compact: on a flat sheet of
+//! terrain the triangles' own bounds are thin in Y and would never be split there, leaving every
+//! node's recovered box as tall as the chunk. Even sides mean every leaf but at most one holds two
+//! triangles: `n` triangles make at most `n` nodes (12 bytes per triangle).
+//!
+//! Each level costs two linear passes over the node's triangles: the partition, then the children's
+//! midpoint sums and planes. Validation happens once, in the pass that gathers triangle bounds.
 
 use super::{KdTree, Node, MAX_TRIANGLES};
 use crate::{Error, Result};

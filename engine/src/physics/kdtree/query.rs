@@ -1,6 +1,8 @@
 //! Queries on a [`KdTree`]: AABB overlap, closest-hit raycast and any-hit raycast.
 //!
-//! All three walk the tree with a fixed-size stack on the call stack ([`MAX_DEPTH`] + 1 entries).
+//! All three walk the tree with a fixed-size stack on the call stack ([`MAX_DEPTH`] + 1 entries) and
+//! allocate nothing: at a branch the walk goes straight into one child and pushes the other only when
+//! both must be visited.
 //!
 //! **AABB:** a branch sends the walk left when `splits[0] >= box.min[axis]` and right when
 //! `splits[1] <= box.max[axis]`; a leaf reports each triangle whose bounding box overlaps the box.
@@ -12,12 +14,18 @@
 //!   dir[axis] > 0:  left child gets [t_lo, min(t_hi, t0)],  right child gets [max(t_lo, t1), t_hi]
 //!   dir[axis] < 0:  right child gets [t_lo, min(t_hi, t1)], left child gets [max(t_lo, t0), t_hi]
 //!   dir[axis] = 0:  a child gets the whole segment when the origin is on its side of its plane
+//!                   (1 / dir is infinite, so the crossings are ±inf, or NaN on the plane: kept)
 //! ```
 //!
-//! The child met first along the ray is pushed last, so it is visited first; an entry whose `t_lo`
-//! lies beyond the best hit so far is dropped (early termination). The plane crossings are rounded
-//! floats, so each crossing is widened by a relative [`SEGMENT_PAD`] before it bounds a segment: a
-//! triangle lying exactly in a split plane (common on voxel terrain) is never skipped.
+//! The crossings use `1 / dir` computed once per ray, and the sign of `dir[axis]` picks the near child
+//! by index (`child + sign`), without a branch. The walk descends into the near child and pushes the
+//! far one; an entry whose `t_lo` lies beyond the best hit so far is dropped when popped (early
+//! termination). The plane crossings are rounded floats, so each is widened before it bounds a
+//! segment: by [`SEGMENT_PAD`] times the largest `|t|` of the ray's segment in the tree bounds, one
+//! absolute pad per ray that is at least the relative pad of every crossing that matters. A triangle
+//! lying exactly in a split plane (common on voxel terrain) is never skipped.
+//!
+//! Triangles are tested by [`super::triangle`]: an `f32` reject test, then `f64` for the answer.
 
 use super::triangle::{corners, cross, dot, intersect_with, sub};
 use super::{KdTree, MAX_DEPTH};

@@ -56,6 +56,7 @@ pub(super) fn corners(positions: &[[f32; 3]], indices: &[u32], id: u32) -> [[f32
 }
 
 /// Möller–Trumbore, two-sided: the ray parameter where `ray` crosses the triangle, if it does.
+#[cfg(test)]
 pub(super) fn intersect(ray: &Ray, tri: [[f32; 3]; 3]) -> Option<f32> {
     intersect_with(ray, dot(ray.dir, ray.dir), tri)
 }
