@@ -10,7 +10,7 @@
 //! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays
 //!   (random rays through each mesh's bounds, as in the agreement tests).
 //!
-//! Ratios are printed once (best of several runs) before the criterion groups.
+//! Ratios are printed once (best of several interleaved rounds) before the criterion groups.
 
 mod common;
 
@@ -193,15 +193,18 @@ fn cast_parry(set: &Set, meshes: &[TriMesh]) -> usize {
     hits
 }
 
-/// Best wall time of `runs` runs, in seconds.
-fn best_of(runs: usize, mut f: impl FnMut() -> usize) -> f64 {
-    (0..runs)
-        .map(|_| {
+/// Best wall time of each closure over `runs` rounds, in seconds. The closures take turns within each
+/// round, so a burst of load from other processes hits all of them alike.
+fn best_of_each(runs: usize, fs: &mut [&mut dyn FnMut() -> usize]) -> Vec<f64> {
+    let mut best = vec![f64::INFINITY; fs.len()];
+    for _ in 0..runs {
+        for (b, f) in best.iter_mut().zip(fs.iter_mut()) {
             let t = Instant::now();
             black_box(f());
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
+            *b = b.min(t.elapsed().as_secs_f64());
+        }
+    }
+    best
 }
 
 fn figures(set: &Set, table: &MaterialTable) {
@@ -210,9 +213,15 @@ fn figures(set: &Set, table: &MaterialTable) {
     let mut tree = KdTree::new();
     let mut scratch = BuildScratch::default();
     let mut buf = MeshBuffer::new();
-    let ours = best_of(7, || build_ours(set, &mut tree, &mut scratch));
-    let parry = best_of(7, || build_parry(set));
-    let meshing = best_of(7, || mesh_all(set, table, &mut buf));
+    let t = best_of_each(
+        9,
+        &mut [
+            &mut || build_ours(set, &mut tree, &mut scratch),
+            &mut || build_parry(set),
+            &mut || mesh_all(set, table, &mut buf),
+        ],
+    );
+    let (ours, parry, meshing) = (t[0], t[1], t[2]);
     let trees: Vec<KdTree> = set
         .meshes
         .iter()
@@ -229,8 +238,13 @@ fn figures(set: &Set, table: &MaterialTable) {
     let parry_bvh: usize = pmeshes.iter().map(|m| m.bvh().total_memory_size()).sum();
     let nrays: usize = set.rays.iter().map(Vec::len).sum();
     let hits = cast_ours(set, &trees);
-    let ray_ours = best_of(5, || cast_ours(set, &trees));
-    let ray_parry = best_of(5, || cast_parry(set, &pmeshes));
+    let t = best_of_each(
+        7,
+        &mut [&mut || cast_ours(set, &trees), &mut || {
+            cast_parry(set, &pmeshes)
+        }],
+    );
+    let (ray_ours, ray_parry) = (t[0], t[1]);
     let t = tris as f64;
     println!(
         "kdtree {} chunks: {} meshes, {tris} triangles ({:.0} per mesh)",
