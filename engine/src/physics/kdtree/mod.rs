@@ -14,8 +14,9 @@
 //!
 //! A node is 12 bytes: a branch holds the two planes (`f32`), the axis (2 bits, 0 = X, 1 = Y, 2 = Z)
 //! and the index of its first child (30 bits; the second child follows it); a leaf holds up to two
-//! triangle ids, the tag 3 in the axis bits and its triangle count. With two triangles per leaf there
-//! are about as many nodes as triangles, so the tree costs about 12 bytes per triangle.
+//! triangle ids, the tag 3 in the axis bits and its triangle count. The builder keeps every leaf but
+//! at most one full, so there are at most as many nodes as triangles: 12 bytes per triangle or less
+//! (plus the struct itself, 56 bytes on 64-bit targets).
 //!
 //! The tree stores only triangle ids; the caller keeps the mesh (`positions` + `indices`, three
 //! indices per triangle) and passes the same slices to every query. Queries run on a fixed-size stack:

@@ -199,6 +199,8 @@ impl KdTree {
     /// The near child is descended into at once and the far one pushed; a direction component of
     /// zero makes its crossings infinite (or NaN when the origin lies on a plane), and every test
     /// below is written so that NaN keeps the child.
+    // `!(a < b)` on purpose: it is true for NaN, which must keep the child.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     #[inline(always)]
     fn walk(&self, ray: &Ray, max_t: f32, mut leaf: impl FnMut(u32, &mut f32) -> bool) {
         let Some((mut lo, mut hi)) = self.root_segment(ray, max_t) else {
