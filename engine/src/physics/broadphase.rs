@@ -207,10 +207,23 @@ pub fn physics_chunk_of(v: i32) -> i32 {
 
 /// The voxel range (inclusive) an AABB touches after expansion by one voxel: `floor(min − 1)` to
 /// `floor(max + 1)` on each axis. NaN coordinates count as 0; huge ones saturate.
+#[inline]
 pub fn expanded_voxel_range(min: [f32; 3], max: [f32; 3]) -> ([i32; 3], [i32; 3]) {
-    let lo = min.map(|c| (c - 1.0).floor() as i32);
-    let hi = max.map(|c| (c + 1.0).floor() as i32);
+    let lo = min.map(|c| floor_i32(c - 1.0));
+    let hi = max.map(|c| floor_i32(c + 1.0));
     (lo, hi)
+}
+
+/// `c.floor() as i32` (saturating, NaN → 0) without a call to `floorf`, which the baseline x86-64
+/// target has no instruction for.
+#[inline]
+fn floor_i32(c: f32) -> i32 {
+    let i = c as i32;
+    if (i as f32) > c {
+        i.saturating_sub(1)
+    } else {
+        i
+    }
 }
 
 /// Reusable buffers for building chunk masks.
@@ -220,11 +233,24 @@ pub struct BuildScratch {
     positions: Vec<[i32; 3]>,
 }
 
+/// A physics chunk position as a hash-map key: hashed as one word (`[i32; 3]` would feed the hasher
+/// a length and twelve bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Key([i32; 3]);
+
+impl std::hash::Hash for Key {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let [x, y, z] = self.0.map(|c| u64::from(c as u32));
+        state.write_u64(x ^ (y << 21) ^ (z << 42) ^ (z >> 22));
+    }
+}
+
 /// The bit broadphase over a whole grid (see the module docs).
 #[derive(Debug, Clone)]
 pub struct Broadphase {
     matter: MatterTable,
-    chunks: FxHashMap<[i32; 3], ChunkBits>,
+    chunks: FxHashMap<Key, ChunkBits>,
 }
 
 impl Broadphase {
@@ -289,17 +315,17 @@ impl Broadphase {
     fn refresh_chunk(&mut self, grid: &Grid, chunk_pos: [i32; 3], voxels: &mut Vec<Voxel>) {
         match chunk_bits(grid, &self.matter, chunk_pos, voxels) {
             Some(bits) => {
-                self.chunks.insert(chunk_pos, bits);
+                self.chunks.insert(Key(chunk_pos), bits);
             }
             None => {
-                self.chunks.remove(&chunk_pos);
+                self.chunks.remove(&Key(chunk_pos));
             }
         }
     }
 
     /// The entry of one physics chunk (`None`: all Air around it).
     pub fn chunk(&self, chunk_pos: [i32; 3]) -> Option<&ChunkBits> {
-        self.chunks.get(&chunk_pos)
+        self.chunks.get(&Key(chunk_pos))
     }
 
     /// Number of stored chunks (masked and tagged).
@@ -320,7 +346,7 @@ impl Broadphase {
         let span = (0..3).fold(1u64, |n, a| n.saturating_mul((chi[a] - clo[a]) as u64 + 1));
         if span > self.chunks.len() as u64 {
             let start = out.len();
-            for (&pos, bits) in &self.chunks {
+            for (&Key(pos), bits) in &self.chunks {
                 if (0..3).all(|a| pos[a] >= clo[a] && pos[a] <= chi[a]) {
                     push_touch(pos, bits, vlo, vhi, out);
                 }
@@ -331,7 +357,7 @@ impl Broadphase {
         for z in clo[2]..=chi[2] {
             for y in clo[1]..=chi[1] {
                 for x in clo[0]..=chi[0] {
-                    if let Some(bits) = self.chunks.get(&[x, y, z]) {
+                    if let Some(bits) = self.chunks.get(&Key([x, y, z])) {
                         push_touch([x, y, z], bits, vlo, vhi, out);
                     }
                 }
@@ -346,7 +372,7 @@ impl Broadphase {
             .values()
             .filter(|b| matches!(b, ChunkBits::Masks(_)))
             .count();
-        let slot = size_of::<([i32; 3], ChunkBits)>() + 1;
+        let slot = size_of::<(Key, ChunkBits)>() + 1;
         let mask_bytes = masked * size_of::<ChunkMasks>();
         BroadphaseMemory {
             masked_chunks: masked,
@@ -363,7 +389,7 @@ impl Broadphase {
     /// On any violated invariant (tests call this after every operation).
     pub fn assert_valid(&self, grid: &Grid) {
         let mut voxels = Vec::new();
-        for (&pos, bits) in &self.chunks {
+        for (&Key(pos), bits) in &self.chunks {
             let fresh = chunk_bits(grid, &self.matter, pos, &mut voxels);
             assert_eq!(fresh.as_ref(), Some(bits), "chunk {pos:?} is stale");
             if let ChunkBits::Masks(m) = bits {
@@ -379,7 +405,11 @@ impl Broadphase {
         all.rebuild(grid, &mut scratch);
         assert_eq!(all.chunks.len(), self.chunks.len(), "stored chunk count");
         for pos in all.chunks.keys() {
-            assert!(self.chunks.contains_key(pos), "chunk {pos:?} is missing");
+            assert!(
+                self.chunks.contains_key(pos),
+                "chunk {:?} is missing",
+                pos.0
+            );
         }
     }
 

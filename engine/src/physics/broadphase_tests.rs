@@ -245,3 +245,34 @@ fn degenerate_aabbs_do_not_panic() {
     bp.query([5.0; 3], [1.0; 3], &mut out);
     assert!(out.is_empty(), "an inverted box covers nothing");
 }
+
+#[test]
+fn floor_matches_std_floor() {
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut values = vec![
+        0.0,
+        -0.0,
+        -0.5,
+        0.5,
+        -1.0,
+        1.0,
+        -1.5,
+        2.999_999_8,
+        -2.999_999_8,
+        8_388_608.5,
+        -8_388_609.0,
+        2_147_483_648.0,
+        -2_147_483_904.0,
+        1e20,
+        -1e20,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+    ];
+    values.extend((0..10_000).map(|_| rng.random_range(-1e4f32..1e4)));
+    for c in values {
+        assert_eq!(floor_i32(c), c.floor() as i32, "floor of {c}");
+    }
+}

@@ -1,19 +1,25 @@
 //! Building a [`KdTree`]: recursive mean split with a median fallback.
 //!
 //! ```text
-//!   node with n triangles (bounds B):
-//!     axis  = longest axis of B
+//!   node with n triangles, region R (root: the mesh bounds; child: R cut by its parent's plane):
+//!     axis  = longest axis of R
 //!     split = mean of the triangle midpoints on that axis
 //!     left  = midpoint < split, right = the rest          (one in-place partition)
-//!     if a side holds under 25 %, or n <= 4: left = the n/2 lowest midpoints (select_nth), right =
-//!     the rest (so 4 triangles always make two full leaves)
+//!     if a side holds under 25 %: left = the lowest midpoints (select_nth), right = the rest
+//!     if n is even and the sides are odd: move the triangle nearest the split across, so both
+//!     sides stay even
 //!     splits[0] = max over the left triangles, splits[1] = min over the right ones
 //!   stop at 2 triangles or fewer: a leaf
 //! ```
 //!
-//! A triangle's midpoint is the centre of its bounding box. The pass that computes the children's
-//! planes also gathers their bounds and midpoint sums, so each level costs two linear passes over the
-//! node's triangles: partition, then bounds.
+//! A triangle's midpoint is the centre of its bounding box. The region is the box a query recovers
+//! for the node, so choosing its longest axis keeps the recovered boxes compact: on a flat sheet of
+//! terrain the triangles' own bounds are thin in Y and would never be split there, leaving every
+//! node's recovered box as tall as the chunk. Even sides mean every leaf but at most one holds two
+//! triangles: `n` triangles make at most `n` nodes (12 bytes per triangle).
+//!
+//! Each level costs two linear passes over the node's triangles: the partition, then the children's
+//! midpoint sums and planes. Validation happens once, in the pass that gathers triangle bounds.
 
 use super::{KdTree, Node, MAX_TRIANGLES};
 use crate::{Error, Result};
@@ -40,31 +46,17 @@ pub struct BuildScratch {
     items: Vec<Item>,
 }
 
-/// Bounds and doubled-midpoint sums of a run of items.
+/// What the builder knows about a node: its region (the box a query recovers for it: the root
+/// bounds cut by the planes of its ancestors) and the doubled-midpoint sums of its triangles.
 #[derive(Debug, Clone, Copy)]
-struct Summary {
+struct Cell {
     min: [f32; 3],
     max: [f32; 3],
     mid2_sum: [f32; 3],
 }
 
-impl Summary {
-    fn of(items: &[Item]) -> Self {
-        let mut s = Summary {
-            min: [f32::INFINITY; 3],
-            max: [f32::NEG_INFINITY; 3],
-            mid2_sum: [0.0; 3],
-        };
-        for it in items {
-            for a in 0..3 {
-                s.min[a] = s.min[a].min(it.min[a]);
-                s.max[a] = s.max[a].max(it.max[a]);
-                s.mid2_sum[a] += it.mid2(a);
-            }
-        }
-        s
-    }
-
+impl Cell {
+    /// The axis along which the region is longest (ties: X, then Y).
     fn longest_axis(&self) -> usize {
         let e = [0, 1, 2].map(|a| self.max[a] - self.min[a]);
         if e[0] >= e[1] && e[0] >= e[2] {
@@ -104,24 +96,32 @@ impl KdTree {
         self.triangle_count = 0;
         self.bounds_min = [f32::INFINITY; 3];
         self.bounds_max = [f32::NEG_INFINITY; 3];
-        gather(positions, indices, &mut scratch.items)?;
+        let (min, max) = gather(positions, indices, &mut scratch.items)?;
         let items = &mut scratch.items[..];
         if items.is_empty() {
             return Ok(());
         }
-        let root = Summary::of(items);
-        self.bounds_min = root.min;
-        self.bounds_max = root.max;
-        self.triangle_count = items.len();
+        self.bounds_min = min;
+        self.bounds_max = max;
+        self.triangle_count = items.len() as u32;
         self.nodes.reserve(items.len());
         self.nodes.push(Node::leaf(&[0]));
-        self.depth = split(items, &mut self.nodes, 0, &root);
+        let root = Cell {
+            min,
+            max,
+            mid2_sum: mid2_sums(items),
+        };
+        self.depth = split(items, &mut self.nodes, 0, &root) as u32;
         Ok(())
     }
 }
 
-/// Check the mesh and fill `items` with one entry per triangle.
-fn gather(positions: &[[f32; 3]], indices: &[u32], items: &mut Vec<Item>) -> Result<()> {
+/// Check the mesh, fill `items` with one entry per triangle and return the mesh bounds.
+fn gather(
+    positions: &[[f32; 3]],
+    indices: &[u32],
+    items: &mut Vec<Item>,
+) -> Result<([f32; 3], [f32; 3])> {
     items.clear();
     if indices.len() % 3 != 0 {
         return Err(Error::Invalid(format!(
@@ -135,37 +135,55 @@ fn gather(positions: &[[f32; 3]], indices: &[u32], items: &mut Vec<Item>) -> Res
             "triangle mesh: {count} triangles is over the limit of {MAX_TRIANGLES}"
         )));
     }
+    // Usually every position is finite and one pass proves it; otherwise each used one is checked.
+    let all_finite = positions.iter().flatten().all(|c| c.is_finite());
     items.reserve(count);
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
     for (id, tri) in indices.chunks_exact(3).enumerate() {
-        let mut it = Item {
-            min: [f32::INFINITY; 3],
-            max: [f32::NEG_INFINITY; 3],
-            id: id as u32,
-        };
-        for &i in tri {
-            let p = positions.get(i as usize).ok_or_else(|| {
+        let mut p = [[0.0f32; 3]; 3];
+        for (k, &i) in tri.iter().enumerate() {
+            p[k] = *positions.get(i as usize).ok_or_else(|| {
                 Error::Invalid(format!(
                     "triangle mesh: triangle {id} uses vertex {i} but there are {}",
                     positions.len()
                 ))
             })?;
-            if !p.iter().all(|c| c.is_finite()) {
+            if !all_finite && !p[k].iter().all(|c| c.is_finite()) {
                 return Err(Error::Invalid(format!(
-                    "triangle mesh: vertex {i} is not finite ({p:?})"
+                    "triangle mesh: vertex {i} is not finite ({:?})",
+                    p[k]
                 )));
             }
-            for (a, &c) in p.iter().enumerate() {
-                it.min[a] = it.min[a].min(c);
-                it.max[a] = it.max[a].max(c);
-            }
         }
-        items.push(it);
+        let min = [0, 1, 2].map(|a| p[0][a].min(p[1][a]).min(p[2][a]));
+        let max = [0, 1, 2].map(|a| p[0][a].max(p[1][a]).max(p[2][a]));
+        for a in 0..3 {
+            lo[a] = lo[a].min(min[a]);
+            hi[a] = hi[a].max(max[a]);
+        }
+        items.push(Item {
+            min,
+            max,
+            id: id as u32,
+        });
     }
-    Ok(())
+    Ok((lo, hi))
 }
 
-/// Fill node `at` with the subtree over `items` (summarised by `s`); returns the subtree depth.
-fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, s: &Summary) -> usize {
+/// Doubled-midpoint sums of `items`.
+fn mid2_sums(items: &[Item]) -> [f32; 3] {
+    let mut s = [0.0f32; 3];
+    for it in items {
+        for (a, v) in s.iter_mut().enumerate() {
+            *v += it.mid2(a);
+        }
+    }
+    s
+}
+
+/// Fill node `at` with the subtree over `items` (its region and sums in `cell`); returns the subtree
+/// depth.
+fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, cell: &Cell) -> usize {
     let n = items.len();
     if n <= 2 {
         let mut ids = [0u32; 2];
@@ -175,8 +193,8 @@ fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, s: &Summary) -> u
         nodes[at] = Node::leaf(&ids[..n]);
         return 1;
     }
-    let axis = s.longest_axis();
-    let mean2 = s.mid2_sum[axis] / n as f32;
+    let axis = cell.longest_axis();
+    let mean2 = cell.mid2_sum[axis] / n as f32;
     let mut left = 0;
     for j in 0..n {
         if items[j].mid2(axis) < mean2 {
@@ -184,17 +202,71 @@ fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, s: &Summary) -> u
             left += 1;
         }
     }
-    if n <= 4 || left * 4 < n || (n - left) * 4 < n {
+    let key = |it: &Item| it.mid2(axis);
+    if left * 4 < n || (n - left) * 4 < n {
+        // Skewed: the lower half by midpoint goes left (an even count when `n` is even).
         left = n / 2;
-        items.select_nth_unstable_by(left, |a, b| a.mid2(axis).total_cmp(&b.mid2(axis)));
+        if n % 2 == 0 && left % 2 == 1 {
+            left -= 1;
+        }
+        items.select_nth_unstable_by(left, |a, b| key(a).total_cmp(&key(b)));
+    } else if n % 2 == 0 && left % 2 == 1 {
+        // Keep both sides even so that every leaf below holds two triangles: move the item nearest
+        // the split across, toward the larger side's surplus.
+        if left * 2 < n {
+            let j = left + arg_min(&items[left..], key);
+            items.swap(left, j);
+            left += 1;
+        } else {
+            let j = arg_max(&items[..left], key);
+            items.swap(left - 1, j);
+            left -= 1;
+        }
     }
     let (lo, hi) = items.split_at_mut(left);
-    let (ls, hs) = (Summary::of(lo), Summary::of(hi));
+    let mut lc = Cell {
+        mid2_sum: mid2_sums(lo),
+        ..*cell
+    };
+    let mut hc = Cell {
+        mid2_sum: mid2_sums(hi),
+        ..*cell
+    };
+    lc.max[axis] = lo
+        .iter()
+        .map(|it| it.max[axis])
+        .fold(f32::NEG_INFINITY, f32::max);
+    hc.min[axis] = hi
+        .iter()
+        .map(|it| it.min[axis])
+        .fold(f32::INFINITY, f32::min);
     let child = nodes.len();
     nodes.push(Node::leaf(&[0]));
     nodes.push(Node::leaf(&[0]));
-    nodes[at] = Node::branch(axis, [ls.max[axis], hs.min[axis]], child);
-    let dl = split(lo, nodes, child, &ls);
-    let dh = split(hi, nodes, child + 1, &hs);
+    nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
+    let dl = split(lo, nodes, child, &lc);
+    let dh = split(hi, nodes, child + 1, &hc);
     1 + dl.max(dh)
+}
+
+/// Index of the item with the smallest key (the first of equals).
+fn arg_min(items: &[Item], key: impl Fn(&Item) -> f32) -> usize {
+    let mut best = 0;
+    for (j, it) in items.iter().enumerate() {
+        if key(it) < key(&items[best]) {
+            best = j;
+        }
+    }
+    best
+}
+
+/// Index of the item with the largest key (the first of equals).
+fn arg_max(items: &[Item], key: impl Fn(&Item) -> f32) -> usize {
+    let mut best = 0;
+    for (j, it) in items.iter().enumerate() {
+        if key(it) > key(&items[best]) {
+            best = j;
+        }
+    }
+    best
 }

@@ -14,8 +14,9 @@
 //!
 //! A node is 12 bytes: a branch holds the two planes (`f32`), the axis (2 bits, 0 = X, 1 = Y, 2 = Z)
 //! and the index of its first child (30 bits; the second child follows it); a leaf holds up to two
-//! triangle ids, the tag 3 in the axis bits and its triangle count. With two triangles per leaf there
-//! are about as many nodes as triangles, so the tree costs about 12 bytes per triangle.
+//! triangle ids, the tag 3 in the axis bits and its triangle count. The builder keeps every leaf but
+//! at most one full, so there are at most as many nodes as triangles: 12 bytes per triangle or less
+//! (plus the struct itself, 56 bytes on 64-bit targets).
 //!
 //! The tree stores only triangle ids; the caller keeps the mesh (`positions` + `indices`, three
 //! indices per triangle) and passes the same slices to every query. Queries run on a fixed-size stack:
@@ -33,6 +34,7 @@ mod build;
 mod query;
 #[cfg(test)]
 mod tests;
+mod triangle;
 mod validate;
 
 pub use build::BuildScratch;
@@ -100,6 +102,12 @@ impl Node {
         self.words.map(f32::from_bits)
     }
 
+    /// One plane of a branch: `splits()[side]` (`side` is 0 or 1).
+    #[inline]
+    pub fn split(&self, side: usize) -> f32 {
+        f32::from_bits(self.words[side & 1])
+    }
+
     /// A branch's first child index (the second is the next node).
     #[inline]
     pub fn child(&self) -> usize {
@@ -124,9 +132,9 @@ pub struct KdTree {
     /// Highest corner of the mesh's bounds.
     bounds_max: [f32; 3],
     /// Longest root-to-leaf path, in nodes.
-    depth: usize,
+    depth: u32,
     /// Triangles in the mesh.
-    triangle_count: usize,
+    triangle_count: u32,
 }
 
 impl KdTree {
@@ -147,12 +155,12 @@ impl KdTree {
 
     /// Longest root-to-leaf path in nodes (0 for an empty tree).
     pub fn depth(&self) -> usize {
-        self.depth
+        self.depth as usize
     }
 
     /// Number of triangles indexed.
     pub fn triangle_count(&self) -> usize {
-        self.triangle_count
+        self.triangle_count as usize
     }
 
     /// True when the tree indexes no triangle.

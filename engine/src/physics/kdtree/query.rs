@@ -1,6 +1,8 @@
 //! Queries on a [`KdTree`]: AABB overlap, closest-hit raycast and any-hit raycast.
 //!
-//! All three walk the tree with a fixed-size stack on the call stack ([`MAX_DEPTH`] + 1 entries).
+//! All three walk the tree with a fixed-size stack on the call stack ([`MAX_DEPTH`] + 1 entries) and
+//! allocate nothing: at a branch the walk goes straight into one child and pushes the other only when
+//! both must be visited.
 //!
 //! **AABB:** a branch sends the walk left when `splits[0] >= box.min[axis]` and right when
 //! `splits[1] <= box.max[axis]`; a leaf reports each triangle whose bounding box overlaps the box.
@@ -12,19 +14,26 @@
 //!   dir[axis] > 0:  left child gets [t_lo, min(t_hi, t0)],  right child gets [max(t_lo, t1), t_hi]
 //!   dir[axis] < 0:  right child gets [t_lo, min(t_hi, t1)], left child gets [max(t_lo, t0), t_hi]
 //!   dir[axis] = 0:  a child gets the whole segment when the origin is on its side of its plane
+//!                   (1 / dir is infinite, so the crossings are ±inf, or NaN on the plane: kept)
 //! ```
 //!
-//! The child met first along the ray is pushed last, so it is visited first; an entry whose `t_lo`
-//! lies beyond the best hit so far is dropped (early termination). The plane crossings are rounded
-//! floats, so each crossing is widened by a relative [`SEGMENT_PAD`] before it bounds a segment: a
-//! triangle lying exactly in a split plane (common on voxel terrain) is never skipped.
+//! The crossings use `1 / dir` computed once per ray, and the sign of `dir[axis]` picks the near child
+//! by index (`child + sign`), without a branch. The walk descends into the near child and pushes the
+//! far one; an entry whose `t_lo` lies beyond the best hit so far is dropped when popped (early
+//! termination). The plane crossings are rounded floats, so each is widened before it bounds a
+//! segment: by [`SEGMENT_PAD`] times the largest `|t|` of the ray's segment in the tree bounds, one
+//! absolute pad per ray that is at least the relative pad of every crossing that matters. A triangle
+//! lying exactly in a split plane (common on voxel terrain) is never skipped.
+//!
+//! Triangles are tested by [`super::triangle`]: an `f32` reject test, then `f64` for the answer.
 
-use super::{KdTree, Node, MAX_DEPTH};
+use super::triangle::{corners, cross, dot, intersect_with, sub};
+use super::{KdTree, MAX_DEPTH};
 
 /// Relative widening of every plane crossing (see the module docs).
 pub const SEGMENT_PAD: f32 = 1e-5;
 
-/// Direction components smaller than this are treated as parallel to the planes.
+/// Direction components smaller than this are treated as parallel to the root box's faces.
 const PARALLEL: f32 = 1e-30;
 
 /// A ray: points `origin + t · dir` for `t ≥ 0`. `dir` need not be normalized; `t` is in units of
@@ -49,149 +58,6 @@ pub struct RayHit {
     pub normal: [f32; 3],
 }
 
-#[inline]
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-#[inline]
-fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-#[inline]
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// The three corners of triangle `id`.
-///
-/// # Panics
-/// If the mesh is not the one the tree was built from (an index out of range).
-#[inline]
-fn corners(positions: &[[f32; 3]], indices: &[u32], id: u32) -> [[f32; 3]; 3] {
-    let i = id as usize * 3;
-    [
-        positions[indices[i] as usize],
-        positions[indices[i + 1] as usize],
-        positions[indices[i + 2] as usize],
-    ]
-}
-
-/// Barycentric slack of the `f32` pre-test: far above its rounding error for the triangles it runs on.
-const PRETEST_SLACK: f32 = 1e-2;
-
-/// Möller–Trumbore, two-sided: the ray parameter where `ray` crosses the triangle, if it does.
-///
-/// The answer comes from an `f64` evaluation ([`intersect_f64`]): for a ray that grazes a triangle,
-/// or a sliver triangle, `f32` loses several digits of the distance (its error grows like `1 / cos`
-/// of the incidence angle). Most tested triangles are clear misses, so an `f32` pre-test with a wide
-/// margin rejects those first; it only runs when the ray is not close to the triangle's plane
-/// (`|det| ≥ 1e-3 · |e1| |e2| |dir|`), where its error is far below the margin.
-#[inline]
-pub(super) fn intersect(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f32> {
-    let e1 = sub(b, a);
-    let e2 = sub(c, a);
-    let p = cross(ray.dir, e2);
-    let det = dot(e1, p);
-    let scale = dot(e1, e1) * dot(e2, e2) * dot(ray.dir, ray.dir);
-    if det * det >= 1e-6 * scale {
-        let inv = 1.0 / det;
-        let s = sub(ray.origin, a);
-        let u = dot(s, p) * inv;
-        if !(-PRETEST_SLACK..=1.0 + PRETEST_SLACK).contains(&u) {
-            return None;
-        }
-        let v = dot(ray.dir, cross(s, e1)) * inv;
-        if v < -PRETEST_SLACK || u + v > 1.0 + PRETEST_SLACK {
-            return None;
-        }
-    }
-    intersect_f64(ray, [a, b, c]).map(|t| t as f32)
-}
-
-/// Möller–Trumbore in `f64` (the exact answer of [`intersect`]).
-#[inline]
-fn intersect_f64(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f64> {
-    let w = |p: [f32; 3]| p.map(f64::from);
-    let (a, b, c) = (w(a), w(b), w(c));
-    let (o, d) = (w(ray.origin), w(ray.dir));
-    let e1 = sub64(b, a);
-    let e2 = sub64(c, a);
-    let p = cross64(d, e2);
-    let det = dot64(e1, p);
-    if det == 0.0 {
-        return None;
-    }
-    let inv = 1.0 / det;
-    let s = sub64(o, a);
-    let u = dot64(s, p) * inv;
-    if !(0.0..=1.0).contains(&u) {
-        return None;
-    }
-    let q = cross64(s, e1);
-    let v = dot64(d, q) * inv;
-    if v < 0.0 || u + v > 1.0 {
-        return None;
-    }
-    Some(dot64(e2, q) * inv)
-}
-
-#[inline]
-fn sub64(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-#[inline]
-fn cross64(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-#[inline]
-fn dot64(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// `t` moved outward by the relative pad: toward `-inf` when `down`, else toward `+inf`.
-#[inline]
-fn pad(t: f32, down: bool) -> f32 {
-    let d = t.abs() * SEGMENT_PAD + f32::MIN_POSITIVE;
-    if down {
-        t - d
-    } else {
-        t + d
-    }
-}
-
-/// A ray walk in progress: stack of (node, t_lo, t_hi).
-struct Walk {
-    stack: [(u32, f32, f32); MAX_DEPTH + 1],
-    len: usize,
-}
-
-impl Walk {
-    #[inline]
-    fn push(&mut self, node: usize, lo: f32, hi: f32) {
-        self.stack[self.len] = (node as u32, lo, hi);
-        self.len += 1;
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<(usize, f32, f32)> {
-        self.len = self.len.checked_sub(1)?;
-        let (n, lo, hi) = self.stack[self.len];
-        Some((n as usize, lo, hi))
-    }
-}
-
 impl KdTree {
     /// Append to `out` (not cleared) the id of every triangle whose bounding box overlaps the closed box
     /// `min..=max`. `positions` and `indices` must be the mesh the tree was built from.
@@ -212,10 +78,10 @@ impl KdTree {
             return;
         }
         let mut stack = [0u32; MAX_DEPTH + 1];
-        let mut len = 1;
-        while len > 0 {
-            len -= 1;
-            let node = self.nodes[stack[len] as usize];
+        let mut len = 0;
+        let mut at = 0usize;
+        loop {
+            let node = self.nodes[at];
             if node.is_leaf() {
                 for &id in node.triangles() {
                     let [a, b, c] = corners(positions, indices, id);
@@ -225,17 +91,27 @@ impl KdTree {
                         out.push(id);
                     }
                 }
-                continue;
+            } else {
+                let (axis, [s0, s1], child) = (node.axis(), node.splits(), node.child());
+                let (left, right) = (s0 >= min[axis], s1 <= max[axis]);
+                if left {
+                    if right {
+                        stack[len] = child as u32 + 1;
+                        len += 1;
+                    }
+                    at = child;
+                    continue;
+                }
+                if right {
+                    at = child + 1;
+                    continue;
+                }
             }
-            let (axis, [s0, s1], child) = (node.axis(), node.splits(), node.child() as u32);
-            if s1 <= max[axis] {
-                stack[len] = child + 1;
-                len += 1;
-            }
-            if s0 >= min[axis] {
-                stack[len] = child;
-                len += 1;
-            }
+            let Some(next) = len.checked_sub(1) else {
+                return;
+            };
+            len = next;
+            at = stack[len] as usize;
         }
     }
 
@@ -266,12 +142,13 @@ impl KdTree {
         max_t: f32,
         accept: impl Fn(u32) -> bool,
     ) -> Option<RayHit> {
+        let dir_len2 = dot(ray.dir, ray.dir);
         let mut best: Option<(f32, u32)> = None;
         self.walk(ray, max_t, |id, limit| {
             if !accept(id) {
                 return false;
             }
-            if let Some(t) = intersect(ray, corners(positions, indices, id)) {
+            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
                 if t >= 0.0 && t <= *limit && best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, id));
                     *limit = t;
@@ -303,9 +180,10 @@ impl KdTree {
         ray: &Ray,
         max_t: f32,
     ) -> bool {
+        let dir_len2 = dot(ray.dir, ray.dir);
         let mut found = false;
         self.walk(ray, max_t, |id, _| {
-            if let Some(t) = intersect(ray, corners(positions, indices, id)) {
+            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
                 found = t >= 0.0 && t <= max_t;
             }
             found
@@ -317,60 +195,70 @@ impl KdTree {
     /// each triangle of each leaf reached. `limit` starts at `max_t`; the callback may lower it (the
     /// best hit so far), and nodes whose segment starts beyond it are then dropped. The walk ends
     /// when the callback returns true.
-    #[inline]
+    ///
+    /// The near child is descended into at once and the far one pushed; a direction component of
+    /// zero makes its crossings infinite (or NaN when the origin lies on a plane), and every test
+    /// below is written so that NaN keeps the child.
+    // `!(a < b)` on purpose: it is true for NaN, which must keep the child.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    #[inline(always)]
     fn walk(&self, ray: &Ray, max_t: f32, mut leaf: impl FnMut(u32, &mut f32) -> bool) {
-        let Some((lo, hi)) = self.root_segment(ray, max_t) else {
+        let Some((mut lo, mut hi)) = self.root_segment(ray, max_t) else {
             return;
         };
-        let parallel = ray.dir.map(|d| d.abs() < PARALLEL);
+        // One absolute pad for the whole walk: at least the relative pad of every crossing inside
+        // the root segment.
+        let pad = lo.abs().max(hi.abs()) * SEGMENT_PAD + f32::MIN_POSITIVE;
         let inv = ray.dir.map(|d| 1.0 / d);
+        // 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first.
+        let neg = ray.dir.map(|d| usize::from(d.is_sign_negative()));
         let mut limit = max_t;
-        let mut walk = Walk {
-            stack: [(0, 0.0, 0.0); MAX_DEPTH + 1],
-            len: 0,
-        };
-        walk.push(0, lo, hi);
-        while let Some((at, lo, hi)) = walk.pop() {
-            if lo > limit {
-                continue;
-            }
-            let node: Node = self.nodes[at];
+        let mut stack = [(0u32, 0f32, 0f32); MAX_DEPTH + 1];
+        let mut len = 0;
+        let mut at = 0usize;
+        loop {
+            let node = self.nodes[at];
             if node.is_leaf() {
                 for &id in node.triangles() {
                     if leaf(id, &mut limit) {
                         return;
                     }
                 }
-                continue;
-            }
-            // Nothing beyond the best hit matters: clip the segment there (padded like a crossing).
-            let hi = hi.min(pad(limit, false));
-            let (a, [s0, s1], child) = (node.axis(), node.splits(), node.child());
-            let o = ray.origin[a];
-            if parallel[a] {
-                if o >= s1 {
-                    walk.push(child + 1, lo, hi);
-                }
-                if o <= s0 {
-                    walk.push(child, lo, hi);
-                }
-                continue;
-            }
-            let t0 = (s0 - o) * inv[a];
-            let t1 = (s1 - o) * inv[a];
-            // (near child, its exit crossing), (far child, its entry crossing)
-            let ((near, t_out), (far, t_in)) = if ray.dir[a] > 0.0 {
-                ((child, t0), (child + 1, t1))
             } else {
-                ((child + 1, t1), (child, t0))
-            };
-            let t_in = pad(t_in, true);
-            if t_in <= hi {
-                walk.push(far, lo.max(t_in), hi);
+                let (a, child) = (node.axis(), node.child());
+                let (o, ia, n) = (ray.origin[a], inv[a], neg[a]);
+                // Nothing beyond the best hit matters: clip the segment there (padded).
+                let hi_c = min_of(hi, limit + pad);
+                let t_out = (node.split(n) - o) * ia + pad;
+                let t_in = (node.split(1 - n) - o) * ia - pad;
+                let near_ok = !(t_out < lo);
+                let far_ok = !(t_in > hi_c);
+                if near_ok {
+                    if far_ok {
+                        stack[len] = ((child + 1 - n) as u32, max_of(lo, t_in), hi_c);
+                        len += 1;
+                    }
+                    at = child + n;
+                    hi = min_of(hi_c, t_out);
+                    continue;
+                }
+                if far_ok {
+                    at = child + 1 - n;
+                    lo = max_of(lo, t_in);
+                    hi = hi_c;
+                    continue;
+                }
             }
-            let t_out = pad(t_out, false);
-            if t_out >= lo {
-                walk.push(near, lo, hi.min(t_out));
+            loop {
+                let Some(next) = len.checked_sub(1) else {
+                    return;
+                };
+                len = next;
+                let (n, l, h) = stack[len];
+                if l <= limit {
+                    (at, lo, hi) = (n as usize, l, h);
+                    break;
+                }
             }
         }
     }
@@ -396,5 +284,36 @@ impl KdTree {
             hi = hi.min(pad(tb, false));
         }
         (lo <= hi).then_some((lo, hi))
+    }
+}
+
+/// The smaller of `a` and `b`; `a` when `b` is NaN (one instruction, unlike `f32::min`).
+#[inline(always)]
+fn min_of(a: f32, b: f32) -> f32 {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The larger of `a` and `b`; `a` when `b` is NaN.
+#[inline(always)]
+fn max_of(a: f32, b: f32) -> f32 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// `t` moved outward by the relative pad: toward `-inf` when `down`, else toward `+inf`.
+#[inline]
+fn pad(t: f32, down: bool) -> f32 {
+    let d = t.abs() * SEGMENT_PAD + f32::MIN_POSITIVE;
+    if down {
+        t - d
+    } else {
+        t + d
     }
 }

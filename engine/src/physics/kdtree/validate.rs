@@ -24,7 +24,7 @@ impl KdTree {
     /// On any violated invariant (tests call this after every build).
     pub fn assert_valid(&self, positions: &[[f32; 3]], indices: &[u32]) {
         assert_eq!(
-            self.triangle_count,
+            self.triangle_count(),
             indices.len() / 3,
             "triangle count does not match the mesh"
         );
@@ -34,17 +34,17 @@ impl KdTree {
             return;
         }
         let mut seen_node = vec![false; self.nodes.len()];
-        let mut seen_tri = vec![false; self.triangle_count];
+        let mut seen_tri = vec![false; self.triangle_count()];
         let root = self.check(0, positions, indices, &mut seen_node, &mut seen_tri);
         assert!(seen_node.iter().all(|&s| s), "unreachable nodes");
         assert!(
             seen_tri.iter().all(|&s| s),
             "triangles missing from the tree"
         );
-        assert_eq!(root.triangles, self.triangle_count);
-        assert_eq!(root.depth, self.depth, "stored depth");
+        assert_eq!(root.triangles, self.triangle_count());
+        assert_eq!(root.depth, self.depth(), "stored depth");
         assert!(
-            self.depth <= MAX_DEPTH,
+            self.depth() <= MAX_DEPTH,
             "depth {} over the limit",
             self.depth
         );
