@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fails, ok, s, temp_dir};
+use common::{fails, new_world, ok, s, temp_dir};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -11,18 +11,7 @@ use serde_json::Value;
 
 /// A small hills world with water (64×48×64).
 fn world(d: &Path) -> PathBuf {
-    let w = d.join("w.strata");
-    ok(&[
-        "new",
-        s(&w),
-        "--preset",
-        "hills",
-        "--size",
-        "64,48,64",
-        "--seed",
-        "1",
-    ]);
-    w
+    new_world(d, "w", "hills", "64,48,64", 1)
 }
 
 fn keys(v: &Value) -> BTreeSet<String> {
@@ -37,7 +26,7 @@ fn set(names: &[&str]) -> BTreeSet<String> {
 fn json_has_exactly_the_contract_keys() {
     let d = temp_dir("drop-json");
     let w = world(&d);
-    let out = ok(&[
+    let args = [
         "drop",
         s(&w),
         "--bodies",
@@ -49,7 +38,8 @@ fn json_has_exactly_the_contract_keys() {
         "--seconds",
         "3",
         "--json",
-    ]);
+    ];
+    let out = ok(&args);
     let j: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(
         keys(&j),
@@ -105,19 +95,7 @@ fn json_has_exactly_the_contract_keys() {
     assert!(j["wall_ms"].as_f64().expect("wall") >= 0.0);
 
     // Same seed, same result (wall time aside).
-    let again = ok(&[
-        "drop",
-        s(&w),
-        "--bodies",
-        "6",
-        "--shape",
-        "mixed",
-        "--seed",
-        "4",
-        "--seconds",
-        "3",
-        "--json",
-    ]);
+    let again = ok(&args);
     let k: Value = serde_json::from_slice(&again.stdout).expect("json");
     assert_eq!(j["bodies"], k["bodies"]);
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{ok, temp_dir};
+use common::{new_world, temp_dir};
 
 const SKY: [u8; 3] = [135, 161, 189];
 
@@ -17,18 +17,8 @@ fn is_sky(p: &[u8]) -> bool {
 #[test]
 fn the_viewport_shows_terrain_in_material_colors() {
     let dir = temp_dir("screenshot");
-    let world = dir.join("hills.strata");
+    let world = new_world(&dir, "hills", "hills", "128,64,128", 2);
     let shot = dir.join("shot.png");
-    ok(&[
-        "new",
-        world.to_str().expect("utf-8"),
-        "--preset",
-        "hills",
-        "--size",
-        "128,64,128",
-        "--seed",
-        "2",
-    ]);
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_strata"))

@@ -42,3 +42,20 @@ pub fn temp_dir(name: &str) -> PathBuf {
 pub fn s(p: &Path) -> &str {
     p.to_str().expect("utf-8 temp path")
 }
+
+/// Generate a world with `strata new` into `dir/NAME.strata`; returns its path.
+pub fn new_world(dir: &Path, name: &str, preset: &str, size: &str, seed: u32) -> PathBuf {
+    let w = dir.join(format!("{name}.strata"));
+    let seed = seed.to_string();
+    ok(&[
+        "new",
+        w.to_str().expect("utf-8 path"),
+        "--preset",
+        preset,
+        "--size",
+        size,
+        "--seed",
+        &seed,
+    ]);
+    w
+}

@@ -183,11 +183,7 @@ pub fn heightmap_grid(
             Ok(out)
         })
         .collect::<Result<_>>()?;
-    let mut grid = Grid::new();
-    for (pos, chunk) in chunks.into_iter().flatten() {
-        grid.insert_chunk(pos, chunk);
-    }
-    Ok(grid)
+    Ok(chunks.into_iter().flatten().collect())
 }
 
 /// Reads heights and materials at world columns.

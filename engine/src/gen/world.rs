@@ -36,11 +36,7 @@ pub fn generate(
             Ok(out)
         })
         .collect::<Result<_>>()?;
-    let mut grid = Grid::new();
-    for (pos, chunk) in chunks.into_iter().flatten() {
-        grid.insert_chunk(pos, chunk);
-    }
-    Ok(grid)
+    Ok(chunks.into_iter().flatten().collect())
 }
 
 #[cfg(test)]

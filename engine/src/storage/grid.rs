@@ -240,6 +240,17 @@ impl Grid {
     }
 }
 
+impl FromIterator<(ChunkPos, Chunk)> for Grid {
+    /// A grid of the given chunks (a later chunk at the same position replaces an earlier one).
+    fn from_iter<I: IntoIterator<Item = (ChunkPos, Chunk)>>(chunks: I) -> Self {
+        let mut grid = Grid::new();
+        for (pos, chunk) in chunks {
+            grid.insert_chunk(pos, chunk);
+        }
+        grid
+    }
+}
+
 impl PartialEq for Grid {
     fn eq(&self, other: &Self) -> bool {
         self.chunks == other.chunks
