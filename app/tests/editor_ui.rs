@@ -239,3 +239,30 @@ fn an_autosave_left_by_a_crash_is_offered_and_recovered() {
     assert_eq!(doc.project.grid, grid);
     assert!(doc.is_modified(), "recovered work is unsaved");
 }
+
+#[test]
+fn sea_level_fills_a_box_as_one_undo_step() {
+    let mut h = editor("sea");
+    h.key_press(Key::Num9);
+    h.run_steps(3);
+    h.get_by_label("Whole World").click();
+    h.run_steps(2);
+    let area = h.state().tools.sea_area.expect("an area");
+    assert_eq!(area, [0, 0, 96, 96], "starts as the world's X,Z range");
+    h.state_mut().tools.sea_area = Some([8, 8, 24, 24]);
+    // Flat's ground is lower than this level, so there is air to fill.
+    h.state_mut().tools.sea_level = 40.0;
+    h.get_by_label("Fill Water").click();
+    h.run_steps(2);
+    let doc = h.state().doc.as_ref().expect("doc");
+    let water = doc.materials().require("Water").expect("water");
+    let grid = &doc.project.grid;
+    use strata_engine::voxel::VoxelPos;
+    assert_eq!(grid.get(VoxelPos::new(10, 38, 10)).material, water);
+    assert_ne!(
+        grid.get(VoxelPos::new(30, 38, 30)).material,
+        water,
+        "outside the box"
+    );
+    assert_eq!(doc.project.history.undo_names().last(), Some("Fill Water"));
+}

@@ -119,6 +119,29 @@ fn sea_level(app: &mut EditorApp, ui: &mut egui::Ui) {
         .as_ref()
         .map_or(256.0, |d| d.project.header.bounds.max.y as f32);
     ui.add(egui::Slider::new(&mut app.tools.sea_level, 0.0..=max).text("Level"));
+    let mut whole = app.tools.sea_area.is_none();
+    if ui.checkbox(&mut whole, "Whole World").changed() {
+        app.tools.sea_area = if whole {
+            None
+        } else {
+            app.doc.as_ref().map(|d| {
+                let b = d.project.header.bounds;
+                [b.min.x, b.min.z, b.max.x, b.max.z]
+            })
+        };
+    }
+    if let Some(area) = app.tools.sea_area.as_mut() {
+        egui::Grid::new("sea-area").num_columns(3).show(ui, |ui| {
+            ui.label("From");
+            ui.add(egui::DragValue::new(&mut area[0]).prefix("X "));
+            ui.add(egui::DragValue::new(&mut area[1]).prefix("Z "));
+            ui.end_row();
+            ui.label("To");
+            ui.add(egui::DragValue::new(&mut area[2]).prefix("X "));
+            ui.add(egui::DragValue::new(&mut area[3]).prefix("Z "));
+            ui.end_row();
+        });
+    }
     ui.horizontal(|ui| {
         let Some(doc) = app.doc.as_mut() else {
             return;
@@ -130,7 +153,7 @@ fn sea_level(app: &mut EditorApp, ui: &mut egui::Ui) {
             app.message = "No water to clear".into();
         }
     });
-    ui.small("Fills air below the level with water over the whole world, or clears it.");
+    ui.small("Fills air below the level with water in the area, or clears it.");
 }
 
 fn material_name(table: &MaterialTable, id: u8) -> String {

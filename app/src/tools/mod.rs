@@ -38,6 +38,9 @@ pub struct ToolState {
     pub flatten_height: f32,
     /// Sea Level: the water surface height, voxels.
     pub sea_level: f32,
+    /// Sea Level: the X and Z range `[x0, z0, x1, z1]` (half-open) to fill or clear; `None` is the
+    /// whole world.
+    pub sea_area: Option<[i32; 4]>,
     stroke: Option<Active>,
 }
 
@@ -56,6 +59,7 @@ impl Default for ToolState {
             flatten_fixed: false,
             flatten_height: 32.0,
             sea_level: 24.0,
+            sea_area: None,
             stroke: None,
         }
     }
@@ -155,11 +159,18 @@ impl ToolState {
         }
     }
 
-    /// Fill (or clear) water up to the sea level over the whole world, as one undo step.
+    /// Fill (or clear) water up to the sea level in the chosen area (whole world by default), as one
+    /// undo step. Returns false when nothing changed.
     pub fn sea_level(&mut self, doc: &mut Document, mode: SeaLevelMode) -> bool {
         self.finish(doc);
         let project = &mut doc.project;
-        let bounds: VoxelBox = project.header.bounds;
+        let mut bounds: VoxelBox = project.header.bounds;
+        if let Some([x0, z0, x1, z1]) = self.sea_area {
+            bounds.min.x = x0.min(x1);
+            bounds.min.z = z0.min(z1);
+            bounds.max.x = x0.max(x1);
+            bounds.max.z = z0.max(z1);
+        }
         let name = match mode {
             SeaLevelMode::Fill => "Fill Water",
             SeaLevelMode::Clear => "Clear Water",
