@@ -83,12 +83,12 @@ impl EditorApp {
         let Some(dir) = self.config.clone() else {
             return;
         };
-        let info = self.dialogs.recover.take();
+        self.dialogs.recover = None;
         let path = crate::autosave::project_path(&crate::autosave::folder(&dir));
         self.job = Some(Job::spawn("Recovering", move |progress| {
             let project = Project::load_with(&path, progress)?;
-            // The recovered world is unsaved: it keeps its original path only as a suggestion.
-            let _ = info;
+            // The recovered world opens unsaved; the autosave stays until it is saved or the editor
+            // closes cleanly, so a second crash loses nothing either.
             Ok(JobOutput::Opened {
                 project: Box::new(project),
                 path: None,
