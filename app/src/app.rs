@@ -198,6 +198,10 @@ impl EditorApp {
             }
             Ok(JobOutput::Autosaved { revision }) => self.autosaved_revision = revision,
             Ok(JobOutput::Wrote { message }) => self.message = message,
+            Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
+                self.after_save = None;
+                self.message = "Cancelled".into();
+            }
             Err(e) => {
                 self.after_save = None;
                 self.dialogs.error = Some(e.to_string());
@@ -389,7 +393,7 @@ impl EditorApp {
             ui.centered_and_justified(|ui| {
                 ui.label(match &self.job {
                     Some(job) => format!("{}…", job.label()),
-                    None => "No world open. File ▸ New World… or File ▸ Open…".to_owned(),
+                    None => "No world open. File > New World… or File > Open…".to_owned(),
                 });
             });
             return;

@@ -266,3 +266,25 @@ fn sea_level_fills_a_box_as_one_undo_step() {
     );
     assert_eq!(doc.project.history.undo_names().last(), Some("Fill Water"));
 }
+
+#[test]
+fn cancelling_a_job_is_not_an_error() {
+    let settings = GeneratorSettings {
+        preset: Preset::Hills,
+        size: [2048, 256, 2048],
+        seed: 9,
+    };
+    let app = EditorApp::new(Start::Generate(settings), false, Some(config("cancel")));
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    h.run_steps(3);
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    h.state_mut().wait_for_job();
+    h.run_steps(2);
+    assert!(h.state().doc.is_none(), "nothing opened");
+    assert!(h.state().dialogs.error.is_none(), "no error dialog");
+    assert_eq!(h.state().message, "Cancelled");
+    h.get_by_label_contains("No world open");
+}
