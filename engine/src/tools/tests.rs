@@ -289,10 +289,8 @@ fn smooth_lowers_a_spike_and_fills_a_pit() {
     assert_eq!(w.grid.get(VoxelPos::new(8, GROUND - 3, 8)).material, w.rock);
 }
 
-#[test]
-fn flatten_levels_to_the_plane() {
-    let mut w = World::flat();
-    // A hill on one side, a trench on the other.
+/// A rock hill on the −X side of the origin, a trench on the +X side.
+fn hill_and_trench(w: &mut World) {
     w.grid.fill_box(
         VoxelBox::new(
             VoxelPos::new(-6, GROUND, -6),
@@ -307,6 +305,12 @@ fn flatten_levels_to_the_plane() {
         ),
         Voxel::AIR,
     );
+}
+
+#[test]
+fn flatten_levels_to_the_plane() {
+    let mut w = World::flat();
+    hill_and_trench(&mut w);
     let level = GROUND as f32 + 1.3;
     let mut tool = Tool::new(ToolKind::Flatten, w.grass);
     tool.flatten_plane = Some(Plane::horizontal(level));
@@ -336,20 +340,7 @@ fn flatten_levels_to_the_plane() {
 fn flatten_modes_only_cut_or_only_fill() {
     for mode in [FlattenMode::Erode, FlattenMode::Grow] {
         let mut w = World::flat();
-        w.grid.fill_box(
-            VoxelBox::new(
-                VoxelPos::new(-6, GROUND, -6),
-                VoxelPos::new(0, GROUND + 5, 6),
-            ),
-            Voxel::filled(w.rock),
-        );
-        w.grid.fill_box(
-            VoxelBox::new(
-                VoxelPos::new(1, GROUND - 3, -6),
-                VoxelPos::new(6, GROUND, 6),
-            ),
-            Voxel::AIR,
-        );
+        hill_and_trench(&mut w);
         let before = w.grid.clone();
         let mut tool = Tool::new(ToolKind::Flatten, w.grass);
         tool.flatten_mode = mode;
