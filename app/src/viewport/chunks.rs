@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use three_d::{InnerSpace, Vec3};
 
-use strata_engine::mesh::{MeshBuffer, BORDER, MAX_LOD};
+use strata_engine::mesh::{surface_owners, MeshBuffer, BORDER, MAX_LOD};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SIZE};
 
@@ -78,13 +78,10 @@ impl ChunkMeshes {
         }
     }
 
-    /// A stored chunk and its −X, −Y, −Z neighbours can own surface (the mesher puts the faces
-    /// between two chunks in the lower one).
+    /// Track the chunks that can own surface of stored chunk `p`.
     fn add_owner_chunks(&mut self, p: ChunkPos) {
-        for d in [[0, 0, 0], [-1, 0, 0], [0, -1, 0], [0, 0, -1]] {
-            self.chunks
-                .entry(ChunkPos::new(p.x + d[0], p.y + d[1], p.z + d[2]))
-                .or_insert(None);
+        for owner in surface_owners(p) {
+            self.chunks.entry(owner).or_insert(None);
         }
     }
 

@@ -14,9 +14,9 @@
 use rustc_hash::FxHashMap;
 use three_d::{CpuMesh, Indices, Positions, Srgba, Vec3};
 
-use strata_engine::mesh::{linear_to_srgb, mesh_chunk, srgb_to_linear, MeshBuffer};
+use strata_engine::mesh::{linear_palette, linear_to_srgb, mesh_chunk, MeshBuffer};
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{ChunkPos, MaterialTable, MATERIAL_COUNT};
+use strata_engine::voxel::{ChunkPos, MaterialTable};
 
 /// The meshes of one chunk at one level of detail; `None` parts have no triangles.
 pub struct ChunkUpload {
@@ -41,12 +41,9 @@ pub struct Palette {
 impl Palette {
     /// The palette of `table`; unknown ids are mid grey.
     pub fn new(table: &MaterialTable) -> Self {
-        let mut linear = vec![[0.2f32; 3]; MATERIAL_COUNT];
-        for (slot, m) in linear.iter_mut().zip(&table.materials) {
-            let (r, g, b) = m.color;
-            *slot = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
+        Self {
+            linear: linear_palette(table).to_vec(),
         }
-        Self { linear }
     }
 
     fn blend(&self, ids: [u8; 4], weights: [u8; 4]) -> Srgba {

@@ -151,15 +151,18 @@ pub(crate) fn mesh_world(
     Ok(welded)
 }
 
+/// The chunks whose meshes can hold surface of stored chunk `p`: `p` and its −X, −Y and −Z
+/// neighbours (the mesher puts the faces between two chunks in the lower one, so an empty chunk owns
+/// the edges into the chunk above it). Exporters and the editor mesh exactly these.
+pub fn surface_owners(p: ChunkPos) -> [ChunkPos; 4] {
+    [[0, 0, 0], [-1, 0, 0], [0, -1, 0], [0, 0, -1]]
+        .map(|d| ChunkPos::new(p.x + d[0], p.y + d[1], p.z + d[2]))
+}
+
 /// Chunks that can own surface: stored chunks and their −X, −Y and −Z neighbours (an empty chunk owns
 /// the edges into the chunk above it), or every chunk near `region`. Sorted Z, Y, X.
 fn chunks_to_mesh(grid: &Grid, lod: u32, region: Option<VoxelBox>) -> Vec<ChunkPos> {
-    let mut set = FxHashSet::default();
-    for (p, _) in grid.chunks() {
-        for d in [[0, 0, 0], [-1, 0, 0], [0, -1, 0], [0, 0, -1]] {
-            set.insert(ChunkPos::new(p.x + d[0], p.y + d[1], p.z + d[2]));
-        }
-    }
+    let set: FxHashSet<ChunkPos> = grid.chunks().flat_map(|(p, _)| surface_owners(p)).collect();
     let mut v: Vec<ChunkPos> = match region {
         None => set.into_iter().collect(),
         Some(r) => {

@@ -82,6 +82,17 @@ pub fn srgb_to_linear(c: u8) -> f32 {
     }
 }
 
+/// Every material id's color in linear light (ids the table lacks are mid grey), the palette the
+/// exporters, the top-down renderer and the editor share.
+pub fn linear_palette(table: &MaterialTable) -> [[f32; 3]; MATERIAL_COUNT] {
+    let mut palette = [[0.5f32; 3]; MATERIAL_COUNT];
+    for (p, m) in palette.iter_mut().zip(&table.materials) {
+        let (r, g, b) = m.color;
+        *p = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
+    }
+    palette
+}
+
 /// Convert linear light in `0..=1` to an sRGB byte.
 pub fn linear_to_srgb(l: f32) -> u8 {
     let l = l.clamp(0.0, 1.0);

@@ -58,8 +58,8 @@ mod tests;
 mod weld;
 
 pub use buffer::{MaterialSlots, MeshBuffer};
-pub use export::{export_glb, export_obj, ExportStats};
-pub use field::{linear_to_srgb, srgb_to_linear};
+pub use export::{export_glb, export_obj, surface_owners, ExportStats};
+pub use field::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use input::{MeshInput, BORDER, MAX_LOD};
 
 use crate::storage::Grid;

@@ -8,8 +8,8 @@
 use rustc_hash::FxHashMap;
 
 use super::buffer::MeshBuffer;
-use super::field::srgb_to_linear;
-use crate::voxel::{MaterialTable, MATERIAL_COUNT};
+use super::field::linear_palette;
+use crate::voxel::MaterialTable;
 
 /// The growing welded mesh.
 #[derive(Debug, Default)]
@@ -34,13 +34,8 @@ pub(crate) struct Welded {
 impl Welded {
     /// An empty mesh whose colors come from `table`.
     pub fn new(table: &MaterialTable) -> Self {
-        let mut palette = vec![[0.5f32; 3]; MATERIAL_COUNT];
-        for (p, m) in palette.iter_mut().zip(&table.materials) {
-            let (r, g, b) = m.color;
-            *p = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
-        }
         Self {
-            palette,
+            palette: linear_palette(table).to_vec(),
             ..Self::default()
         }
     }

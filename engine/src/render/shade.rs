@@ -12,7 +12,7 @@
 //! linear light; the result is converted to sRGB bytes once.
 
 use super::field::{HeightField, NONE};
-use crate::mesh::{linear_to_srgb, srgb_to_linear};
+use crate::mesh::{linear_palette, linear_to_srgb};
 use crate::voxel::{MaterialTable, MATERIAL_COUNT};
 
 /// Direction towards the light: from the north-west (−X, −Z), 45° above the horizon.
@@ -37,16 +37,14 @@ pub(crate) struct Palette {
 impl Palette {
     /// Colours and liquid flags of `table`.
     pub fn new(table: &MaterialTable) -> Self {
-        let mut p = Self {
-            linear: [[0.5; 3]; MATERIAL_COUNT],
-            liquid: [false; MATERIAL_COUNT],
-        };
-        for (i, m) in table.materials.iter().enumerate().take(MATERIAL_COUNT) {
-            let (r, g, b) = m.color;
-            p.linear[i] = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
-            p.liquid[i] = m.liquid;
+        let mut liquid = [false; MATERIAL_COUNT];
+        for (flag, m) in liquid.iter_mut().zip(&table.materials) {
+            *flag = m.liquid;
         }
-        p
+        Self {
+            linear: linear_palette(table),
+            liquid,
+        }
     }
 }
 
