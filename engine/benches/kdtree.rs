@@ -169,6 +169,7 @@ fn mesh_all(set: &Set, table: &MaterialTable, buf: &mut MeshBuffer) -> usize {
     n
 }
 
+#[inline(never)]
 fn cast_ours(set: &Set, trees: &[KdTree]) -> usize {
     let mut hits = 0;
     for ((m, tree), rays) in set.meshes.iter().zip(trees).zip(&set.rays) {
@@ -179,6 +180,7 @@ fn cast_ours(set: &Set, trees: &[KdTree]) -> usize {
     hits
 }
 
+#[inline(never)]
 fn cast_parry(set: &Set, meshes: &[TriMesh]) -> usize {
     let mut hits = 0;
     for ((mesh, rays), _) in meshes.iter().zip(&set.rays).zip(&set.meshes) {
@@ -280,6 +282,34 @@ fn bench(c: &mut Criterion) {
     let grid = common::canyons(common::timing_size());
     let table = MaterialTable::builtin();
     let (small, big) = sets(&grid, &table);
+    if let Ok(which) = std::env::var("STRATA_KDTREE_PROFILE") {
+        let pick = std::env::var("STRATA_KDTREE_SET").unwrap_or_default();
+        for set in [&small, &big] {
+            if !pick.is_empty() && pick != set.name {
+                continue;
+            }
+            let trees: Vec<KdTree> = set
+                .meshes
+                .iter()
+                .map(|m| KdTree::build(&m.positions, &m.indices).expect("builds"))
+                .collect();
+            let pmeshes: Vec<TriMesh> = set
+                .meshes
+                .iter()
+                .map(|m| {
+                    TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds")
+                })
+                .collect();
+            let nrays: usize = set.rays.iter().map(Vec::len).sum();
+            let hits = if which == "parry" {
+                cast_parry(set, &pmeshes)
+            } else {
+                cast_ours(set, &trees)
+            };
+            println!("{} {which}: {nrays} rays, {hits} hits", set.name);
+        }
+        return;
+    }
     for set in [&small, &big] {
         figures(set, &table);
     }

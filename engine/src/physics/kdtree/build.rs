@@ -12,6 +12,13 @@
 //!   stop at 2 triangles or fewer: a leaf
 //! ```
 //!
+//! **Quads.** The mesher emits every quad as two consecutive triangles `(a, b, c), (a, c, d)` that
+//! share the diagonal `a–c`. When the whole mesh has that shape the builder works on quads instead:
+//! each item is one quad (the bounds of its four corners), every leaf holds exactly the two triangles
+//! of one quad (`2k, 2k + 1`), and queries test the pair as one quad ([`super::triangle`]). The rules
+//! above are unchanged, with "triangle" read as "quad" (a leaf stops at one quad, and no evening of
+//! sides is needed).
+//!
 //! A triangle's midpoint is the centre of its bounding box. The region is the box a query recovers
 //! for the node, so choosing its longest axis keeps the recovered boxes compact: on a flat sheet of
 //! terrain the triangles' own bounds are thin in Y and would never be split there, leaving every
@@ -24,7 +31,7 @@
 use super::{KdTree, Node, MAX_TRIANGLES};
 use crate::{Error, Result};
 
-/// One triangle while building: its bounds and id.
+/// One triangle (or one quad) while building: its bounds and (first) triangle id.
 #[derive(Debug, Clone, Copy)]
 struct Item {
     min: [f32; 3],
@@ -92,34 +99,49 @@ impl KdTree {
         scratch: &mut BuildScratch,
     ) -> Result<()> {
         self.nodes.clear();
+        self.quads = false;
         self.depth = 0;
         self.triangle_count = 0;
         self.bounds_min = [f32::INFINITY; 3];
         self.bounds_max = [f32::NEG_INFINITY; 3];
-        let (min, max) = gather(positions, indices, &mut scratch.items)?;
+        let quads = is_quad_mesh(indices);
+        let (min, max) = gather(positions, indices, quads, &mut scratch.items)?;
         let items = &mut scratch.items[..];
         if items.is_empty() {
             return Ok(());
         }
         self.bounds_min = min;
         self.bounds_max = max;
-        self.triangle_count = items.len() as u32;
-        self.nodes.reserve(items.len());
+        self.triangle_count = (indices.len() / 3) as u32;
+        self.quads = quads;
+        self.nodes.reserve(self.triangle_count as usize);
         self.nodes.push(Node::leaf(&[0]));
         let root = Cell {
             min,
             max,
             mid2_sum: mid2_sums(items),
         };
-        self.depth = split(items, &mut self.nodes, 0, &root) as u32;
+        let per_leaf = if quads { 1 } else { 2 };
+        self.depth = split(items, &mut self.nodes, 0, &root, per_leaf) as u32;
         Ok(())
     }
 }
 
-/// Check the mesh, fill `items` with one entry per triangle and return the mesh bounds.
+/// True when `indices` is a non-empty run of quads: triangle pairs `(a, b, c), (a, c, d)`.
+pub(super) fn is_quad_mesh(indices: &[u32]) -> bool {
+    !indices.is_empty()
+        && indices.len() % 6 == 0
+        && indices
+            .chunks_exact(6)
+            .all(|q| q[0] == q[3] && q[2] == q[4])
+}
+
+/// Check the mesh, fill `items` with one entry per triangle (per quad when `quads`) and return the
+/// mesh bounds.
 fn gather(
     positions: &[[f32; 3]],
     indices: &[u32],
+    quads: bool,
     items: &mut Vec<Item>,
 ) -> Result<([f32; 3], [f32; 3])> {
     items.clear();
@@ -161,11 +183,19 @@ fn gather(
             lo[a] = lo[a].min(min[a]);
             hi[a] = hi[a].max(max[a]);
         }
-        items.push(Item {
-            min,
-            max,
-            id: id as u32,
-        });
+        match items.last_mut() {
+            Some(quad) if quads && id % 2 == 1 => {
+                for a in 0..3 {
+                    quad.min[a] = quad.min[a].min(min[a]);
+                    quad.max[a] = quad.max[a].max(max[a]);
+                }
+            }
+            _ => items.push(Item {
+                min,
+                max,
+                id: id as u32,
+            }),
+        }
     }
     Ok((lo, hi))
 }
@@ -182,17 +212,29 @@ fn mid2_sums(items: &[Item]) -> [f32; 3] {
 }
 
 /// Fill node `at` with the subtree over `items` (its region and sums in `cell`); returns the subtree
-/// depth.
-fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, cell: &Cell) -> usize {
+/// depth. `per_leaf` is 2 for triangles, 1 for quads (a quad leaf holds its two triangles).
+fn split(
+    items: &mut [Item],
+    nodes: &mut Vec<Node>,
+    at: usize,
+    cell: &Cell,
+    per_leaf: usize,
+) -> usize {
     let n = items.len();
-    if n <= 2 {
-        let mut ids = [0u32; 2];
-        for (d, it) in ids.iter_mut().zip(items.iter()) {
-            *d = it.id;
-        }
-        nodes[at] = Node::leaf(&ids[..n]);
+    if n <= per_leaf {
+        nodes[at] = match items {
+            [quad] if per_leaf == 1 => Node::leaf(&[quad.id, quad.id + 1]),
+            _ => {
+                let mut ids = [0u32; 2];
+                for (d, it) in ids.iter_mut().zip(items.iter()) {
+                    *d = it.id;
+                }
+                Node::leaf(&ids[..n])
+            }
+        };
         return 1;
     }
+    let even = per_leaf == 2 && n % 2 == 0;
     let axis = cell.longest_axis();
     let mean2 = cell.mid2_sum[axis] / n as f32;
     let mut left = 0;
@@ -206,11 +248,11 @@ fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, cell: &Cell) -> u
     if left * 4 < n || (n - left) * 4 < n {
         // Skewed: the lower half by midpoint goes left (an even count when `n` is even).
         left = n / 2;
-        if n % 2 == 0 && left % 2 == 1 {
+        if even && left % 2 == 1 {
             left -= 1;
         }
         items.select_nth_unstable_by(left, |a, b| key(a).total_cmp(&key(b)));
-    } else if n % 2 == 0 && left % 2 == 1 {
+    } else if even && left % 2 == 1 {
         // Keep both sides even so that every leaf below holds two triangles: move the item nearest
         // the split across, toward the larger side's surplus.
         if left * 2 < n {
@@ -244,8 +286,8 @@ fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, cell: &Cell) -> u
     nodes.push(Node::leaf(&[0]));
     nodes.push(Node::leaf(&[0]));
     nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
-    let dl = split(lo, nodes, child, &lc);
-    let dh = split(hi, nodes, child + 1, &hc);
+    let dl = split(lo, nodes, child, &lc, per_leaf);
+    let dh = split(hi, nodes, child + 1, &hc, per_leaf);
     1 + dl.max(dh)
 }
 

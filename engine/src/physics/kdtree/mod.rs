@@ -135,6 +135,8 @@ pub struct KdTree {
     depth: u32,
     /// Triangles in the mesh.
     triangle_count: u32,
+    /// True when every leaf holds one quad, the triangles `2k, 2k + 1` (see [`build`]).
+    quads: bool,
 }
 
 impl KdTree {
@@ -161,6 +163,11 @@ impl KdTree {
     /// Number of triangles indexed.
     pub fn triangle_count(&self) -> usize {
         self.triangle_count as usize
+    }
+
+    /// True when the tree was built over quads (every leaf holds the two triangles of one quad).
+    pub fn is_quad_tree(&self) -> bool {
+        self.quads
     }
 
     /// True when the tree indexes no triangle.

@@ -27,7 +27,9 @@
 //!
 //! Triangles are tested by [`super::triangle`]: an `f32` reject test, then `f64` for the answer.
 
-use super::triangle::{corners, cross, dot, intersect_with, sub};
+use super::triangle::{
+    corners, cross, dot, intersect_f64, intersect_with, quad_candidates, quad_corners, sub,
+};
 use super::{KdTree, MAX_DEPTH};
 
 /// Relative widening of every plane crossing (see the module docs).
@@ -142,19 +144,15 @@ impl KdTree {
         max_t: f32,
         accept: impl Fn(u32) -> bool,
     ) -> Option<RayHit> {
-        let dir_len2 = dot(ray.dir, ray.dir);
         let mut best: Option<(f32, u32)> = None;
-        self.walk(ray, max_t, |id, limit| {
-            if !accept(id) {
-                return false;
-            }
-            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
-                if t >= 0.0 && t <= *limit && best.is_none_or(|(bt, _)| t < bt) {
+        self.walk(ray, max_t, |ids, limit| {
+            self.leaf_hits(positions, indices, ray, ids, |id, t| {
+                if t >= 0.0 && t <= *limit && accept(id) && best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, id));
                     *limit = t;
                 }
-            }
-            false
+                false
+            })
         });
         best.map(|(t, triangle)| {
             let [a, b, c] = corners(positions, indices, triangle);
@@ -180,55 +178,113 @@ impl KdTree {
         ray: &Ray,
         max_t: f32,
     ) -> bool {
-        let dir_len2 = dot(ray.dir, ray.dir);
         let mut found = false;
-        self.walk(ray, max_t, |id, _| {
-            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
+        self.walk(ray, max_t, |ids, _| {
+            self.leaf_hits(positions, indices, ray, ids, |_, t| {
                 found = t >= 0.0 && t <= max_t;
-            }
-            found
+                found
+            })
         });
         found
     }
 
-    /// Walk the nodes `ray` passes through, front to back, calling `leaf(triangle, &mut limit)` for
-    /// each triangle of each leaf reached. `limit` starts at `max_t`; the callback may lower it (the
-    /// best hit so far), and nodes whose segment starts beyond it are then dropped. The walk ends
-    /// when the callback returns true.
+    /// Intersect `ray` with the triangles `ids` of one leaf, calling `hit(triangle, t)` for each one
+    /// it crosses (in the order of `ids`) until `hit` returns true; returns what the last call did.
+    /// A quad leaf runs the shared quad pre-test first, so usually only one triangle reaches `f64`.
+    #[inline(always)]
+    fn leaf_hits(
+        &self,
+        positions: &[[f32; 3]],
+        indices: &[u32],
+        ray: &Ray,
+        ids: &[u32],
+        mut hit: impl FnMut(u32, f32) -> bool,
+    ) -> bool {
+        let dir_len2 = dot(ray.dir, ray.dir);
+        if self.quads {
+            let first = ids[0];
+            let [a, b, c, d] = quad_corners(positions, indices, first);
+            let may = quad_candidates(ray, dir_len2, [a, b, c, d]);
+            for (k, tri) in [[a, b, c], [a, c, d]].into_iter().enumerate() {
+                if may[k] {
+                    if let Some(t) = intersect_f64(ray, tri) {
+                        if hit(first + k as u32, t as f32) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
+        }
+        for &id in ids {
+            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
+                if hit(id, t) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Walk the nodes `ray` passes through, front to back, calling `leaf(triangles, &mut limit)` for
+    /// each leaf reached. `limit` starts at `max_t`; the callback may lower it (the best hit so far),
+    /// and nodes whose segment starts beyond it are then dropped. The walk ends when the callback
+    /// returns true. The stack holds at most one entry per level, so its size is picked from the
+    /// tree's depth.
+    #[inline(always)]
+    fn walk(&self, ray: &Ray, max_t: f32, leaf: impl FnMut(&[u32], &mut f32) -> bool) {
+        if self.depth() <= 16 {
+            self.walk_with::<16>(ray, max_t, leaf);
+        } else if self.depth() <= 32 {
+            self.walk_with::<32>(ray, max_t, leaf);
+        } else {
+            self.walk_with::<{ MAX_DEPTH + 1 }>(ray, max_t, leaf);
+        }
+    }
+
+    /// [`KdTree::walk`] with a stack of `N` entries (at least the depth).
     ///
     /// The near child is descended into at once and the far one pushed; a direction component of
     /// zero makes its crossings infinite (or NaN when the origin lies on a plane), and every test
-    /// below is written so that NaN keeps the child.
+    /// below is written so that NaN keeps the child. Per-axis ray data sits in 4-entry arrays so that
+    /// the 2-bit axis field indexes them without a bounds check.
     // `!(a < b)` on purpose: it is true for NaN, which must keep the child.
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     #[inline(always)]
-    fn walk(&self, ray: &Ray, max_t: f32, mut leaf: impl FnMut(u32, &mut f32) -> bool) {
+    fn walk_with<const N: usize>(
+        &self,
+        ray: &Ray,
+        max_t: f32,
+        mut leaf: impl FnMut(&[u32], &mut f32) -> bool,
+    ) {
         let Some((mut lo, mut hi)) = self.root_segment(ray, max_t) else {
             return;
         };
         // One absolute pad for the whole walk: at least the relative pad of every crossing inside
         // the root segment.
         let pad = lo.abs().max(hi.abs()) * SEGMENT_PAD + f32::MIN_POSITIVE;
-        let inv = ray.dir.map(|d| 1.0 / d);
+        let [ox, oy, oz] = ray.origin;
+        let origin = [ox, oy, oz, 0.0];
+        let inv = [1.0 / ray.dir[0], 1.0 / ray.dir[1], 1.0 / ray.dir[2], 0.0];
         // 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first.
-        let neg = ray.dir.map(|d| usize::from(d.is_sign_negative()));
+        let neg = [0, 1, 2, 2].map(|a| usize::from(ray.dir[a].is_sign_negative()));
         let mut limit = max_t;
-        let mut stack = [(0u32, 0f32, 0f32); MAX_DEPTH + 1];
+        // The segment never needs to reach past the best hit so far (padded).
+        let mut reach = limit + pad;
+        let mut stack = [(0u32, 0f32, 0f32); N];
         let mut len = 0;
         let mut at = 0usize;
         loop {
             let node = self.nodes[at];
             if node.is_leaf() {
-                for &id in node.triangles() {
-                    if leaf(id, &mut limit) {
-                        return;
-                    }
+                if leaf(node.triangles(), &mut limit) {
+                    return;
                 }
+                reach = limit + pad;
             } else {
                 let (a, child) = (node.axis(), node.child());
-                let (o, ia, n) = (ray.origin[a], inv[a], neg[a]);
-                // Nothing beyond the best hit matters: clip the segment there (padded).
-                let hi_c = min_of(hi, limit + pad);
+                let (o, ia, n) = (origin[a], inv[a], neg[a]);
+                let hi_c = min_of(hi, reach);
                 let t_out = (node.split(n) - o) * ia + pad;
                 let t_in = (node.split(1 - n) - o) * ia - pad;
                 let near_ok = !(t_out < lo);

@@ -1,12 +1,14 @@
 //! [`KdTree::assert_valid`]: the structural invariants, checked from scratch against the mesh.
 //!
 //! - every node is reachable exactly once, children come after their parent;
-//! - every triangle id appears in exactly one leaf, and leaves hold one or two;
+//! - every triangle id appears in exactly one leaf, and leaves hold one or two; in a quad tree the
+//!   mesh is made of quads and every leaf holds the two triangles of one;
 //! - a branch's left subtree lies at or below `splits[0]` and its right subtree at or above
 //!   `splits[1]` on the branch axis, and each side holds at least a quarter of the branch's triangles;
 //! - the stored bounds are exactly the mesh bounds, and the stored depth is the real depth (at most
 //!   [`MAX_DEPTH`]).
 
+use super::build::is_quad_mesh;
 use super::{KdTree, MAX_DEPTH};
 
 /// What a subtree holds: bounds, triangle count and depth.
@@ -27,6 +29,10 @@ impl KdTree {
             self.triangle_count(),
             indices.len() / 3,
             "triangle count does not match the mesh"
+        );
+        assert!(
+            !self.quads || is_quad_mesh(indices),
+            "a quad tree over a mesh that is not made of quads"
         );
         if self.nodes.is_empty() {
             assert_eq!(self.triangle_count, 0, "an empty tree with triangles");
@@ -69,6 +75,10 @@ impl KdTree {
                 (1..=2).contains(&tris.len()),
                 "leaf {at} holds {} triangles",
                 tris.len()
+            );
+            assert!(
+                !self.quads || (tris.len() == 2 && tris[0] % 2 == 0 && tris[1] == tris[0] + 1),
+                "leaf {at} of a quad tree holds {tris:?}, not one quad"
             );
             let mut sub = Sub {
                 min: [f32::INFINITY; 3],
