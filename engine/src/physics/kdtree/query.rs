@@ -205,13 +205,16 @@ impl KdTree {
             let first = ids[0];
             let [a, b, c, d] = quad_corners(positions, indices, first);
             let may = quad_candidates(ray, dir_len2, [a, b, c, d]);
-            for (k, tri) in [[a, b, c], [a, c, d]].into_iter().enumerate() {
-                if may[k] {
-                    if let Some(t) = intersect_f64(ray, tri) {
-                        if hit(first + k as u32, t as f32) {
-                            return true;
-                        }
+            if may[0] {
+                if let Some(t) = intersect_f64(ray, [a, b, c]) {
+                    if hit(first, t as f32) {
+                        return true;
                     }
+                }
+            }
+            if may[1] {
+                if let Some(t) = intersect_f64(ray, [a, c, d]) {
+                    return hit(first + 1, t as f32);
                 }
             }
             return false;
@@ -233,13 +236,7 @@ impl KdTree {
     /// tree's depth.
     #[inline(always)]
     fn walk(&self, ray: &Ray, max_t: f32, leaf: impl FnMut(&[u32], &mut f32) -> bool) {
-        if self.depth() <= 16 {
-            self.walk_with::<16>(ray, max_t, leaf);
-        } else if self.depth() <= 32 {
-            self.walk_with::<32>(ray, max_t, leaf);
-        } else {
-            self.walk_with::<{ MAX_DEPTH + 1 }>(ray, max_t, leaf);
-        }
+        self.walk_with::<{ MAX_DEPTH + 1 }>(ray, max_t, leaf);
     }
 
     /// [`KdTree::walk`] with a stack of `N` entries (at least the depth).
