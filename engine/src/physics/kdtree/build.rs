@@ -28,7 +28,7 @@
 //! Each level costs two linear passes over the node's triangles: the partition, then the children's
 //! midpoint sums and planes. Validation happens once, in the pass that gathers triangle bounds.
 
-use super::{KdTree, Node, MAX_TRIANGLES};
+use super::{BoxGrid, KdTree, Node, MAX_TRIANGLES};
 use crate::{Error, Result};
 
 /// One triangle (or one quad) while building: its bounds and (first) triangle id.
@@ -122,7 +122,8 @@ impl KdTree {
             mid2_sum: mid2_sums(items),
         };
         let per_leaf = if quads { 1 } else { 2 };
-        self.depth = split(items, &mut self.nodes, 0, &root, per_leaf) as u32;
+        self.grid = BoxGrid::new(min, max);
+        self.depth = split(items, &mut self.nodes, 0, &root, per_leaf, &self.grid) as u32;
         Ok(())
     }
 }
@@ -219,11 +220,12 @@ fn split(
     at: usize,
     cell: &Cell,
     per_leaf: usize,
+    grid: &BoxGrid,
 ) -> usize {
     let n = items.len();
     if n <= per_leaf {
         nodes[at] = match items {
-            [quad] if per_leaf == 1 => Node::leaf(&[quad.id, quad.id + 1]),
+            [quad] if per_leaf == 1 => Node::quad_leaf(quad.id, grid.quantize(quad.min, quad.max)),
             _ => {
                 let mut ids = [0u32; 2];
                 for (d, it) in ids.iter_mut().zip(items.iter()) {
@@ -286,8 +288,8 @@ fn split(
     nodes.push(Node::leaf(&[0]));
     nodes.push(Node::leaf(&[0]));
     nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
-    let dl = split(lo, nodes, child, &lc, per_leaf);
-    let dh = split(hi, nodes, child + 1, &hc, per_leaf);
+    let dl = split(lo, nodes, child, &lc, per_leaf, grid);
+    let dh = split(hi, nodes, child + 1, &hc, per_leaf, grid);
     1 + dl.max(dh)
 }
 

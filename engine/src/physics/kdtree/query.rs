@@ -85,7 +85,7 @@ impl KdTree {
         loop {
             let node = self.nodes[at];
             if node.is_leaf() {
-                for &id in node.triangles() {
+                for &id in node.triangles().iter() {
                     let [a, b, c] = corners(positions, indices, id);
                     if (0..3).all(|k| {
                         a[k].min(b[k]).min(c[k]) <= max[k] && a[k].max(b[k]).max(c[k]) >= min[k]
@@ -265,6 +265,10 @@ impl KdTree {
         let inv = [1.0 / ray.dir[0], 1.0 / ray.dir[1], 1.0 / ray.dir[2], 0.0];
         // 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first.
         let neg = [0, 1, 2, 2].map(|a| usize::from(ray.dir[a].is_sign_negative()));
+        // The ray in the units of the quad leaves' box grid: crossing `q` at `(q − go) · gi`.
+        let grid = &self.grid;
+        let go = [0, 1, 2].map(|a| (ray.origin[a] - grid.min[a]) / grid.step[a]);
+        let gi = [0, 1, 2].map(|a| inv[a] * grid.step[a]);
         let mut limit = max_t;
         // The segment never needs to reach past the best hit so far (padded).
         let mut reach = limit + pad;
@@ -274,10 +278,25 @@ impl KdTree {
         loop {
             let node = self.nodes[at];
             if node.is_leaf() {
-                if leaf(node.triangles(), &mut limit) {
-                    return;
+                let misses_box = node.is_quad_leaf() && {
+                    // The slab test against the quad's box, inside the leaf's segment.
+                    let q = node.quad_box();
+                    let (mut l, mut h) = (lo, min_of(hi, reach));
+                    for a in 0..3 {
+                        let n = neg[a];
+                        let t_near = (q[a + 3 * n] as f32 - go[a]) * gi[a] - pad;
+                        let t_far = (q[a + 3 - 3 * n] as f32 - go[a]) * gi[a] + pad;
+                        l = max_of(l, t_near);
+                        h = min_of(h, t_far);
+                    }
+                    l > h
+                };
+                if !misses_box {
+                    if leaf(&node.triangles(), &mut limit) {
+                        return;
+                    }
+                    reach = limit + pad;
                 }
-                reach = limit + pad;
             } else {
                 let (a, child) = (node.axis(), node.child());
                 let (o, ia, n) = (origin[a], inv[a], neg[a]);

@@ -171,8 +171,8 @@ fn nodes_are_twelve_bytes_and_pack_fields() {
     );
     let l = Node::leaf(&[7, 9]);
     assert!(l.is_leaf());
-    assert_eq!(l.triangles(), &[7, 9]);
-    assert_eq!(Node::leaf(&[4]).triangles(), &[4]);
+    assert_eq!(&*l.triangles(), &[7, 9]);
+    assert_eq!(&*Node::leaf(&[4]).triangles(), &[4]);
 }
 
 #[test]

@@ -86,7 +86,7 @@ impl KdTree {
                 triangles: tris.len(),
                 depth: 1,
             };
-            for &id in tris {
+            for &id in tris.iter() {
                 let id = id as usize;
                 assert!(id < seen_tri.len(), "leaf {at}: triangle {id} out of range");
                 assert!(!seen_tri[id], "triangle {id} is in two leaves");
@@ -98,6 +98,13 @@ impl KdTree {
                         sub.max[a] = sub.max[a].max(c);
                     }
                 }
+            }
+            if node.is_quad_leaf() {
+                let (lo, hi) = self.grid.dequantize(node.quad_box());
+                assert!(
+                    (0..3).all(|a| lo[a] <= sub.min[a] && hi[a] >= sub.max[a]),
+                    "leaf {at}: quad box {lo:?}..{hi:?} does not hold the quad"
+                );
             }
             return sub;
         }
