@@ -120,15 +120,20 @@ impl Node {
     /// A quad leaf's quantized box (see [`Node::quad_leaf`]).
     #[inline]
     pub fn quad_box(&self) -> [u32; 6] {
-        let (low, high) = (self.words[1], self.meta >> 4);
-        [
-            low & BOX_MAX,
-            (low >> 10) & BOX_MAX,
-            (low >> 20) & BOX_MAX,
-            (low >> 30) | ((high & 0xff) << 2),
-            (high >> 8) & BOX_MAX,
-            (high >> 18) & BOX_MAX,
-        ]
+        let bits = self.quad_box_bits();
+        [0, 1, 2, 3, 4, 5].map(|k| Self::box_coordinate(bits, 10 * k))
+    }
+
+    /// A quad leaf's box as one 60-bit word: coordinate `k` of [`Node::quad_box`] at bit `10 k`.
+    #[inline(always)]
+    fn quad_box_bits(&self) -> u64 {
+        u64::from(self.words[1]) | (u64::from(self.meta >> 4) << 32)
+    }
+
+    /// The box coordinate at bit `shift` of [`Node::quad_box_bits`].
+    #[inline(always)]
+    fn box_coordinate(bits: u64, shift: u32) -> u32 {
+        (bits >> shift) as u32 & BOX_MAX
     }
 
     /// The split axis of a branch (0 = X, 1 = Y, 2 = Z; 3 for a leaf).
@@ -147,7 +152,11 @@ impl Node {
     /// One plane of a branch: `splits()[side]` (`side` is 0 or 1).
     #[inline]
     pub fn split(&self, side: usize) -> f32 {
-        f32::from_bits(self.words[side & 1])
+        f32::from_bits(if side == 0 {
+            self.words[0]
+        } else {
+            self.words[1]
+        })
     }
 
     /// A branch's first child index (the second is the next node).

@@ -30,10 +30,13 @@
 use super::triangle::{
     corners, cross, dot, intersect_f64, intersect_with, quad_candidates, quad_corners, sub,
 };
-use super::{KdTree, MAX_DEPTH};
+use super::{KdTree, Node, MAX_DEPTH};
 
 /// Relative widening of every plane crossing (see the module docs).
 pub const SEGMENT_PAD: f32 = 1e-5;
+
+/// The stack size for trees at most this deep (chunk meshes), so a walk clears less memory.
+const SHORT_STACK: usize = 24;
 
 /// Direction components smaller than this are treated as parallel to the root box's faces.
 const PARALLEL: f32 = 1e-30;
@@ -236,7 +239,11 @@ impl KdTree {
     /// tree's depth.
     #[inline(always)]
     fn walk(&self, ray: &Ray, max_t: f32, leaf: impl FnMut(&[u32], &mut f32) -> bool) {
-        self.walk_with::<{ MAX_DEPTH + 1 }>(ray, max_t, leaf);
+        if self.depth() <= SHORT_STACK {
+            self.walk_with::<SHORT_STACK>(ray, max_t, leaf);
+        } else {
+            self.walk_with::<{ MAX_DEPTH + 1 }>(ray, max_t, leaf);
+        }
     }
 
     /// [`KdTree::walk`] with a stack of `N` entries (at least the depth).
@@ -267,8 +274,11 @@ impl KdTree {
         let neg = [0, 1, 2, 2].map(|a| usize::from(ray.dir[a].is_sign_negative()));
         // The ray in the units of the quad leaves' box grid: crossing `q` at `(q − go) · gi`.
         let grid = &self.grid;
-        let go = [0, 1, 2].map(|a| (ray.origin[a] - grid.min[a]) / grid.step[a]);
+        let go = [0, 1, 2].map(|a| (ray.origin[a] - grid.min[a]) * grid.per_step[a]);
         let gi = [0, 1, 2].map(|a| inv[a] * grid.step[a]);
+        // Bit offsets of the near and far box coordinates on each axis (see `Node::quad_box_bits`).
+        let near_bit = [0, 1, 2].map(|a| 10 * a as u32 + 30 * neg[a] as u32);
+        let far_bit = [0, 1, 2].map(|a| 10 * a as u32 + 30 - 30 * neg[a] as u32);
         let mut limit = max_t;
         // The segment never needs to reach past the best hit so far (padded).
         let mut reach = limit + pad;
@@ -280,12 +290,13 @@ impl KdTree {
             if node.is_leaf() {
                 let misses_box = node.is_quad_leaf() && {
                     // The slab test against the quad's box, inside the leaf's segment.
-                    let q = node.quad_box();
+                    let bits = node.quad_box_bits();
                     let (mut l, mut h) = (lo, min_of(hi, reach));
                     for a in 0..3 {
-                        let n = neg[a];
-                        let t_near = (q[a + 3 * n] as f32 - go[a]) * gi[a] - pad;
-                        let t_far = (q[a + 3 - 3 * n] as f32 - go[a]) * gi[a] + pad;
+                        let near = Node::box_coordinate(bits, near_bit[a]) as f32;
+                        let far = Node::box_coordinate(bits, far_bit[a]) as f32;
+                        let t_near = (near - go[a]) * gi[a] - pad;
+                        let t_far = (far - go[a]) * gi[a] + pad;
                         l = max_of(l, t_near);
                         h = min_of(h, t_far);
                     }
