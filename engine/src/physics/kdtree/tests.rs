@@ -105,6 +105,30 @@ fn soup(rng: &mut ChaCha8Rng, n: usize) -> Mesh {
     m
 }
 
+/// Random quads as the mesher lays them out (`(a, b, c), (a, c, d)`), many of them folded along the
+/// diagonal or self-overlapping; with `degenerate`, every seventh quad has `d = a` (its second
+/// triangle is a segment).
+fn quad_soup(rng: &mut ChaCha8Rng, n: usize, degenerate: bool) -> Mesh {
+    let mut m = Mesh {
+        name: format!("quad soup {n} (degenerate: {degenerate})"),
+        positions: Vec::new(),
+        indices: Vec::new(),
+    };
+    for i in 0..n {
+        let c: [f32; 3] = std::array::from_fn(|_| rng.random_range(-20.0..20.0));
+        let b = m.positions.len() as u32;
+        for _ in 0..4 {
+            let p: [f32; 3] = std::array::from_fn(|a| c[a] + rng.random_range(-2.0..2.0));
+            m.positions.push(p);
+        }
+        if degenerate && i % 7 == 0 {
+            m.positions[b as usize + 3] = m.positions[b as usize];
+        }
+        m.indices.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+    }
+    m
+}
+
 fn test_meshes() -> Vec<Mesh> {
     let grid = canyons([64, 64, 64]);
     let mut rng = ChaCha8Rng::seed_from_u64(3);
@@ -117,9 +141,10 @@ fn test_meshes() -> Vec<Mesh> {
         mesher_chunk(&grid, ChunkPos::new(1, 0, 0)),
         mesher_chunk(&grid, ChunkPos::new(0, 1, 1)),
         soup(&mut rng, 700),
+        quad_soup(&mut rng, 400, false),
     ];
     v.retain(|m| !m.indices.is_empty());
-    assert_eq!(v.len(), 5, "test world has too few surfaces");
+    assert_eq!(v.len(), 6, "test world has too few surfaces");
     v
 }
 
@@ -202,6 +227,13 @@ fn trees_are_valid_and_small() {
         tree.rebuild(&m.positions, &m.indices, &mut scratch)
             .expect("builds");
         tree.assert_valid(&m.positions, &m.indices);
+        // Everything but the triangle soup is made of quads, and gets a quad tree.
+        assert_eq!(
+            tree.is_quad_tree(),
+            !m.name.starts_with("soup"),
+            "{}",
+            m.name
+        );
         // Every leaf but at most one holds two triangles, so there are fewer nodes than triangles
         // (12 bytes per triangle at most).
         let single = tree
@@ -244,6 +276,64 @@ fn corrupted_trees_fail_validation() {
     bad.nodes[leaf] = Node::leaf(&[first, first]);
     let r = std::panic::catch_unwind(|| bad.assert_valid(&m.positions, &m.indices));
     assert!(r.is_err(), "a duplicated triangle passed");
+    // A quad leaf whose box misses part of its quad.
+    assert!(tree.is_quad_tree());
+    let mut bad = tree.clone();
+    let leaf = bad
+        .nodes
+        .iter()
+        .position(|n| n.is_quad_leaf() && n.quad_box()[3] > 1)
+        .expect("a quad leaf");
+    let node = bad.nodes[leaf];
+    let mut q = node.quad_box();
+    q[3] = q[0];
+    bad.nodes[leaf] = Node::quad_leaf(node.triangles()[0], q);
+    let r = std::panic::catch_unwind(|| bad.assert_valid(&m.positions, &m.indices));
+    assert!(r.is_err(), "a quad box that cuts its quad passed");
+}
+
+#[test]
+fn quad_leaves_pack_their_box() {
+    let q = [0, 1023, 512, 1, 1022, 1023];
+    let n = Node::quad_leaf(40, q);
+    assert!(n.is_leaf() && n.is_quad_leaf());
+    assert_eq!(n.quad_box(), q);
+    assert_eq!(&*n.triangles(), &[40, 41]);
+    assert!(!Node::leaf(&[4, 5]).is_quad_leaf());
+}
+
+/// Rays along the axes and in the axis planes (direction components exactly 0, so plane crossings
+/// are infinite or NaN) against voxel-face quads, whose boxes are flat: same hits as brute force.
+#[test]
+fn axis_aligned_rays_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    for m in test_meshes().iter().filter(|m| m.name.starts_with("quads")) {
+        let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
+        let (lo, hi) = tree.bounds();
+        let mut hits = 0;
+        for i in 0..3000 {
+            // Origins on the voxel grid and half-way between, so many rays run inside face planes.
+            let origin: [f32; 3] = std::array::from_fn(|a| {
+                let v = rng.random_range(lo[a] as i32 - 2..hi[a] as i32 + 2) as f32;
+                if rng.random_bool(0.5) {
+                    v
+                } else {
+                    v + 0.5
+                }
+            });
+            let mut dir = [0.0f32; 3];
+            dir[i % 3] = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+            if i % 2 == 1 {
+                dir[(i + 1) % 3] = rng.random_range(-1.0..1.0);
+            }
+            let ray = Ray { origin, dir };
+            let got = tree.raycast(&m.positions, &m.indices, &ray, 1000.0);
+            let want = brute_closest(m, &ray, 1000.0);
+            assert_eq!(got.map(|h| h.t), want, "{}: {ray:?}", m.name);
+            hits += usize::from(want.is_some());
+        }
+        assert!(hits > 300, "{}: only {hits} hits", m.name);
+    }
 }
 
 #[test]
@@ -279,7 +369,9 @@ fn aabb_queries_match_brute_force() {
 #[test]
 fn raycasts_match_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
-    for m in test_meshes() {
+    let mut meshes = test_meshes();
+    meshes.push(quad_soup(&mut rng, 300, true));
+    for m in meshes {
         let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
         let (lo, hi) = tree.bounds();
         for i in 0..2000 {
