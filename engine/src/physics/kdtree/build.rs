@@ -28,7 +28,7 @@
 //! Each level costs two linear passes over the node's triangles: the partition, then the children's
 //! midpoint sums and planes. Validation happens once, in the pass that gathers triangle bounds.
 
-use super::{BoxGrid, KdTree, Node, MAX_TRIANGLES};
+use super::{BoxGrid, KdTree, Node, TriangleMesh, MAX_TRIANGLES};
 use crate::{Error, Result};
 
 /// One triangle (or one quad) while building: its bounds and (first) triangle id.
@@ -77,14 +77,14 @@ impl Cell {
 }
 
 impl KdTree {
-    /// Build a tree over the triangles `indices[3i..3i + 3]` of `positions`.
+    /// Build a tree over the triangles of `mesh`.
     ///
     /// # Errors
-    /// [`Error::Invalid`] when `indices.len()` is not a multiple of 3, there are more than
-    /// [`MAX_TRIANGLES`] triangles, an index is out of range or a used position is not finite.
-    pub fn build(positions: &[[f32; 3]], indices: &[u32]) -> Result<Self> {
+    /// [`Error::Invalid`] when the mesh fails [`TriangleMesh::check`] or has more than
+    /// [`MAX_TRIANGLES`] triangles.
+    pub fn build<M: TriangleMesh + ?Sized>(mesh: &M) -> Result<Self> {
         let mut tree = Self::new();
-        tree.rebuild(positions, indices, &mut BuildScratch::default())?;
+        tree.rebuild(mesh, &mut BuildScratch::default())?;
         Ok(tree)
     }
 
@@ -92,10 +92,9 @@ impl KdTree {
     ///
     /// # Errors
     /// As [`KdTree::build`]; the tree is left empty on error.
-    pub fn rebuild(
+    pub fn rebuild<M: TriangleMesh + ?Sized>(
         &mut self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         scratch: &mut BuildScratch,
     ) -> Result<()> {
         self.nodes.clear();
@@ -104,17 +103,24 @@ impl KdTree {
         self.triangle_count = 0;
         self.bounds_min = [f32::INFINITY; 3];
         self.bounds_max = [f32::NEG_INFINITY; 3];
-        let quads = is_quad_mesh(indices);
-        let (min, max) = gather(positions, indices, quads, &mut scratch.items)?;
+        let count = mesh.triangle_count();
+        if count > MAX_TRIANGLES {
+            return Err(Error::Invalid(format!(
+                "triangle mesh: {count} triangles is over the limit of {MAX_TRIANGLES}"
+            )));
+        }
+        mesh.check()?;
+        let quads = mesh.is_quads();
+        let (min, max) = gather(mesh, quads, &mut scratch.items);
         let items = &mut scratch.items[..];
         if items.is_empty() {
             return Ok(());
         }
         self.bounds_min = min;
         self.bounds_max = max;
-        self.triangle_count = (indices.len() / 3) as u32;
+        self.triangle_count = count as u32;
         self.quads = quads;
-        self.nodes.reserve(self.triangle_count as usize);
+        self.nodes.reserve(count);
         self.nodes.push(Node::leaf(&[0]));
         let root = Cell {
             min,
@@ -128,56 +134,19 @@ impl KdTree {
     }
 }
 
-/// True when `indices` is a non-empty run of quads: triangle pairs `(a, b, c), (a, c, d)`.
-pub(super) fn is_quad_mesh(indices: &[u32]) -> bool {
-    !indices.is_empty()
-        && indices.len() % 6 == 0
-        && indices
-            .chunks_exact(6)
-            .all(|q| q[0] == q[3] && q[2] == q[4])
-}
-
-/// Check the mesh, fill `items` with one entry per triangle (per quad when `quads`) and return the
+/// Fill `items` with one entry per triangle (per quad when `quads`) of a checked mesh and return the
 /// mesh bounds.
-fn gather(
-    positions: &[[f32; 3]],
-    indices: &[u32],
+fn gather<M: TriangleMesh + ?Sized>(
+    mesh: &M,
     quads: bool,
     items: &mut Vec<Item>,
-) -> Result<([f32; 3], [f32; 3])> {
+) -> ([f32; 3], [f32; 3]) {
     items.clear();
-    if indices.len() % 3 != 0 {
-        return Err(Error::Invalid(format!(
-            "triangle mesh: {} indices is not a multiple of 3",
-            indices.len()
-        )));
-    }
-    let count = indices.len() / 3;
-    if count > MAX_TRIANGLES {
-        return Err(Error::Invalid(format!(
-            "triangle mesh: {count} triangles is over the limit of {MAX_TRIANGLES}"
-        )));
-    }
-    // Usually every position is finite and one pass proves it; otherwise each used one is checked.
-    let all_finite = positions.iter().flatten().all(|c| c.is_finite());
-    items.reserve(count);
+    let count = mesh.triangle_count();
+    items.reserve(if quads { count / 2 } else { count });
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
-    for (id, tri) in indices.chunks_exact(3).enumerate() {
-        let mut p = [[0.0f32; 3]; 3];
-        for (k, &i) in tri.iter().enumerate() {
-            p[k] = *positions.get(i as usize).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "triangle mesh: triangle {id} uses vertex {i} but there are {}",
-                    positions.len()
-                ))
-            })?;
-            if !all_finite && !p[k].iter().all(|c| c.is_finite()) {
-                return Err(Error::Invalid(format!(
-                    "triangle mesh: vertex {i} is not finite ({:?})",
-                    p[k]
-                )));
-            }
-        }
+    for id in 0..count {
+        let p = mesh.corners(id as u32);
         let min = [0, 1, 2].map(|a| p[0][a].min(p[1][a]).min(p[2][a]));
         let max = [0, 1, 2].map(|a| p[0][a].max(p[1][a]).max(p[2][a]));
         for a in 0..3 {
@@ -198,7 +167,7 @@ fn gather(
             }),
         }
     }
-    Ok((lo, hi))
+    (lo, hi)
 }
 
 /// Doubled-midpoint sums of `items`.

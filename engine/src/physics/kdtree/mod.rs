@@ -31,6 +31,7 @@
 //! half-space test of an AABB), and a per-tree AABB rejects misses at once.
 
 mod build;
+mod mesh;
 mod query;
 #[cfg(test)]
 mod tests;
@@ -38,6 +39,7 @@ mod triangle;
 mod validate;
 
 pub use build::BuildScratch;
+pub use mesh::{MeshRef, TriangleMesh};
 pub use query::{Ray, RayHit};
 
 /// Most triangles one tree accepts (so node indices fit in 30 bits with room to spare).

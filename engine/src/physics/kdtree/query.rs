@@ -27,10 +27,8 @@
 //!
 //! Triangles are tested by [`super::triangle`]: an `f32` reject test, then `f64` for the answer.
 
-use super::triangle::{
-    corners, cross, dot, intersect_f64, intersect_with, quad_candidates, quad_corners, sub,
-};
-use super::{KdTree, Node, MAX_DEPTH};
+use super::triangle::{cross, dot, intersect_f64, intersect_with, quad_candidates, sub};
+use super::{KdTree, Node, TriangleMesh, MAX_DEPTH};
 
 /// Relative widening of every plane crossing (see the module docs).
 pub const SEGMENT_PAD: f32 = 1e-5;
@@ -65,14 +63,13 @@ pub struct RayHit {
 
 impl KdTree {
     /// Append to `out` (not cleared) the id of every triangle whose bounding box overlaps the closed box
-    /// `min..=max`. `positions` and `indices` must be the mesh the tree was built from.
+    /// `min..=max`. `mesh` must be the mesh the tree was built from.
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn query_aabb(
+    pub fn query_aabb<M: TriangleMesh + ?Sized>(
         &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         min: [f32; 3],
         max: [f32; 3],
         out: &mut Vec<u32>,
@@ -89,7 +86,7 @@ impl KdTree {
             let node = self.nodes[at];
             if node.is_leaf() {
                 for &id in node.triangles().iter() {
-                    let [a, b, c] = corners(positions, indices, id);
+                    let [a, b, c] = mesh.corners(id);
                     if (0..3).all(|k| {
                         a[k].min(b[k]).min(c[k]) <= max[k] && a[k].max(b[k]).max(c[k]) >= min[k]
                     }) {
@@ -124,14 +121,13 @@ impl KdTree {
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn raycast(
+    pub fn raycast<M: TriangleMesh + ?Sized>(
         &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         ray: &Ray,
         max_t: f32,
     ) -> Option<RayHit> {
-        self.raycast_filtered(positions, indices, ray, max_t, |_| true)
+        self.raycast_filtered(mesh, ray, max_t, |_| true)
     }
 
     /// [`KdTree::raycast`] over only the triangles for which `accept(triangle)` is true (for example
@@ -139,17 +135,16 @@ impl KdTree {
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn raycast_filtered(
+    pub fn raycast_filtered<M: TriangleMesh + ?Sized>(
         &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         ray: &Ray,
         max_t: f32,
         accept: impl Fn(u32) -> bool,
     ) -> Option<RayHit> {
         let mut best: Option<(f32, u32)> = None;
         self.walk(ray, max_t, |ids, limit| {
-            self.leaf_hits(positions, indices, ray, ids, |id, t| {
+            self.leaf_hits(mesh, ray, ids, |id, t| {
                 if t >= 0.0 && t <= *limit && accept(id) && best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, id));
                     *limit = t;
@@ -158,7 +153,7 @@ impl KdTree {
             })
         });
         best.map(|(t, triangle)| {
-            let [a, b, c] = corners(positions, indices, triangle);
+            let [a, b, c] = mesh.corners(triangle);
             let n = cross(sub(b, a), sub(c, a));
             let len = dot(n, n).sqrt();
             let normal = if len > 0.0 { n.map(|v| v / len) } else { n };
@@ -174,16 +169,10 @@ impl KdTree {
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn raycast_any(
-        &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
-        ray: &Ray,
-        max_t: f32,
-    ) -> bool {
+    pub fn raycast_any<M: TriangleMesh + ?Sized>(&self, mesh: &M, ray: &Ray, max_t: f32) -> bool {
         let mut found = false;
         self.walk(ray, max_t, |ids, _| {
-            self.leaf_hits(positions, indices, ray, ids, |_, t| {
+            self.leaf_hits(mesh, ray, ids, |_, t| {
                 found = t >= 0.0 && t <= max_t;
                 found
             })
@@ -195,10 +184,9 @@ impl KdTree {
     /// it crosses (in the order of `ids`) until `hit` returns true; returns what the last call did.
     /// A quad leaf runs the shared quad pre-test first, so usually only one triangle reaches `f64`.
     #[inline(always)]
-    fn leaf_hits(
+    fn leaf_hits<M: TriangleMesh + ?Sized>(
         &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         ray: &Ray,
         ids: &[u32],
         mut hit: impl FnMut(u32, f32) -> bool,
@@ -206,7 +194,7 @@ impl KdTree {
         let dir_len2 = dot(ray.dir, ray.dir);
         if self.quads {
             let first = ids[0];
-            let [a, b, c, d] = quad_corners(positions, indices, first);
+            let [a, b, c, d] = mesh.quad_corners(first);
             let may = quad_candidates(ray, dir_len2, [a, b, c, d]);
             if may[0] {
                 if let Some(t) = intersect_f64(ray, [a, b, c]) {
@@ -223,7 +211,7 @@ impl KdTree {
             return false;
         }
         for &id in ids {
-            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
+            if let Some(t) = intersect_with(ray, dir_len2, mesh.corners(id)) {
                 if hit(id, t) {
                     return true;
                 }

@@ -40,33 +40,6 @@ pub(super) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// The four corners `a, b, c, d` of the quad whose triangles are `first = (a, b, c)` and
-/// `first + 1 = (a, c, d)`.
-///
-/// # Panics
-/// If the mesh is not the one the tree was built from (an index out of range).
-#[inline]
-pub(super) fn quad_corners(positions: &[[f32; 3]], indices: &[u32], first: u32) -> [[f32; 3]; 4] {
-    let i = first as usize * 3;
-    let q = &indices[i..i + 6];
-    [q[0], q[1], q[2], q[5]].map(|v| positions[v as usize])
-}
-
-/// The three corners of triangle `id`.
-///
-/// # Panics
-/// If the mesh is not the one the tree was built from (an index out of range).
-#[inline]
-pub(super) fn corners(positions: &[[f32; 3]], indices: &[u32], id: u32) -> [[f32; 3]; 3] {
-    let i = id as usize * 3;
-    let tri = &indices[i..i + 3];
-    [
-        positions[tri[0] as usize],
-        positions[tri[1] as usize],
-        positions[tri[2] as usize],
-    ]
-}
-
 /// Möller–Trumbore, two-sided: the ray parameter where `ray` crosses the triangle, if it does.
 #[cfg(test)]
 pub(super) fn intersect(ray: &Ray, tri: [[f32; 3]; 3]) -> Option<f32> {

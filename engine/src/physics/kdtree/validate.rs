@@ -8,8 +8,7 @@
 //! - the stored bounds are exactly the mesh bounds, and the stored depth is the real depth (at most
 //!   [`MAX_DEPTH`]).
 
-use super::build::is_quad_mesh;
-use super::{KdTree, MAX_DEPTH};
+use super::{KdTree, TriangleMesh, MAX_DEPTH};
 
 /// What a subtree holds: bounds, triangle count and depth.
 struct Sub {
@@ -24,14 +23,14 @@ impl KdTree {
     ///
     /// # Panics
     /// On any violated invariant (tests call this after every build).
-    pub fn assert_valid(&self, positions: &[[f32; 3]], indices: &[u32]) {
+    pub fn assert_valid<M: TriangleMesh + ?Sized>(&self, mesh: &M) {
         assert_eq!(
             self.triangle_count(),
-            indices.len() / 3,
+            mesh.triangle_count(),
             "triangle count does not match the mesh"
         );
         assert!(
-            !self.quads || is_quad_mesh(indices),
+            !self.quads || mesh.is_quads(),
             "a quad tree over a mesh that is not made of quads"
         );
         if self.nodes.is_empty() {
@@ -41,7 +40,7 @@ impl KdTree {
         }
         let mut seen_node = vec![false; self.nodes.len()];
         let mut seen_tri = vec![false; self.triangle_count()];
-        let root = self.check(0, positions, indices, &mut seen_node, &mut seen_tri);
+        let root = self.check(0, mesh, &mut seen_node, &mut seen_tri);
         assert!(seen_node.iter().all(|&s| s), "unreachable nodes");
         assert!(
             seen_tri.iter().all(|&s| s),
@@ -58,11 +57,10 @@ impl KdTree {
         assert_eq!(root.max, self.bounds_max, "tree bounds (max)");
     }
 
-    fn check(
+    fn check<M: TriangleMesh + ?Sized>(
         &self,
         at: usize,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         seen_node: &mut [bool],
         seen_tri: &mut [bool],
     ) -> Sub {
@@ -91,8 +89,7 @@ impl KdTree {
                 assert!(id < seen_tri.len(), "leaf {at}: triangle {id} out of range");
                 assert!(!seen_tri[id], "triangle {id} is in two leaves");
                 seen_tri[id] = true;
-                for &v in &indices[id * 3..id * 3 + 3] {
-                    let p = positions[v as usize];
+                for p in mesh.corners(id as u32) {
                     for (a, &c) in p.iter().enumerate() {
                         sub.min[a] = sub.min[a].min(c);
                         sub.max[a] = sub.max[a].max(c);
@@ -113,8 +110,8 @@ impl KdTree {
             child > at && child + 1 < self.nodes.len(),
             "branch {at}: bad child {child}"
         );
-        let l = self.check(child, positions, indices, seen_node, seen_tri);
-        let r = self.check(child + 1, positions, indices, seen_node, seen_tri);
+        let l = self.check(child, mesh, seen_node, seen_tri);
+        let r = self.check(child + 1, mesh, seen_node, seen_tri);
         assert!(
             l.max[axis] <= s0,
             "branch {at}: left subtree pokes past splits[0]"
