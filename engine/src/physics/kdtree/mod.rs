@@ -16,10 +16,22 @@
 //! and the index of its first child (30 bits; the second child follows it); a leaf holds up to two
 //! triangle ids, the tag 3 in the axis bits and its triangle count. The builder keeps every leaf but
 //! at most one full, so there are at most as many nodes as triangles: 12 bytes per triangle or less
-//! (plus the struct itself, 56 bytes on 64-bit targets).
+//! (plus the struct itself, under 100 bytes).
 //!
-//! The tree stores only triangle ids; the caller keeps the mesh (`positions` + `indices`, three
-//! indices per triangle) and passes the same slices to every query. Queries run on a fixed-size stack:
+//! Over a mesh of quads (the mesher's output) each leaf holds the two triangles of one quad, `2k` and
+//! `2k + 1`. Such a leaf needs only the first id, and spends the 60 bits it frees (the second id word
+//! and the count bits, count 0 marking a quad leaf) on the quad's bounding box, quantized to 10 bits
+//! per coordinate on a grid over the tree bounds:
+//!
+//! ```text
+//!   branch     [ splits[0]: f32 | splits[1]: f32 | child: 30 bits, axis: 2 bits ]
+//!   leaf       [ triangle id    | triangle id    | count: 30 bits, 3          ]
+//!   quad leaf  [ first id       | box bits 0..32 | box bits 32..60, 00, 3     ]   box: 6 × 10 bits
+//! ```
+//!
+//! The tree stores only triangle ids; the caller keeps the mesh (any [`TriangleMesh`]: the mesher's
+//! `positions` + `indices` through [`MeshRef`], or a physics chunk's compact mesh) and passes the same
+//! one to every query. Queries run on a fixed-size stack:
 //! the 25 % balance rule of the builder bounds the depth by [`MAX_DEPTH`] for any mesh the builder
 //! accepts.
 //!

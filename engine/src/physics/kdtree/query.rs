@@ -25,16 +25,21 @@
 //! absolute pad per ray that is at least the relative pad of every crossing that matters. A triangle
 //! lying exactly in a split plane (common on voxel terrain) is never skipped.
 //!
-//! Triangles are tested by [`super::triangle`]: an `f32` reject test, then `f64` for the answer.
+//! **Quad leaves** (see [`super::build`]) carry their quad's box on a 10-bit grid over the tree
+//! bounds. The walk slab-tests it against the leaf's segment before reading any vertex: the ray is
+//! moved into grid units once per ray (`(q − go) · gi` is the crossing of grid plane `q`), and the
+//! box is one grid step wider than the quad on every side, which covers that transform's rounding.
+//! A leaf's region is only bounded by its ancestors' planes, usually far wider than its quad, so most
+//! leaves a ray reaches are rejected here.
+//!
+//! Triangles are tested by [`super::triangle`]: an `f32` reject test (one shared test for both
+//! triangles of a quad), then `f64` for the answer.
 
 use super::triangle::{cross, dot, intersect_f64, intersect_with, quad_candidates, sub};
 use super::{KdTree, Node, TriangleMesh, MAX_DEPTH};
 
 /// Relative widening of every plane crossing (see the module docs).
 pub const SEGMENT_PAD: f32 = 1e-5;
-
-/// The stack size for trees at most this deep (chunk meshes), so a walk clears less memory.
-const SHORT_STACK: usize = 24;
 
 /// Direction components smaller than this are treated as parallel to the root box's faces.
 const PARALLEL: f32 = 1e-30;
@@ -221,20 +226,9 @@ impl KdTree {
     }
 
     /// Walk the nodes `ray` passes through, front to back, calling `leaf(triangles, &mut limit)` for
-    /// each leaf reached. `limit` starts at `max_t`; the callback may lower it (the best hit so far),
-    /// and nodes whose segment starts beyond it are then dropped. The walk ends when the callback
-    /// returns true. The stack holds at most one entry per level, so its size is picked from the
-    /// tree's depth.
-    #[inline(always)]
-    fn walk(&self, ray: &Ray, max_t: f32, leaf: impl FnMut(&[u32], &mut f32) -> bool) {
-        if self.depth() <= SHORT_STACK {
-            self.walk_with::<SHORT_STACK>(ray, max_t, leaf);
-        } else {
-            self.walk_with::<{ MAX_DEPTH + 1 }>(ray, max_t, leaf);
-        }
-    }
-
-    /// [`KdTree::walk`] with a stack of `N` entries (at least the depth).
+    /// each leaf reached (a quad leaf only when the ray crosses its box). `limit` starts at `max_t`;
+    /// the callback may lower it (the best hit so far), and nodes whose segment starts beyond it are
+    /// then dropped. The walk ends when the callback returns true.
     ///
     /// The near child is descended into at once and the far one pushed; a direction component of
     /// zero makes its crossings infinite (or NaN when the origin lies on a plane), and every test
@@ -243,12 +237,7 @@ impl KdTree {
     // `!(a < b)` on purpose: it is true for NaN, which must keep the child.
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     #[inline(always)]
-    fn walk_with<const N: usize>(
-        &self,
-        ray: &Ray,
-        max_t: f32,
-        mut leaf: impl FnMut(&[u32], &mut f32) -> bool,
-    ) {
+    fn walk(&self, ray: &Ray, max_t: f32, mut leaf: impl FnMut(&[u32], &mut f32) -> bool) {
         let Some((mut lo, mut hi)) = self.root_segment(ray, max_t) else {
             return;
         };
@@ -270,7 +259,7 @@ impl KdTree {
         let mut limit = max_t;
         // The segment never needs to reach past the best hit so far (padded).
         let mut reach = limit + pad;
-        let mut stack = [(0u32, 0f32, 0f32); N];
+        let mut stack = [(0u32, 0f32, 0f32); MAX_DEPTH + 1];
         let mut len = 0;
         let mut at = 0usize;
         loop {

@@ -12,6 +12,10 @@
 //! `f64` evaluation. Most tested triangles are clear misses: the `f32` test rejects those with a wide
 //! barycentric margin ([`PRETEST_SLACK`]), and only runs where it is reliable (`|cos| ≳ 1e-3`), where
 //! its error is far below that margin.
+//!
+//! A quad `(a, b, c), (a, c, d)` is pre-tested as one ([`quad_candidates`]): both triangles use the
+//! diagonal as an edge, so the cross product with the ray and the side of the diagonal the ray passes
+//! are computed once, and the triangle on the other side fails at its first comparison.
 
 use super::query::Ray;
 
