@@ -6,11 +6,15 @@
 //! - Build time against `parry3d::shape::TriMesh::new` on the same meshes (parry gets its vertex and
 //!   index vectors prepared outside the timing and cloned inside it, because it takes ownership), and
 //!   against the time the mesher takes for the same chunks.
-//! - Bytes per triangle: the tree, the physics mesh (positions + indices) plus the tree, parry's BVH.
+//! - Bytes per triangle: the tree's nodes and struct, parry's BVH, and (8³ set) the physics chunk
+//!   shapes as the cache stores them: compact 16-bit mesh with material bytes plus tree, solid and
+//!   water. The bench meshes themselves (`f32` positions, `u32` indices) are printed for comparison.
 //! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays
 //!   (random rays through each mesh's bounds, as in the agreement tests).
 //!
 //! Ratios are printed once (best of several interleaved rounds) before the criterion groups.
+//! `STRATA_KDTREE_PROFILE=ours|parry` (optionally `STRATA_KDTREE_SET=8³|32³`) casts the rays once
+//! with one side and exits, for `valgrind --tool=callgrind --toggle-collect='*cast_ours*'`.
 
 mod common;
 
@@ -296,16 +300,16 @@ fn figures(set: &Set, grid: &Grid, table: &MaterialTable) {
         ours / meshing
     );
     println!(
-        "  memory per triangle: nodes {:.2} B, tree incl. struct {:.2} B, mesh (positions + u32 indices) {:.2} B, mesh + nodes {:.2} B, parry BVH {:.2} B",
+        "  memory per triangle: nodes {:.2} B, tree incl. struct {:.2} B, parry BVH {:.2} B; bench mesh (f32 positions + u32 indices) {:.2} B, bench mesh + nodes {:.2} B",
         node_bytes as f64 / t,
         tree_bytes as f64 / t,
+        parry_bvh as f64 / t,
         mesh_bytes as f64 / t,
         (mesh_bytes + node_bytes) as f64 / t,
-        parry_bvh as f64 / t
     );
     if let Some((all, arrays)) = shapes {
         println!(
-            "  physics chunk shapes (16-bit quad mesh + material byte + tree): {all:.2} B per triangle with structs, {arrays:.2} B arrays only",
+            "  physics chunk shapes (16-bit quad mesh + material byte + tree) per triangle: {all:.2} B with structs, {arrays:.2} B arrays only",
         );
     }
     println!(
