@@ -6,11 +6,15 @@
 //! - Build time against `parry3d::shape::TriMesh::new` on the same meshes (parry gets its vertex and
 //!   index vectors prepared outside the timing and cloned inside it, because it takes ownership), and
 //!   against the time the mesher takes for the same chunks.
-//! - Bytes per triangle: the tree, the physics mesh (positions + indices) plus the tree, parry's BVH.
+//! - Bytes per triangle: the tree's nodes and struct, parry's BVH, and (8³ set) the physics chunk
+//!   shapes as the cache stores them: compact 16-bit mesh with material bytes plus tree, solid and
+//!   water. The bench meshes themselves (`f32` positions, `u32` indices) are printed for comparison.
 //! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays
 //!   (random rays through each mesh's bounds, as in the agreement tests).
 //!
 //! Ratios are printed once (best of several interleaved rounds) before the criterion groups.
+//! `STRATA_KDTREE_PROFILE=ours|parry` (optionally `STRATA_KDTREE_SET=8³|32³`) casts the rays once
+//! with one side and exits, for `valgrind --tool=callgrind --toggle-collect='*cast_ours*'`.
 
 mod common;
 
@@ -24,7 +28,8 @@ use parry3d::shape::TriMesh;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use strata_engine::mesh::{mesh, mesh_chunk, MeshBuffer, MeshInput};
-use strata_engine::physics::kdtree::BuildScratch;
+use strata_engine::physics::kdtree::{BuildScratch, MeshRef};
+use strata_engine::physics::narrowphase::{ChunkShape, ShapeScratch};
 use strata_engine::physics::{KdTree, Ray};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos};
@@ -44,6 +49,8 @@ struct Set {
     name: &'static str,
     meshes: Vec<ChunkMesh>,
     rays: Vec<Vec<Ray>>,
+    /// Physics chunk positions of the meshes (8³ set only).
+    physics_chunks: Vec<[i32; 3]>,
 }
 
 fn chunk_mesh(buf: &MeshBuffer, core: VoxelBox, grid: &Grid) -> ChunkMesh {
@@ -81,6 +88,7 @@ fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
     let picked: Vec<ChunkPos> = surface.iter().step_by(step).copied().collect();
     let mut big = Vec::new();
     let mut small = Vec::new();
+    let mut physics_chunks = Vec::new();
     for &pos in &picked {
         mesh_chunk(grid, pos, 0, table, &mut buf).expect("meshes");
         big.push(chunk_mesh(&buf, pos.voxel_box(), grid));
@@ -97,22 +105,31 @@ fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
             );
             if !buf.solid_indices.is_empty() && small.len() < 1024 {
                 small.push(chunk_mesh(&buf, core, grid));
+                physics_chunks.push([m.x / 8, m.y / 8, m.z / 8]);
             }
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut with_rays = |name, meshes: Vec<ChunkMesh>, per: usize| {
+    let mut with_rays = |name, meshes: Vec<ChunkMesh>, per: usize, physics_chunks| {
         let rays = meshes.iter().map(|m| rays(&mut rng, m, per)).collect();
-        Set { name, meshes, rays }
+        Set {
+            name,
+            meshes,
+            rays,
+            physics_chunks,
+        }
     };
-    (with_rays("8³", small, 64), with_rays("32³", big, 1024))
+    (
+        with_rays("8³", small, 64, physics_chunks),
+        with_rays("32³", big, 1024, Vec::new()),
+    )
 }
 
 /// Seeded rays through a mesh's bounds, the distribution the agreement tests use: each starts at a
 /// random point of the bounds grown by 3 voxels and aims either at a random point of a random triangle
 /// or at a random point of the bounds. Both libraries cast the same rays.
 fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
-    let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
+    let tree = KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds");
     let (lo, hi) = tree.bounds();
     (0..n)
         .map(|i| {
@@ -144,7 +161,7 @@ fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
 fn build_ours(set: &Set, tree: &mut KdTree, scratch: &mut BuildScratch) -> usize {
     let mut nodes = 0;
     for m in &set.meshes {
-        tree.rebuild(&m.positions, &m.indices, scratch)
+        tree.rebuild(&MeshRef::new(&m.positions, &m.indices), scratch)
             .expect("builds");
         nodes += tree.nodes().len();
     }
@@ -169,16 +186,21 @@ fn mesh_all(set: &Set, table: &MaterialTable, buf: &mut MeshBuffer) -> usize {
     n
 }
 
+#[inline(never)]
 fn cast_ours(set: &Set, trees: &[KdTree]) -> usize {
     let mut hits = 0;
     for ((m, tree), rays) in set.meshes.iter().zip(trees).zip(&set.rays) {
         for r in rays {
-            hits += usize::from(tree.raycast(&m.positions, &m.indices, r, 1000.0).is_some());
+            hits += usize::from(
+                tree.raycast(&MeshRef::new(&m.positions, &m.indices), r, 1000.0)
+                    .is_some(),
+            );
         }
     }
     hits
 }
 
+#[inline(never)]
 fn cast_parry(set: &Set, meshes: &[TriMesh]) -> usize {
     let mut hits = 0;
     for ((mesh, rays), _) in meshes.iter().zip(&set.rays).zip(&set.meshes) {
@@ -207,7 +229,23 @@ fn best_of_each(runs: usize, fs: &mut [&mut dyn FnMut() -> usize]) -> Vec<f64> {
     best
 }
 
-fn figures(set: &Set, table: &MaterialTable) {
+/// Bytes per triangle of the physics chunks' stored shapes (compact mesh + tree): with the structs,
+/// and the per-triangle arrays alone.
+fn shape_bytes(grid: &Grid, table: &MaterialTable, chunks: &[[i32; 3]]) -> Option<(f64, f64)> {
+    let mut scratch = ShapeScratch::default();
+    let (mut all, mut arrays, mut tris) = (0, 0, 0);
+    for &pos in chunks {
+        let shape = ChunkShape::build(grid, table, pos, &mut scratch).expect("builds");
+        all += shape.memory_bytes();
+        arrays += shape.mesh.vertex_count() * 7
+            + shape.triangle_count() * 4
+            + shape.tree.nodes().len() * 12;
+        tris += shape.triangle_count();
+    }
+    (tris > 0).then(|| (all as f64 / tris as f64, arrays as f64 / tris as f64))
+}
+
+fn figures(set: &Set, grid: &Grid, table: &MaterialTable) {
     let tris: usize = set.meshes.iter().map(|m| m.indices.len() / 3).sum();
     let verts: usize = set.meshes.iter().map(|m| m.positions.len()).sum();
     let mut tree = KdTree::new();
@@ -225,7 +263,7 @@ fn figures(set: &Set, table: &MaterialTable) {
     let trees: Vec<KdTree> = set
         .meshes
         .iter()
-        .map(|m| KdTree::build(&m.positions, &m.indices).expect("builds"))
+        .map(|m| KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds"))
         .collect();
     let pmeshes: Vec<TriMesh> = set
         .meshes
@@ -237,6 +275,7 @@ fn figures(set: &Set, table: &MaterialTable) {
     let mesh_bytes = verts * 12 + tris * 12;
     let parry_bvh: usize = pmeshes.iter().map(|m| m.bvh().total_memory_size()).sum();
     let nrays: usize = set.rays.iter().map(Vec::len).sum();
+    let shapes = shape_bytes(grid, table, &set.physics_chunks);
     let hits = cast_ours(set, &trees);
     let t = best_of_each(
         7,
@@ -261,13 +300,18 @@ fn figures(set: &Set, table: &MaterialTable) {
         ours / meshing
     );
     println!(
-        "  memory per triangle: nodes {:.2} B, tree incl. struct {:.2} B, mesh (positions + u32 indices) {:.2} B, mesh + nodes {:.2} B, parry BVH {:.2} B",
+        "  memory per triangle: nodes {:.2} B, tree incl. struct {:.2} B, parry BVH {:.2} B; bench mesh (f32 positions + u32 indices) {:.2} B, bench mesh + nodes {:.2} B",
         node_bytes as f64 / t,
         tree_bytes as f64 / t,
+        parry_bvh as f64 / t,
         mesh_bytes as f64 / t,
         (mesh_bytes + node_bytes) as f64 / t,
-        parry_bvh as f64 / t
     );
+    if let Some((all, arrays)) = shapes {
+        println!(
+            "  physics chunk shapes (16-bit quad mesh + material byte + tree) per triangle: {all:.2} B with structs, {arrays:.2} B arrays only",
+        );
+    }
     println!(
         "  closest-hit raycast: {nrays} rays ({hits} hits): strata {:.2} Mrays/s, parry {:.2} Mrays/s -> {:.2}x",
         nrays as f64 / ray_ours / 1e6,
@@ -280,8 +324,36 @@ fn bench(c: &mut Criterion) {
     let grid = common::canyons(common::timing_size());
     let table = MaterialTable::builtin();
     let (small, big) = sets(&grid, &table);
+    if let Ok(which) = std::env::var("STRATA_KDTREE_PROFILE") {
+        let pick = std::env::var("STRATA_KDTREE_SET").unwrap_or_default();
+        for set in [&small, &big] {
+            if !pick.is_empty() && pick != set.name {
+                continue;
+            }
+            let trees: Vec<KdTree> = set
+                .meshes
+                .iter()
+                .map(|m| KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds"))
+                .collect();
+            let pmeshes: Vec<TriMesh> = set
+                .meshes
+                .iter()
+                .map(|m| {
+                    TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds")
+                })
+                .collect();
+            let nrays: usize = set.rays.iter().map(Vec::len).sum();
+            let hits = if which == "parry" {
+                cast_parry(set, &pmeshes)
+            } else {
+                cast_ours(set, &trees)
+            };
+            println!("{} {which}: {nrays} rays, {hits} hits", set.name);
+        }
+        return;
+    }
     for set in [&small, &big] {
-        figures(set, &table);
+        figures(set, &grid, &table);
     }
     for set in [&small, &big] {
         let tris: usize = set.meshes.iter().map(|m| m.indices.len() / 3).sum();
@@ -298,7 +370,7 @@ fn bench(c: &mut Criterion) {
         let trees: Vec<KdTree> = set
             .meshes
             .iter()
-            .map(|m| KdTree::build(&m.positions, &m.indices).expect("builds"))
+            .map(|m| KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds"))
             .collect();
         let pmeshes: Vec<TriMesh> = set
             .meshes

@@ -4,7 +4,7 @@
 //!   Grid ──(10³ box per 8³ chunk, dilate)──> broadphase: 2 bit masks per chunk, whole world, always
 //!                                               │ query(AABB) -> chunks touched (solid / water)
 //!                                               v
-//!   chunk mesh (positions, indices) ──build──> kdtree: loose kD tree, built lazily per touched chunk
+//!   chunk_mesh (16-bit quads) ────────build──> kdtree: loose kD tree, built lazily per touched chunk
 //!                                               │ query_aabb, raycast, raycast_any
 //!                                               v
 //!                                     cache: LRU of built chunks under a byte budget, dropped on edit
@@ -13,6 +13,7 @@
 //!
 //! - [`broadphase`]: the bit broadphase over 8³ physics chunks.
 //! - [`kdtree`]: the loose kD tree and its queries.
+//! - [`chunk_mesh`]: the compact mesh of a physics chunk (16-bit positions and quad indices).
 //! - [`cache`]: the LRU cache that holds built narrowphase data per chunk.
 //! - [`narrowphase`]: one chunk's LOD 0 mesh and tree ([`ChunkShape`]).
 //! - [`body`]: rigid bodies (spheres, boxes, capsules) on the terrain: contacts, water, sleeping, drops.
@@ -24,6 +25,7 @@
 pub mod body;
 pub mod broadphase;
 pub mod cache;
+pub mod chunk_mesh;
 pub mod kdtree;
 pub mod narrowphase;
 pub mod world;

@@ -210,9 +210,7 @@ impl PhysicsWorld {
         for t in touches.iter().filter(|t| t.solid) {
             self.with_shape(grid, t.chunk_pos, |shape| {
                 ids.clear();
-                shape
-                    .tree
-                    .query_aabb(&shape.positions, &shape.indices, min, max, &mut ids);
+                shape.tree.query_aabb(&shape.mesh, min, max, &mut ids);
                 out.extend(
                     ids.iter()
                         .filter(|&&id| !shape.is_water(id))
@@ -350,13 +348,9 @@ impl PhysicsWorld {
                         filter.solid
                     }
                 };
-                let hit = shape.tree.raycast_filtered(
-                    &shape.positions,
-                    &shape.indices,
-                    ray,
-                    max_t,
-                    accept,
-                )?;
+                let hit = shape
+                    .tree
+                    .raycast_filtered(&shape.mesh, ray, max_t, accept)?;
                 Some(world_hit(shape, ray, hit, pos))
             })?;
             if let Some(hit) = found {

@@ -7,12 +7,44 @@ use rand_chacha::ChaCha8Rng;
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::mesh::{mesh, MeshBuffer, MeshInput};
-use crate::physics::kdtree::KdTree;
+use crate::physics::chunk_mesh::{blend_material, snap};
 use crate::progress::Progress;
 use crate::voxel::{Voxel, VoxelPos};
 
-/// The whole world's mesh as one shape (its tree is left empty: the brute force does not use it).
-fn whole_mesh(grid: &Grid, table: &MaterialTable) -> ChunkShape {
+/// The whole world's mesh, with positions snapped to the grid physics chunks store them on, so its
+/// triangles are bit for bit those of the chunk shapes.
+struct WholeMesh {
+    positions: Vec<[f32; 3]>,
+    materials: Vec<u8>,
+    indices: Vec<u32>,
+    solid_triangles: u32,
+}
+
+impl WholeMesh {
+    fn triangle_count(&self) -> usize {
+        self.indices.len() / 3
+    }
+
+    fn is_water(&self, id: u32) -> bool {
+        id >= self.solid_triangles
+    }
+
+    fn vertices(&self, id: u32) -> [usize; 3] {
+        [0, 1, 2].map(|k| self.indices[id as usize * 3 + k] as usize)
+    }
+
+    fn corners(&self, id: u32) -> [[f32; 3]; 3] {
+        self.vertices(id).map(|v| self.positions[v])
+    }
+
+    fn material_at(&self, id: u32, point: [f32; 3]) -> u8 {
+        let v = self.vertices(id);
+        blend_material(self.corners(id), v.map(|v| self.materials[v]), point)
+    }
+}
+
+/// The whole world's mesh as one box.
+fn whole_mesh(grid: &Grid, table: &MaterialTable) -> WholeMesh {
     let mut lo = [i32::MAX; 3];
     let mut hi = [i32::MIN; 3];
     for (p, _) in grid.chunks() {
@@ -33,13 +65,11 @@ fn whole_mesh(grid: &Grid, table: &MaterialTable) -> ChunkShape {
     );
     let mut indices = buf.solid_indices.clone();
     indices.extend_from_slice(&buf.water_indices);
-    ChunkShape {
-        positions: buf.positions.clone(),
-        materials: buf.materials.clone(),
-        weights: buf.weights.clone(),
+    WholeMesh {
+        positions: buf.positions.iter().map(|p| p.map(snap)).collect(),
+        materials: buf.materials.iter().map(|m| m[0]).collect(),
         indices,
         solid_triangles: (buf.solid_indices.len() / 3) as u32,
-        tree: KdTree::new(),
     }
 }
 
@@ -77,7 +107,7 @@ fn intersect(o: [f64; 3], d: [f64; 3], [a, b, c]: [[f32; 3]; 3]) -> Option<f64> 
 }
 
 /// Closest hit (t as f32, material, water) over every triangle of `shape`.
-fn brute(shape: &ChunkShape, ray: &Ray, max_t: f32, filter: RayFilter) -> Option<(f32, u8, bool)> {
+fn brute(shape: &WholeMesh, ray: &Ray, max_t: f32, filter: RayFilter) -> Option<(f32, u8, bool)> {
     let (o, d) = (ray.origin.map(f64::from), ray.dir.map(f64::from));
     let mut best: Option<(f32, u32)> = None;
     for id in 0..shape.triangle_count() as u32 {
@@ -181,7 +211,7 @@ fn check_rays(
     (hits, material_diffs)
 }
 
-fn bounds_of(shape: &ChunkShape) -> ([f32; 3], [f32; 3]) {
+fn bounds_of(shape: &WholeMesh) -> ([f32; 3], [f32; 3]) {
     let mut lo = [f32::INFINITY; 3];
     let mut hi = [f32::NEG_INFINITY; 3];
     for p in &shape.positions {

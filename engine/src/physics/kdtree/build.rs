@@ -12,6 +12,13 @@
 //!   stop at 2 triangles or fewer: a leaf
 //! ```
 //!
+//! **Quads.** The mesher emits every quad as two consecutive triangles `(a, b, c), (a, c, d)` that
+//! share the diagonal `a–c`. When the whole mesh has that shape the builder works on quads instead:
+//! each item is one quad (the bounds of its four corners), every leaf holds exactly the two triangles
+//! of one quad (`2k, 2k + 1`), and queries test the pair as one quad ([`super::triangle`]). The rules
+//! above are unchanged, with "triangle" read as "quad" (a leaf stops at one quad, and no evening of
+//! sides is needed).
+//!
 //! A triangle's midpoint is the centre of its bounding box. The region is the box a query recovers
 //! for the node, so choosing its longest axis keeps the recovered boxes compact: on a flat sheet of
 //! terrain the triangles' own bounds are thin in Y and would never be split there, leaving every
@@ -21,10 +28,10 @@
 //! Each level costs two linear passes over the node's triangles: the partition, then the children's
 //! midpoint sums and planes. Validation happens once, in the pass that gathers triangle bounds.
 
-use super::{KdTree, Node, MAX_TRIANGLES};
+use super::{BoxGrid, KdTree, Node, TriangleMesh, MAX_TRIANGLES};
 use crate::{Error, Result};
 
-/// One triangle while building: its bounds and id.
+/// One triangle (or one quad) while building: its bounds and (first) triangle id.
 #[derive(Debug, Clone, Copy)]
 struct Item {
     min: [f32; 3],
@@ -70,14 +77,14 @@ impl Cell {
 }
 
 impl KdTree {
-    /// Build a tree over the triangles `indices[3i..3i + 3]` of `positions`.
+    /// Build a tree over the triangles of `mesh`.
     ///
     /// # Errors
-    /// [`Error::Invalid`] when `indices.len()` is not a multiple of 3, there are more than
-    /// [`MAX_TRIANGLES`] triangles, an index is out of range or a used position is not finite.
-    pub fn build(positions: &[[f32; 3]], indices: &[u32]) -> Result<Self> {
+    /// [`Error::Invalid`] when the mesh fails [`TriangleMesh::check`] or has more than
+    /// [`MAX_TRIANGLES`] triangles.
+    pub fn build<M: TriangleMesh + ?Sized>(mesh: &M) -> Result<Self> {
         let mut tree = Self::new();
-        tree.rebuild(positions, indices, &mut BuildScratch::default())?;
+        tree.rebuild(mesh, &mut BuildScratch::default())?;
         Ok(tree)
     }
 
@@ -85,89 +92,82 @@ impl KdTree {
     ///
     /// # Errors
     /// As [`KdTree::build`]; the tree is left empty on error.
-    pub fn rebuild(
+    pub fn rebuild<M: TriangleMesh + ?Sized>(
         &mut self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         scratch: &mut BuildScratch,
     ) -> Result<()> {
         self.nodes.clear();
+        self.quads = false;
         self.depth = 0;
         self.triangle_count = 0;
         self.bounds_min = [f32::INFINITY; 3];
         self.bounds_max = [f32::NEG_INFINITY; 3];
-        let (min, max) = gather(positions, indices, &mut scratch.items)?;
+        let count = mesh.triangle_count();
+        if count > MAX_TRIANGLES {
+            return Err(Error::Invalid(format!(
+                "triangle mesh: {count} triangles is over the limit of {MAX_TRIANGLES}"
+            )));
+        }
+        mesh.check()?;
+        let quads = mesh.is_quads();
+        let (min, max) = gather(mesh, quads, &mut scratch.items);
         let items = &mut scratch.items[..];
         if items.is_empty() {
             return Ok(());
         }
         self.bounds_min = min;
         self.bounds_max = max;
-        self.triangle_count = items.len() as u32;
-        self.nodes.reserve(items.len());
+        self.triangle_count = count as u32;
+        self.quads = quads;
+        self.nodes.reserve(count);
         self.nodes.push(Node::leaf(&[0]));
         let root = Cell {
             min,
             max,
             mid2_sum: mid2_sums(items),
         };
-        self.depth = split(items, &mut self.nodes, 0, &root) as u32;
+        let per_leaf = if quads { 1 } else { 2 };
+        self.grid = BoxGrid::new(min, max);
+        self.depth = split(items, &mut self.nodes, 0, &root, per_leaf, &self.grid) as u32;
         Ok(())
     }
 }
 
-/// Check the mesh, fill `items` with one entry per triangle and return the mesh bounds.
-fn gather(
-    positions: &[[f32; 3]],
-    indices: &[u32],
+/// Fill `items` with one entry per triangle (per quad when `quads`) of a checked mesh and return the
+/// mesh bounds.
+fn gather<M: TriangleMesh + ?Sized>(
+    mesh: &M,
+    quads: bool,
     items: &mut Vec<Item>,
-) -> Result<([f32; 3], [f32; 3])> {
+) -> ([f32; 3], [f32; 3]) {
     items.clear();
-    if indices.len() % 3 != 0 {
-        return Err(Error::Invalid(format!(
-            "triangle mesh: {} indices is not a multiple of 3",
-            indices.len()
-        )));
-    }
-    let count = indices.len() / 3;
-    if count > MAX_TRIANGLES {
-        return Err(Error::Invalid(format!(
-            "triangle mesh: {count} triangles is over the limit of {MAX_TRIANGLES}"
-        )));
-    }
-    // Usually every position is finite and one pass proves it; otherwise each used one is checked.
-    let all_finite = positions.iter().flatten().all(|c| c.is_finite());
-    items.reserve(count);
+    let count = mesh.triangle_count();
+    items.reserve(if quads { count / 2 } else { count });
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
-    for (id, tri) in indices.chunks_exact(3).enumerate() {
-        let mut p = [[0.0f32; 3]; 3];
-        for (k, &i) in tri.iter().enumerate() {
-            p[k] = *positions.get(i as usize).ok_or_else(|| {
-                Error::Invalid(format!(
-                    "triangle mesh: triangle {id} uses vertex {i} but there are {}",
-                    positions.len()
-                ))
-            })?;
-            if !all_finite && !p[k].iter().all(|c| c.is_finite()) {
-                return Err(Error::Invalid(format!(
-                    "triangle mesh: vertex {i} is not finite ({:?})",
-                    p[k]
-                )));
-            }
-        }
+    for id in 0..count {
+        let p = mesh.corners(id as u32);
         let min = [0, 1, 2].map(|a| p[0][a].min(p[1][a]).min(p[2][a]));
         let max = [0, 1, 2].map(|a| p[0][a].max(p[1][a]).max(p[2][a]));
         for a in 0..3 {
             lo[a] = lo[a].min(min[a]);
             hi[a] = hi[a].max(max[a]);
         }
-        items.push(Item {
-            min,
-            max,
-            id: id as u32,
-        });
+        match items.last_mut() {
+            Some(quad) if quads && id % 2 == 1 => {
+                for a in 0..3 {
+                    quad.min[a] = quad.min[a].min(min[a]);
+                    quad.max[a] = quad.max[a].max(max[a]);
+                }
+            }
+            _ => items.push(Item {
+                min,
+                max,
+                id: id as u32,
+            }),
+        }
     }
-    Ok((lo, hi))
+    (lo, hi)
 }
 
 /// Doubled-midpoint sums of `items`.
@@ -182,17 +182,30 @@ fn mid2_sums(items: &[Item]) -> [f32; 3] {
 }
 
 /// Fill node `at` with the subtree over `items` (its region and sums in `cell`); returns the subtree
-/// depth.
-fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, cell: &Cell) -> usize {
+/// depth. `per_leaf` is 2 for triangles, 1 for quads (a quad leaf holds its two triangles).
+fn split(
+    items: &mut [Item],
+    nodes: &mut Vec<Node>,
+    at: usize,
+    cell: &Cell,
+    per_leaf: usize,
+    grid: &BoxGrid,
+) -> usize {
     let n = items.len();
-    if n <= 2 {
-        let mut ids = [0u32; 2];
-        for (d, it) in ids.iter_mut().zip(items.iter()) {
-            *d = it.id;
-        }
-        nodes[at] = Node::leaf(&ids[..n]);
+    if n <= per_leaf {
+        nodes[at] = match items {
+            [quad] if per_leaf == 1 => Node::quad_leaf(quad.id, grid.quantize(quad.min, quad.max)),
+            _ => {
+                let mut ids = [0u32; 2];
+                for (d, it) in ids.iter_mut().zip(items.iter()) {
+                    *d = it.id;
+                }
+                Node::leaf(&ids[..n])
+            }
+        };
         return 1;
     }
+    let even = per_leaf == 2 && n % 2 == 0;
     let axis = cell.longest_axis();
     let mean2 = cell.mid2_sum[axis] / n as f32;
     let mut left = 0;
@@ -206,11 +219,11 @@ fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, cell: &Cell) -> u
     if left * 4 < n || (n - left) * 4 < n {
         // Skewed: the lower half by midpoint goes left (an even count when `n` is even).
         left = n / 2;
-        if n % 2 == 0 && left % 2 == 1 {
+        if even && left % 2 == 1 {
             left -= 1;
         }
         items.select_nth_unstable_by(left, |a, b| key(a).total_cmp(&key(b)));
-    } else if n % 2 == 0 && left % 2 == 1 {
+    } else if even && left % 2 == 1 {
         // Keep both sides even so that every leaf below holds two triangles: move the item nearest
         // the split across, toward the larger side's surplus.
         if left * 2 < n {
@@ -244,8 +257,8 @@ fn split(items: &mut [Item], nodes: &mut Vec<Node>, at: usize, cell: &Cell) -> u
     nodes.push(Node::leaf(&[0]));
     nodes.push(Node::leaf(&[0]));
     nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
-    let dl = split(lo, nodes, child, &lc);
-    let dh = split(hi, nodes, child + 1, &hc);
+    let dl = split(lo, nodes, child, &lc, per_leaf, grid);
+    let dh = split(hi, nodes, child + 1, &hc, per_leaf, grid);
     1 + dl.max(dh)
 }
 

@@ -16,10 +16,22 @@
 //! and the index of its first child (30 bits; the second child follows it); a leaf holds up to two
 //! triangle ids, the tag 3 in the axis bits and its triangle count. The builder keeps every leaf but
 //! at most one full, so there are at most as many nodes as triangles: 12 bytes per triangle or less
-//! (plus the struct itself, 56 bytes on 64-bit targets).
+//! (plus the struct itself, under 100 bytes).
 //!
-//! The tree stores only triangle ids; the caller keeps the mesh (`positions` + `indices`, three
-//! indices per triangle) and passes the same slices to every query. Queries run on a fixed-size stack:
+//! Over a mesh of quads (the mesher's output) each leaf holds the two triangles of one quad, `2k` and
+//! `2k + 1`. Such a leaf needs only the first id, and spends the 60 bits it frees (the second id word
+//! and the count bits, count 0 marking a quad leaf) on the quad's bounding box, quantized to 10 bits
+//! per coordinate on a grid over the tree bounds:
+//!
+//! ```text
+//!   branch     [ splits[0]: f32 | splits[1]: f32 | child: 30 bits, axis: 2 bits ]
+//!   leaf       [ triangle id    | triangle id    | count: 30 bits, 3          ]
+//!   quad leaf  [ first id       | box bits 0..32 | box bits 32..60, 00, 3     ]   box: 6 × 10 bits
+//! ```
+//!
+//! The tree stores only triangle ids; the caller keeps the mesh (any [`TriangleMesh`]: the mesher's
+//! `positions` + `indices` through [`MeshRef`], or a physics chunk's compact mesh) and passes the same
+//! one to every query. Queries run on a fixed-size stack:
 //! the 25 % balance rule of the builder bounds the depth by [`MAX_DEPTH`] for any mesh the builder
 //! accepts.
 //!
@@ -31,6 +43,7 @@
 //! half-space test of an AABB), and a per-tree AABB rejects misses at once.
 
 mod build;
+mod mesh;
 mod query;
 #[cfg(test)]
 mod tests;
@@ -38,6 +51,7 @@ mod triangle;
 mod validate;
 
 pub use build::BuildScratch;
+pub use mesh::{MeshRef, TriangleMesh};
 pub use query::{Ray, RayHit};
 
 /// Most triangles one tree accepts (so node indices fit in 30 bits with room to spare).
@@ -49,6 +63,15 @@ pub const MAX_DEPTH: usize = 72;
 
 /// The axis tag of a leaf.
 const LEAF: u32 = 3;
+
+/// Bits per coordinate of a quad leaf's box.
+const BOX_BITS: u32 = 10;
+
+/// Largest quantized box coordinate.
+const BOX_MAX: u32 = (1 << BOX_BITS) - 1;
+
+/// The tree's extent on an axis spans this many box steps (the rest of the range is margin).
+const BOX_STEPS: f32 = 1000.0;
 
 /// One 12-byte node (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,10 +106,48 @@ impl Node {
         }
     }
 
+    /// A quad leaf: the triangles `first` and `first + 1`, and the quad's box quantized on the tree's
+    /// box grid (`[min x, min y, min z, max x, max y, max z]`, each at most [`BOX_MAX`]).
+    fn quad_leaf(first: u32, qbox: [u32; 6]) -> Self {
+        debug_assert!(qbox.iter().all(|&q| q <= BOX_MAX));
+        let [x0, y0, z0, x1, y1, z1] = qbox;
+        let low = x0 | (y0 << 10) | (z0 << 20) | ((x1 & 3) << 30);
+        let high = (x1 >> 2) | (y1 << 8) | (z1 << 18);
+        Self {
+            words: [first, low],
+            meta: (high << 4) | LEAF,
+        }
+    }
+
     /// True for a leaf.
     #[inline]
     pub fn is_leaf(&self) -> bool {
         self.meta & 3 == LEAF
+    }
+
+    /// True for a quad leaf (a leaf whose count field is 0).
+    #[inline]
+    pub fn is_quad_leaf(&self) -> bool {
+        self.meta & 15 == LEAF
+    }
+
+    /// A quad leaf's quantized box (see [`Node::quad_leaf`]).
+    #[inline]
+    pub fn quad_box(&self) -> [u32; 6] {
+        let bits = self.quad_box_bits();
+        [0, 1, 2, 3, 4, 5].map(|k| Self::box_coordinate(bits, 10 * k))
+    }
+
+    /// A quad leaf's box as one 60-bit word: coordinate `k` of [`Node::quad_box`] at bit `10 k`.
+    #[inline(always)]
+    fn quad_box_bits(&self) -> u64 {
+        u64::from(self.words[1]) | (u64::from(self.meta >> 4) << 32)
+    }
+
+    /// The box coordinate at bit `shift` of [`Node::quad_box_bits`].
+    #[inline(always)]
+    fn box_coordinate(bits: u64, shift: u32) -> u32 {
+        (bits >> shift) as u32 & BOX_MAX
     }
 
     /// The split axis of a branch (0 = X, 1 = Y, 2 = Z; 3 for a leaf).
@@ -105,7 +166,11 @@ impl Node {
     /// One plane of a branch: `splits()[side]` (`side` is 0 or 1).
     #[inline]
     pub fn split(&self, side: usize) -> f32 {
-        f32::from_bits(self.words[side & 1])
+        f32::from_bits(if side == 0 {
+            self.words[0]
+        } else {
+            self.words[1]
+        })
     }
 
     /// A branch's first child index (the second is the next node).
@@ -116,9 +181,95 @@ impl Node {
 
     /// A leaf's triangle ids.
     #[inline]
-    pub fn triangles(&self) -> &[u32] {
-        let n = ((self.meta >> 2) as usize).min(2);
-        &self.words[..n]
+    pub fn triangles(&self) -> LeafTriangles {
+        if self.is_quad_leaf() {
+            let first = self.words[0];
+            return LeafTriangles {
+                ids: [first, first.wrapping_add(1)],
+                len: 2,
+            };
+        }
+        LeafTriangles {
+            ids: self.words,
+            len: ((self.meta >> 2) as usize).min(2),
+        }
+    }
+}
+
+/// The one or two triangle ids of a leaf (dereferences to a slice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafTriangles {
+    ids: [u32; 2],
+    len: usize,
+}
+
+impl std::ops::Deref for LeafTriangles {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.ids[..self.len]
+    }
+}
+
+/// The grid quad leaves quantize their boxes on: `min + q · step` on each axis.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct BoxGrid {
+    min: [f32; 3],
+    step: [f32; 3],
+    /// `1 / step`.
+    per_step: [f32; 3],
+}
+
+impl BoxGrid {
+    /// The grid over the bounds `min..=max`: [`BOX_STEPS`] steps across each axis (1 for a flat
+    /// one), so the highest coordinates keep a margin below [`BOX_MAX`].
+    fn new(min: [f32; 3], max: [f32; 3]) -> Self {
+        let step = [0, 1, 2].map(|a| {
+            let s = (max[a] - min[a]) / BOX_STEPS;
+            if s > 0.0 && s.is_finite() {
+                s
+            } else {
+                1.0
+            }
+        });
+        Self {
+            min,
+            step,
+            per_step: step.map(|s| 1.0 / s),
+        }
+    }
+
+    /// The corners of a quantized box.
+    fn dequantize(&self, q: [u32; 6]) -> ([f32; 3], [f32; 3]) {
+        let at = |a: usize, v: u32| self.min[a] + v as f32 * self.step[a];
+        (
+            [at(0, q[0]), at(1, q[1]), at(2, q[2])],
+            [at(0, q[3]), at(1, q[4]), at(2, q[5])],
+        )
+    }
+
+    /// The quantized box of `lo..=hi`, grown by one step on every side (so that rounding in the
+    /// ray's transform to grid units never cuts the quad).
+    fn quantize(&self, lo: [f32; 3], hi: [f32; 3]) -> [u32; 6] {
+        // Truncation instead of floor / ceil (no libm call); the margin covers the difference:
+        // `trunc(x) − 1 ≤ x − 1` and `trunc(x) + 2 ≥ x + 1` for `x > −1`, and lower values clamp to 0.
+        let q = |a: usize, v: f32, up: bool| -> u32 {
+            let x = ((v - self.min[a]) * self.per_step[a]) as i32;
+            let x = if up {
+                x.saturating_add(2)
+            } else {
+                x.saturating_sub(1)
+            };
+            x.clamp(0, BOX_MAX as i32) as u32
+        };
+        [
+            q(0, lo[0], false),
+            q(1, lo[1], false),
+            q(2, lo[2], false),
+            q(0, hi[0], true),
+            q(1, hi[1], true),
+            q(2, hi[2], true),
+        ]
     }
 }
 
@@ -135,6 +286,10 @@ pub struct KdTree {
     depth: u32,
     /// Triangles in the mesh.
     triangle_count: u32,
+    /// True when every leaf holds one quad, the triangles `2k, 2k + 1` (see [`build`]).
+    quads: bool,
+    /// The grid of the quad leaves' boxes.
+    grid: BoxGrid,
 }
 
 impl KdTree {
@@ -161,6 +316,11 @@ impl KdTree {
     /// Number of triangles indexed.
     pub fn triangle_count(&self) -> usize {
         self.triangle_count as usize
+    }
+
+    /// True when the tree was built over quads (every leaf holds the two triangles of one quad).
+    pub fn is_quad_tree(&self) -> bool {
+        self.quads
     }
 
     /// True when the tree indexes no triangle.

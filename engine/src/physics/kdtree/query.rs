@@ -25,10 +25,18 @@
 //! absolute pad per ray that is at least the relative pad of every crossing that matters. A triangle
 //! lying exactly in a split plane (common on voxel terrain) is never skipped.
 //!
-//! Triangles are tested by [`super::triangle`]: an `f32` reject test, then `f64` for the answer.
+//! **Quad leaves** (see [`super::build`]) carry their quad's box on a 10-bit grid over the tree
+//! bounds. The walk slab-tests it against the leaf's segment before reading any vertex: the ray is
+//! moved into grid units once per ray (`(q − go) · gi` is the crossing of grid plane `q`), and the
+//! box is one grid step wider than the quad on every side, which covers that transform's rounding.
+//! A leaf's region is only bounded by its ancestors' planes, usually far wider than its quad, so most
+//! leaves a ray reaches are rejected here.
+//!
+//! Triangles are tested by [`super::triangle`]: an `f32` reject test (one shared test for both
+//! triangles of a quad), then `f64` for the answer.
 
-use super::triangle::{corners, cross, dot, intersect_with, sub};
-use super::{KdTree, MAX_DEPTH};
+use super::triangle::{cross, dot, intersect_f64, intersect_with, quad_candidates, sub};
+use super::{KdTree, Node, TriangleMesh, MAX_DEPTH};
 
 /// Relative widening of every plane crossing (see the module docs).
 pub const SEGMENT_PAD: f32 = 1e-5;
@@ -60,14 +68,13 @@ pub struct RayHit {
 
 impl KdTree {
     /// Append to `out` (not cleared) the id of every triangle whose bounding box overlaps the closed box
-    /// `min..=max`. `positions` and `indices` must be the mesh the tree was built from.
+    /// `min..=max`. `mesh` must be the mesh the tree was built from.
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn query_aabb(
+    pub fn query_aabb<M: TriangleMesh + ?Sized>(
         &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         min: [f32; 3],
         max: [f32; 3],
         out: &mut Vec<u32>,
@@ -83,8 +90,8 @@ impl KdTree {
         loop {
             let node = self.nodes[at];
             if node.is_leaf() {
-                for &id in node.triangles() {
-                    let [a, b, c] = corners(positions, indices, id);
+                for &id in node.triangles().iter() {
+                    let [a, b, c] = mesh.corners(id);
                     if (0..3).all(|k| {
                         a[k].min(b[k]).min(c[k]) <= max[k] && a[k].max(b[k]).max(c[k]) >= min[k]
                     }) {
@@ -119,14 +126,13 @@ impl KdTree {
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn raycast(
+    pub fn raycast<M: TriangleMesh + ?Sized>(
         &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         ray: &Ray,
         max_t: f32,
     ) -> Option<RayHit> {
-        self.raycast_filtered(positions, indices, ray, max_t, |_| true)
+        self.raycast_filtered(mesh, ray, max_t, |_| true)
     }
 
     /// [`KdTree::raycast`] over only the triangles for which `accept(triangle)` is true (for example
@@ -134,30 +140,25 @@ impl KdTree {
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn raycast_filtered(
+    pub fn raycast_filtered<M: TriangleMesh + ?Sized>(
         &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
+        mesh: &M,
         ray: &Ray,
         max_t: f32,
         accept: impl Fn(u32) -> bool,
     ) -> Option<RayHit> {
-        let dir_len2 = dot(ray.dir, ray.dir);
         let mut best: Option<(f32, u32)> = None;
-        self.walk(ray, max_t, |id, limit| {
-            if !accept(id) {
-                return false;
-            }
-            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
-                if t >= 0.0 && t <= *limit && best.is_none_or(|(bt, _)| t < bt) {
+        self.walk(ray, max_t, |ids, limit| {
+            self.leaf_hits(mesh, ray, ids, |id, t| {
+                if t >= 0.0 && t <= *limit && accept(id) && best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, id));
                     *limit = t;
                 }
-            }
-            false
+                false
+            })
         });
         best.map(|(t, triangle)| {
-            let [a, b, c] = corners(positions, indices, triangle);
+            let [a, b, c] = mesh.corners(triangle);
             let n = cross(sub(b, a), sub(c, a));
             let len = dot(n, n).sqrt();
             let normal = if len > 0.0 { n.map(|v| v / len) } else { n };
@@ -173,62 +174,121 @@ impl KdTree {
     ///
     /// # Panics
     /// If the mesh is not the one the tree was built from (an index out of range).
-    pub fn raycast_any(
-        &self,
-        positions: &[[f32; 3]],
-        indices: &[u32],
-        ray: &Ray,
-        max_t: f32,
-    ) -> bool {
-        let dir_len2 = dot(ray.dir, ray.dir);
+    pub fn raycast_any<M: TriangleMesh + ?Sized>(&self, mesh: &M, ray: &Ray, max_t: f32) -> bool {
         let mut found = false;
-        self.walk(ray, max_t, |id, _| {
-            if let Some(t) = intersect_with(ray, dir_len2, corners(positions, indices, id)) {
+        self.walk(ray, max_t, |ids, _| {
+            self.leaf_hits(mesh, ray, ids, |_, t| {
                 found = t >= 0.0 && t <= max_t;
-            }
-            found
+                found
+            })
         });
         found
     }
 
-    /// Walk the nodes `ray` passes through, front to back, calling `leaf(triangle, &mut limit)` for
-    /// each triangle of each leaf reached. `limit` starts at `max_t`; the callback may lower it (the
-    /// best hit so far), and nodes whose segment starts beyond it are then dropped. The walk ends
-    /// when the callback returns true.
+    /// Intersect `ray` with the triangles `ids` of one leaf, calling `hit(triangle, t)` for each one
+    /// it crosses (in the order of `ids`) until `hit` returns true; returns what the last call did.
+    /// A quad leaf runs the shared quad pre-test first, so usually only one triangle reaches `f64`.
+    #[inline(always)]
+    fn leaf_hits<M: TriangleMesh + ?Sized>(
+        &self,
+        mesh: &M,
+        ray: &Ray,
+        ids: &[u32],
+        mut hit: impl FnMut(u32, f32) -> bool,
+    ) -> bool {
+        let dir_len2 = dot(ray.dir, ray.dir);
+        if self.quads {
+            let first = ids[0];
+            let [a, b, c, d] = mesh.quad_corners(first);
+            let may = quad_candidates(ray, dir_len2, [a, b, c, d]);
+            if may[0] {
+                if let Some(t) = intersect_f64(ray, [a, b, c]) {
+                    if hit(first, t as f32) {
+                        return true;
+                    }
+                }
+            }
+            if may[1] {
+                if let Some(t) = intersect_f64(ray, [a, c, d]) {
+                    return hit(first + 1, t as f32);
+                }
+            }
+            return false;
+        }
+        for &id in ids {
+            if let Some(t) = intersect_with(ray, dir_len2, mesh.corners(id)) {
+                if hit(id, t) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Walk the nodes `ray` passes through, front to back, calling `leaf(triangles, &mut limit)` for
+    /// each leaf reached (a quad leaf only when the ray crosses its box). `limit` starts at `max_t`;
+    /// the callback may lower it (the best hit so far), and nodes whose segment starts beyond it are
+    /// then dropped. The walk ends when the callback returns true.
     ///
     /// The near child is descended into at once and the far one pushed; a direction component of
     /// zero makes its crossings infinite (or NaN when the origin lies on a plane), and every test
-    /// below is written so that NaN keeps the child.
+    /// below is written so that NaN keeps the child. Per-axis ray data sits in 4-entry arrays so that
+    /// the 2-bit axis field indexes them without a bounds check.
     // `!(a < b)` on purpose: it is true for NaN, which must keep the child.
     #[allow(clippy::neg_cmp_op_on_partial_ord)]
     #[inline(always)]
-    fn walk(&self, ray: &Ray, max_t: f32, mut leaf: impl FnMut(u32, &mut f32) -> bool) {
+    fn walk(&self, ray: &Ray, max_t: f32, mut leaf: impl FnMut(&[u32], &mut f32) -> bool) {
         let Some((mut lo, mut hi)) = self.root_segment(ray, max_t) else {
             return;
         };
         // One absolute pad for the whole walk: at least the relative pad of every crossing inside
         // the root segment.
         let pad = lo.abs().max(hi.abs()) * SEGMENT_PAD + f32::MIN_POSITIVE;
-        let inv = ray.dir.map(|d| 1.0 / d);
+        let [ox, oy, oz] = ray.origin;
+        let origin = [ox, oy, oz, 0.0];
+        let inv = [1.0 / ray.dir[0], 1.0 / ray.dir[1], 1.0 / ray.dir[2], 0.0];
         // 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first.
-        let neg = ray.dir.map(|d| usize::from(d.is_sign_negative()));
+        let neg = [0, 1, 2, 2].map(|a| usize::from(ray.dir[a].is_sign_negative()));
+        // The ray in the units of the quad leaves' box grid: crossing `q` at `(q − go) · gi`.
+        let grid = &self.grid;
+        let go = [0, 1, 2].map(|a| (ray.origin[a] - grid.min[a]) * grid.per_step[a]);
+        let gi = [0, 1, 2].map(|a| inv[a] * grid.step[a]);
+        // Bit offsets of the near and far box coordinates on each axis (see `Node::quad_box_bits`).
+        let near_bit = [0, 1, 2].map(|a| 10 * a as u32 + 30 * neg[a] as u32);
+        let far_bit = [0, 1, 2].map(|a| 10 * a as u32 + 30 - 30 * neg[a] as u32);
         let mut limit = max_t;
+        // The segment never needs to reach past the best hit so far (padded).
+        let mut reach = limit + pad;
         let mut stack = [(0u32, 0f32, 0f32); MAX_DEPTH + 1];
         let mut len = 0;
         let mut at = 0usize;
         loop {
             let node = self.nodes[at];
             if node.is_leaf() {
-                for &id in node.triangles() {
-                    if leaf(id, &mut limit) {
+                let misses_box = node.is_quad_leaf() && {
+                    // The slab test against the quad's box, inside the leaf's segment.
+                    let bits = node.quad_box_bits();
+                    let (mut l, mut h) = (lo, min_of(hi, reach));
+                    for a in 0..3 {
+                        let near = Node::box_coordinate(bits, near_bit[a]) as f32;
+                        let far = Node::box_coordinate(bits, far_bit[a]) as f32;
+                        let t_near = (near - go[a]) * gi[a] - pad;
+                        let t_far = (far - go[a]) * gi[a] + pad;
+                        l = max_of(l, t_near);
+                        h = min_of(h, t_far);
+                    }
+                    l > h
+                };
+                if !misses_box {
+                    if leaf(&node.triangles(), &mut limit) {
                         return;
                     }
+                    reach = limit + pad;
                 }
             } else {
                 let (a, child) = (node.axis(), node.child());
-                let (o, ia, n) = (ray.origin[a], inv[a], neg[a]);
-                // Nothing beyond the best hit matters: clip the segment there (padded).
-                let hi_c = min_of(hi, limit + pad);
+                let (o, ia, n) = (origin[a], inv[a], neg[a]);
+                let hi_c = min_of(hi, reach);
                 let t_out = (node.split(n) - o) * ia + pad;
                 let t_in = (node.split(1 - n) - o) * ia - pad;
                 let near_ok = !(t_out < lo);

@@ -20,6 +20,12 @@ struct Mesh {
     indices: Vec<u32>,
 }
 
+impl Mesh {
+    fn mesh(&self) -> MeshRef<'_> {
+        MeshRef::new(&self.positions, &self.indices)
+    }
+}
+
 fn canyons(size: [u32; 3]) -> Grid {
     let settings = GeneratorSettings {
         preset: Preset::Canyons,
@@ -105,6 +111,30 @@ fn soup(rng: &mut ChaCha8Rng, n: usize) -> Mesh {
     m
 }
 
+/// Random quads as the mesher lays them out (`(a, b, c), (a, c, d)`), many of them folded along the
+/// diagonal or self-overlapping; with `degenerate`, every seventh quad has `d = a` (its second
+/// triangle is a segment).
+fn quad_soup(rng: &mut ChaCha8Rng, n: usize, degenerate: bool) -> Mesh {
+    let mut m = Mesh {
+        name: format!("quad soup {n} (degenerate: {degenerate})"),
+        positions: Vec::new(),
+        indices: Vec::new(),
+    };
+    for i in 0..n {
+        let c: [f32; 3] = std::array::from_fn(|_| rng.random_range(-20.0..20.0));
+        let b = m.positions.len() as u32;
+        for _ in 0..4 {
+            let p: [f32; 3] = std::array::from_fn(|a| c[a] + rng.random_range(-2.0..2.0));
+            m.positions.push(p);
+        }
+        if degenerate && i % 7 == 0 {
+            m.positions[b as usize + 3] = m.positions[b as usize];
+        }
+        m.indices.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+    }
+    m
+}
+
 fn test_meshes() -> Vec<Mesh> {
     let grid = canyons([64, 64, 64]);
     let mut rng = ChaCha8Rng::seed_from_u64(3);
@@ -117,9 +147,10 @@ fn test_meshes() -> Vec<Mesh> {
         mesher_chunk(&grid, ChunkPos::new(1, 0, 0)),
         mesher_chunk(&grid, ChunkPos::new(0, 1, 1)),
         soup(&mut rng, 700),
+        quad_soup(&mut rng, 400, false),
     ];
     v.retain(|m| !m.indices.is_empty());
-    assert_eq!(v.len(), 5, "test world has too few surfaces");
+    assert_eq!(v.len(), 6, "test world has too few surfaces");
     v
 }
 
@@ -171,26 +202,30 @@ fn nodes_are_twelve_bytes_and_pack_fields() {
     );
     let l = Node::leaf(&[7, 9]);
     assert!(l.is_leaf());
-    assert_eq!(l.triangles(), &[7, 9]);
-    assert_eq!(Node::leaf(&[4]).triangles(), &[4]);
+    assert_eq!(&*l.triangles(), &[7, 9]);
+    assert_eq!(&*Node::leaf(&[4]).triangles(), &[4]);
 }
 
 #[test]
 fn bad_meshes_are_rejected() {
     let p = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
-    assert!(KdTree::build(&p, &[0, 1]).is_err());
-    assert!(KdTree::build(&p, &[0, 1, 3]).is_err());
-    assert!(KdTree::build(&[[f32::NAN, 0.0, 0.0], p[1], p[2]], &[0, 1, 2]).is_err());
-    let empty = KdTree::build(&p, &[]).expect("empty mesh");
-    empty.assert_valid(&p, &[]);
+    assert!(KdTree::build(&MeshRef::new(&p, &[0, 1])).is_err());
+    assert!(KdTree::build(&MeshRef::new(&p, &[0, 1, 3])).is_err());
+    let nan = [[f32::NAN, 0.0, 0.0], p[1], p[2]];
+    assert!(KdTree::build(&MeshRef::new(&nan, &[0, 1, 2])).is_err());
+    // A non-finite vertex that no triangle uses is fine.
+    assert!(KdTree::build(&MeshRef::new(&nan, &[1, 2, 1])).is_ok());
+    let none = MeshRef::new(&p, &[]);
+    let empty = KdTree::build(&none).expect("empty mesh");
+    empty.assert_valid(&none);
     assert!(empty.is_empty());
     let ray = Ray {
         origin: [0.0; 3],
         dir: [1.0, 0.0, 0.0],
     };
-    assert_eq!(empty.raycast(&p, &[], &ray, 10.0), None);
+    assert_eq!(empty.raycast(&none, &ray, 10.0), None);
     let mut out = Vec::new();
-    empty.query_aabb(&p, &[], [-1.0; 3], [1.0; 3], &mut out);
+    empty.query_aabb(&none, [-1.0; 3], [1.0; 3], &mut out);
     assert!(out.is_empty());
 }
 
@@ -199,9 +234,15 @@ fn trees_are_valid_and_small() {
     let mut scratch = BuildScratch::default();
     let mut tree = KdTree::new();
     for m in test_meshes() {
-        tree.rebuild(&m.positions, &m.indices, &mut scratch)
-            .expect("builds");
-        tree.assert_valid(&m.positions, &m.indices);
+        tree.rebuild(&m.mesh(), &mut scratch).expect("builds");
+        tree.assert_valid(&m.mesh());
+        // Everything but the triangle soup is made of quads, and gets a quad tree.
+        assert_eq!(
+            tree.is_quad_tree(),
+            !m.name.starts_with("soup"),
+            "{}",
+            m.name
+        );
         // Every leaf but at most one holds two triangles, so there are fewer nodes than triangles
         // (12 bytes per triangle at most).
         let single = tree
@@ -223,7 +264,7 @@ fn trees_are_valid_and_small() {
 #[test]
 fn corrupted_trees_fail_validation() {
     let m = &test_meshes()[0];
-    let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
+    let tree = KdTree::build(&m.mesh()).expect("builds");
     let mut bad = tree.clone();
     let at = bad
         .nodes
@@ -232,7 +273,7 @@ fn corrupted_trees_fail_validation() {
         .expect("a branch");
     let [s0, s1] = bad.nodes[at].splits();
     bad.nodes[at] = Node::branch(bad.nodes[at].axis(), [s0 - 0.5, s1], bad.nodes[at].child());
-    let r = std::panic::catch_unwind(|| bad.assert_valid(&m.positions, &m.indices));
+    let r = std::panic::catch_unwind(|| bad.assert_valid(&m.mesh()));
     assert!(r.is_err(), "a plane that cuts its triangles passed");
     let mut bad = tree.clone();
     let leaf = bad
@@ -242,8 +283,66 @@ fn corrupted_trees_fail_validation() {
         .expect("a full leaf");
     let first = bad.nodes[leaf].triangles()[0];
     bad.nodes[leaf] = Node::leaf(&[first, first]);
-    let r = std::panic::catch_unwind(|| bad.assert_valid(&m.positions, &m.indices));
+    let r = std::panic::catch_unwind(|| bad.assert_valid(&m.mesh()));
     assert!(r.is_err(), "a duplicated triangle passed");
+    // A quad leaf whose box misses part of its quad.
+    assert!(tree.is_quad_tree());
+    let mut bad = tree.clone();
+    let leaf = bad
+        .nodes
+        .iter()
+        .position(|n| n.is_quad_leaf() && n.quad_box()[3] > 1)
+        .expect("a quad leaf");
+    let node = bad.nodes[leaf];
+    let mut q = node.quad_box();
+    q[3] = q[0];
+    bad.nodes[leaf] = Node::quad_leaf(node.triangles()[0], q);
+    let r = std::panic::catch_unwind(|| bad.assert_valid(&m.mesh()));
+    assert!(r.is_err(), "a quad box that cuts its quad passed");
+}
+
+#[test]
+fn quad_leaves_pack_their_box() {
+    let q = [0, 1023, 512, 1, 1022, 1023];
+    let n = Node::quad_leaf(40, q);
+    assert!(n.is_leaf() && n.is_quad_leaf());
+    assert_eq!(n.quad_box(), q);
+    assert_eq!(&*n.triangles(), &[40, 41]);
+    assert!(!Node::leaf(&[4, 5]).is_quad_leaf());
+}
+
+/// Rays along the axes and in the axis planes (direction components exactly 0, so plane crossings
+/// are infinite or NaN) against voxel-face quads, whose boxes are flat: same hits as brute force.
+#[test]
+fn axis_aligned_rays_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    for m in test_meshes().iter().filter(|m| m.name.starts_with("quads")) {
+        let tree = KdTree::build(&m.mesh()).expect("builds");
+        let (lo, hi) = tree.bounds();
+        let mut hits = 0;
+        for i in 0..3000 {
+            // Origins on the voxel grid and half-way between, so many rays run inside face planes.
+            let origin: [f32; 3] = std::array::from_fn(|a| {
+                let v = rng.random_range(lo[a] as i32 - 2..hi[a] as i32 + 2) as f32;
+                if rng.random_bool(0.5) {
+                    v
+                } else {
+                    v + 0.5
+                }
+            });
+            let mut dir = [0.0f32; 3];
+            dir[i % 3] = if rng.random_bool(0.5) { 1.0 } else { -1.0 };
+            if i % 2 == 1 {
+                dir[(i + 1) % 3] = rng.random_range(-1.0..1.0);
+            }
+            let ray = Ray { origin, dir };
+            let got = tree.raycast(&m.mesh(), &ray, 1000.0);
+            let want = brute_closest(m, &ray, 1000.0);
+            assert_eq!(got.map(|h| h.t), want, "{}: {ray:?}", m.name);
+            hits += usize::from(want.is_some());
+        }
+        assert!(hits > 300, "{}: only {hits} hits", m.name);
+    }
 }
 
 #[test]
@@ -251,14 +350,14 @@ fn aabb_queries_match_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut out = Vec::new();
     for m in test_meshes() {
-        let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
+        let tree = KdTree::build(&m.mesh()).expect("builds");
         let (lo, hi) = tree.bounds();
         let mut nonempty = 0;
         for _ in 0..500 {
             let min: [f32; 3] = std::array::from_fn(|a| rng.random_range(lo[a] - 2.0..hi[a]));
             let max: [f32; 3] = std::array::from_fn(|a| min[a] + rng.random_range(0.0..4.0));
             out.clear();
-            tree.query_aabb(&m.positions, &m.indices, min, max, &mut out);
+            tree.query_aabb(&m.mesh(), min, max, &mut out);
             out.sort_unstable();
             let want: Vec<u32> = (0..m.indices.len() / 3)
                 .filter(|&t| {
@@ -279,16 +378,18 @@ fn aabb_queries_match_brute_force() {
 #[test]
 fn raycasts_match_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(12);
-    for m in test_meshes() {
-        let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
+    let mut meshes = test_meshes();
+    meshes.push(quad_soup(&mut rng, 300, true));
+    for m in meshes {
+        let tree = KdTree::build(&m.mesh()).expect("builds");
         let (lo, hi) = tree.bounds();
         for i in 0..2000 {
             let ray = random_ray(&mut rng, &m, lo, hi);
             let max_t = if i % 5 == 0 { 4.0 } else { 1000.0 };
-            let got = tree.raycast(&m.positions, &m.indices, &ray, max_t);
+            let got = tree.raycast(&m.mesh(), &ray, max_t);
             let want = brute_closest(&m, &ray, max_t);
             assert_eq!(got.map(|h| h.t), want, "{}: {ray:?}", m.name);
-            let any = tree.raycast_any(&m.positions, &m.indices, &ray, max_t);
+            let any = tree.raycast_any(&m.mesh(), &ray, max_t);
             assert_eq!(any, want.is_some(), "{}: any-hit {ray:?}", m.name);
             if let Some(h) = got {
                 let n = h.normal;
@@ -345,7 +446,7 @@ fn raycasts_agree_with_parry() {
     const RAYS: usize = 100_000;
     let mut rng = ChaCha8Rng::seed_from_u64(13);
     for m in test_meshes() {
-        let tree = KdTree::build(&m.positions, &m.indices).expect("builds");
+        let tree = KdTree::build(&m.mesh()).expect("builds");
         let vertices: Vec<Vector> = m
             .positions
             .iter()
@@ -361,7 +462,7 @@ fn raycasts_agree_with_parry() {
         let (mut hits, mut ill) = (0, 0);
         for _ in 0..RAYS {
             let ray = random_ray(&mut rng, &m, lo, hi);
-            let ours = tree.raycast(&m.positions, &m.indices, &ray, 1000.0);
+            let ours = tree.raycast(&m.mesh(), &ray, 1000.0);
             let pray = PRay::new(
                 Vector::new(ray.origin[0], ray.origin[1], ray.origin[2]),
                 Vector::new(ray.dir[0], ray.dir[1], ray.dir[2]),

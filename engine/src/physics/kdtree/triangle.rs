@@ -12,6 +12,10 @@
 //! `f64` evaluation. Most tested triangles are clear misses: the `f32` test rejects those with a wide
 //! barycentric margin ([`PRETEST_SLACK`]), and only runs where it is reliable (`|cos| ≳ 1e-3`), where
 //! its error is far below that margin.
+//!
+//! A quad `(a, b, c), (a, c, d)` is pre-tested as one ([`quad_candidates`]): both triangles use the
+//! diagonal as an edge, so the cross product with the ray and the side of the diagonal the ray passes
+//! are computed once, and the triangle on the other side fails at its first comparison.
 
 use super::query::Ray;
 
@@ -40,21 +44,6 @@ pub(super) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-/// The three corners of triangle `id`.
-///
-/// # Panics
-/// If the mesh is not the one the tree was built from (an index out of range).
-#[inline]
-pub(super) fn corners(positions: &[[f32; 3]], indices: &[u32], id: u32) -> [[f32; 3]; 3] {
-    let i = id as usize * 3;
-    let tri = &indices[i..i + 3];
-    [
-        positions[tri[0] as usize],
-        positions[tri[1] as usize],
-        positions[tri[2] as usize],
-    ]
-}
-
 /// Möller–Trumbore, two-sided: the ray parameter where `ray` crosses the triangle, if it does.
 #[cfg(test)]
 pub(super) fn intersect(ray: &Ray, tri: [[f32; 3]; 3]) -> Option<f32> {
@@ -74,46 +63,56 @@ pub(super) fn intersect_with(ray: &Ray, dir_len2: f32, tri: [[f32; 3]; 3]) -> Op
 /// The `f32` pre-test: true when the ray surely misses the triangle.
 #[inline(always)]
 fn pretest_rejects(ray: &Ray, dir_len2: f32, [a, b, c]: [[f32; 3]; 3]) -> bool {
-    let [dx, dy, dz] = ray.dir;
-    let (e1x, e1y, e1z) = (b[0] - a[0], b[1] - a[1], b[2] - a[2]);
-    let (e2x, e2y, e2z) = (c[0] - a[0], c[1] - a[1], c[2] - a[2]);
-    // p = dir × e2, det = e1 · p
-    let (px, py, pz) = (
-        dy * e2z - dz * e2y,
-        dz * e2x - dx * e2z,
-        dx * e2y - dy * e2x,
-    );
-    let det = e1x * px + e1y * py + e1z * pz;
-    let e1_len2 = e1x * e1x + e1y * e1y + e1z * e1z;
-    let e2_len2 = e2x * e2x + e2y * e2y + e2z * e2z;
-    if det * det < PRETEST_MIN_DET2 * e1_len2 * e2_len2 * dir_len2 {
-        return false;
+    let e2 = sub(c, a);
+    let p = cross(ray.dir, e2);
+    let s = sub(ray.origin, a);
+    !may_hit(ray, s, p, dot(s, p), sub(b, a), dot(e2, e2) * dir_len2)
+}
+
+/// The `f32` pre-test of a quad `(a, b, c, d)`, the triangles `(a, b, c)` and `(a, c, d)` sharing the
+/// diagonal `a–c`: for each triangle, false when the ray surely misses it.
+///
+/// Both triangles are tested with the diagonal as their second edge, `(a, b, c)` and `(a, d, c)`, so
+/// `p = dir × (c − a)` and `u · det = (origin − a) · p` are shared. `u · det` is the side of the
+/// diagonal the ray passes, and `b` and `d` lie on opposite sides: for all but a ray along a folded
+/// quad, one triangle fails at its `u` test and only the other computes `v`.
+#[inline(always)]
+pub(super) fn quad_candidates(ray: &Ray, dir_len2: f32, [a, b, c, d]: [[f32; 3]; 4]) -> [bool; 2] {
+    let e2 = sub(c, a);
+    let p = cross(ray.dir, e2);
+    let s = sub(ray.origin, a);
+    let w = dot(s, p);
+    let e2_dir2 = dot(e2, e2) * dir_len2;
+    [
+        may_hit(ray, s, p, w, sub(b, a), e2_dir2),
+        may_hit(ray, s, p, w, sub(d, a), e2_dir2),
+    ]
+}
+
+/// Möller–Trumbore's tests in `f32` without the division, for the triangle `(a, a + e1, a + e2)`
+/// given `s = origin − a`, `p = dir × e2`, `w = s · p` and `e2_dir2 = |e2|² |dir|²`: false when the
+/// ray surely misses it (barycentric slack [`PRETEST_SLACK`]); true when it may hit, or when the ray
+/// is too close to the triangle's plane for `f32` to tell.
+#[inline(always)]
+fn may_hit(ray: &Ray, s: [f32; 3], p: [f32; 3], w: f32, e1: [f32; 3], e2_dir2: f32) -> bool {
+    let det = dot(e1, p);
+    if det * det < PRETEST_MIN_DET2 * dot(e1, e1) * e2_dir2 {
+        return true;
     }
     // u·|det| and v·|det|, compared without dividing.
     let sign = 1f32.copysign(det);
     let ad = det.abs();
-    let (sx, sy, sz) = (
-        ray.origin[0] - a[0],
-        ray.origin[1] - a[1],
-        ray.origin[2] - a[2],
-    );
-    let u = (sx * px + sy * py + sz * pz) * sign;
+    let u = w * sign;
     if u < -PRETEST_SLACK * ad || u > (1.0 + PRETEST_SLACK) * ad {
-        return true;
+        return false;
     }
-    // q = s × e1, v = dir · q
-    let (qx, qy, qz) = (
-        sy * e1z - sz * e1y,
-        sz * e1x - sx * e1z,
-        sx * e1y - sy * e1x,
-    );
-    let v = (dx * qx + dy * qy + dz * qz) * sign;
-    v < -PRETEST_SLACK * ad || u + v > (1.0 + PRETEST_SLACK) * ad
+    let v = dot(ray.dir, cross(s, e1)) * sign;
+    !(v < -PRETEST_SLACK * ad || u + v > (1.0 + PRETEST_SLACK) * ad)
 }
 
 /// Möller–Trumbore in `f64` (the exact answer of [`intersect`]).
 #[inline(never)]
-fn intersect_f64(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f64> {
+pub(super) fn intersect_f64(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f64> {
     let w = |p: [f32; 3]| p.map(f64::from);
     let (a, b, c) = (w(a), w(b), w(c));
     let (o, d) = (w(ray.origin), w(ray.dir));
