@@ -31,10 +31,9 @@
 //! (at most 2 bits per voxel, usually much less) and cheap to rebuild for one edit. Bit masks give both,
 //! and they make the reject test exact at voxel resolution instead of "the AABB overlaps the chunk".
 
-use rustc_hash::FxHashMap;
-
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, MATERIAL_COUNT};
+use store::{block_of, slot_in_block, ChunkStore, BLOCK_BITS, EMPTY, SOLID, WATER};
 
 /// log2 of the physics chunk edge.
 pub const PHYSICS_CHUNK_BITS: u32 = 3;
@@ -89,19 +88,42 @@ impl MatterTable {
     }
 }
 
-/// The broadphase data of one stored physics chunk.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ChunkBits {
+/// The broadphase data of one stored physics chunk, as [`Broadphase::chunk`] lends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkBits<'a> {
     /// The whole 10³ box is solid: every solid bit is set, no water bit.
     Solid,
     /// The whole 10³ box is water: every water bit is set, no solid bit.
     Water,
-    /// Dilated masks (boxed so tagged chunks stay small).
-    Masks(Box<ChunkMasks>),
+    /// Dilated masks (stored side by side with the other chunks' masks).
+    Masks(&'a ChunkMasks),
 }
 
-/// The two dilated masks of a chunk.
+/// The broadphase data of one physics chunk as computed from the grid (owned [`ChunkBits`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChunkEntry {
+    /// See [`ChunkBits::Solid`].
+    Solid,
+    /// See [`ChunkBits::Water`].
+    Water,
+    /// See [`ChunkBits::Masks`].
+    Masks(ChunkMasks),
+}
+
+impl ChunkEntry {
+    /// The borrowed form.
+    pub fn as_bits(&self) -> ChunkBits<'_> {
+        match self {
+            Self::Solid => ChunkBits::Solid,
+            Self::Water => ChunkBits::Water,
+            Self::Masks(m) => ChunkBits::Masks(m),
+        }
+    }
+}
+
+/// The two dilated masks of a chunk: 128 bytes on two cache lines.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[repr(align(64))]
 pub struct ChunkMasks {
     /// Voxels that solid matter's surface may reach.
     pub solid: Mask,
@@ -109,7 +131,7 @@ pub struct ChunkMasks {
     pub water: Mask,
 }
 
-impl ChunkBits {
+impl ChunkBits<'_> {
     /// The solid and water masks this entry stands for (all ones / all zeros for tagged chunks).
     pub fn masks(&self) -> ChunkMasks {
         match self {
@@ -121,7 +143,7 @@ impl ChunkBits {
                 solid: [0; 8],
                 water: [u64::MAX; 8],
             },
-            Self::Masks(m) => (**m).clone(),
+            Self::Masks(m) => (*m).clone(),
         }
     }
 }
@@ -233,24 +255,11 @@ pub struct BuildScratch {
     positions: Vec<[i32; 3]>,
 }
 
-/// A physics chunk position as a hash-map key: hashed as one word (`[i32; 3]` would feed the hasher
-/// a length and twelve bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Key([i32; 3]);
-
-impl std::hash::Hash for Key {
-    #[inline]
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let [x, y, z] = self.0.map(|c| u64::from(c as u32));
-        state.write_u64(x ^ (y << 21) ^ (z << 42) ^ (z >> 22));
-    }
-}
-
 /// The bit broadphase over a whole grid (see the module docs).
 #[derive(Debug, Clone)]
 pub struct Broadphase {
     matter: MatterTable,
-    chunks: FxHashMap<Key, ChunkBits>,
+    chunks: ChunkStore,
 }
 
 impl Broadphase {
@@ -258,7 +267,7 @@ impl Broadphase {
     pub fn new(table: &MaterialTable) -> Self {
         Self {
             matter: MatterTable::new(table),
-            chunks: FxHashMap::default(),
+            chunks: ChunkStore::default(),
         }
     }
 
@@ -288,9 +297,11 @@ impl Broadphase {
         positions.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
         positions.dedup();
         let positions = std::mem::take(&mut scratch.positions);
+        self.chunks.begin_bulk();
         for &p in &positions {
             self.refresh_chunk(grid, p, &mut scratch.voxels);
         }
+        self.chunks.end_bulk();
         scratch.positions = positions;
     }
 
@@ -313,19 +324,13 @@ impl Broadphase {
 
     /// Recompute one chunk's entry from the grid.
     fn refresh_chunk(&mut self, grid: &Grid, chunk_pos: [i32; 3], voxels: &mut Vec<Voxel>) {
-        match chunk_bits(grid, &self.matter, chunk_pos, voxels) {
-            Some(bits) => {
-                self.chunks.insert(Key(chunk_pos), bits);
-            }
-            None => {
-                self.chunks.remove(&Key(chunk_pos));
-            }
-        }
+        let bits = chunk_bits(grid, &self.matter, chunk_pos, voxels);
+        self.chunks.set(chunk_pos, bits);
     }
 
     /// The entry of one physics chunk (`None`: all Air around it).
-    pub fn chunk(&self, chunk_pos: [i32; 3]) -> Option<&ChunkBits> {
-        self.chunks.get(&Key(chunk_pos))
+    pub fn chunk(&self, chunk_pos: [i32; 3]) -> Option<ChunkBits<'_>> {
+        self.chunks.get(chunk_pos)
     }
 
     /// Number of stored chunks (masked and tagged).
@@ -341,25 +346,99 @@ impl Broadphase {
         if (0..3).any(|a| vlo[a] > vhi[a]) {
             return;
         }
-        let clo = vlo.map(physics_chunk_of);
-        let chi = vhi.map(physics_chunk_of);
-        let span = (0..3).fold(1u64, |n, a| n.saturating_mul((chi[a] - clo[a]) as u64 + 1));
-        if span > self.chunks.len() as u64 {
-            let start = out.len();
-            for (&Key(pos), bits) in &self.chunks {
-                if (0..3).all(|a| pos[a] >= clo[a] && pos[a] <= chi[a]) {
-                    push_touch(pos, bits, vlo, vhi, out);
+        let range = QueryRange::new(vlo, vhi);
+        let blocks = range.block_count();
+        if blocks > self.chunks.block_count() as u64 {
+            self.query_stored(&range, out);
+        } else if blocks <= SMALL_BLOCKS as u64 {
+            self.query_few_blocks(&range, out);
+        } else {
+            self.query_walk(&range, |b| self.chunks.block_base(b), out);
+        }
+    }
+
+    /// The query for a range covering at most [`SMALL_BLOCKS`] blocks: probe each block once, then
+    /// walk the chunks.
+    fn query_few_blocks(&self, range: &QueryRange, out: &mut Vec<Touch>) {
+        let [sx, sy, _] = range.block_span();
+        let mut bases = [None; SMALL_BLOCKS];
+        let mut any = false;
+        // Exclusive ranges: `..=` loops carry an extra exhaustion flag. Block and chunk coordinates
+        // are at most 2^28, so the `+ 1` cannot overflow.
+        for bz in range.blo[2]..range.bhi[2] + 1 {
+            for by in range.blo[1]..range.bhi[1] + 1 {
+                for bx in range.blo[0]..range.bhi[0] + 1 {
+                    let base = self.chunks.block_base([bx, by, bz]);
+                    any |= base.is_some();
+                    bases[range.block_index([bx, by, bz], sx, sy)] = base;
                 }
             }
-            out[start..].sort_unstable_by_key(|t| (t.chunk_pos[2], t.chunk_pos[1], t.chunk_pos[0]));
-            return;
         }
-        for z in clo[2]..=chi[2] {
-            for y in clo[1]..=chi[1] {
-                for x in clo[0]..=chi[0] {
-                    if let Some(bits) = self.chunks.get(&Key([x, y, z])) {
-                        push_touch([x, y, z], bits, vlo, vhi, out);
+        if any {
+            self.query_walk(range, |b| bases[range.block_index(b, sx, sy)], out);
+        }
+    }
+
+    /// The query for a range covering more blocks than are stored: test every stored chunk.
+    fn query_stored(&self, range: &QueryRange, out: &mut Vec<Touch>) {
+        let start = out.len();
+        for (pos, bits) in self.chunks.iter() {
+            if (0..3).all(|a| pos[a] >= range.clo[a] && pos[a] <= range.chi[a]) {
+                let (solid, water) = match bits {
+                    ChunkBits::Solid => (true, false),
+                    ChunkBits::Water => (false, true),
+                    ChunkBits::Masks(m) => {
+                        let (x0, x1) = range.local(pos[0], 0);
+                        let (z0, z1) = range.local(pos[2], 2);
+                        let keep = range.slice_keep(pos[1]);
+                        covers(m, MASKS_X[x0][x1] & MASKS_Z[z0][z1], &keep)
                     }
+                };
+                push_touch(pos, solid, water, out);
+            }
+        }
+        out[start..].sort_unstable_by_key(|t| (t.chunk_pos[2], t.chunk_pos[1], t.chunk_pos[0]));
+    }
+
+    /// Walk the chunks of `range` in Z, Y, X order, finding each run of X chunks in one block with
+    /// `block_at` (block position → first slot index).
+    #[inline]
+    fn query_walk(
+        &self,
+        range: &QueryRange,
+        block_at: impl Fn([i32; 3]) -> Option<usize>,
+        out: &mut Vec<Touch>,
+    ) {
+        let (clo, chi) = (range.clo, range.chi);
+        for cz in clo[2]..chi[2] + 1 {
+            let (z0, z1) = range.local(cz, 2);
+            let mask_z = MASKS_Z[z0 & 7][z1 & 7];
+            for cy in clo[1]..chi[1] + 1 {
+                let keep = range.slice_keep(cy);
+                let mut cx = clo[0];
+                loop {
+                    let bx = block_of(cx);
+                    let run_end = chi[0].min((bx << BLOCK_BITS) | ((1 << BLOCK_BITS) - 1));
+                    if let Some(base) = block_at([bx, block_of(cy), block_of(cz)]) {
+                        for x in cx..run_end + 1 {
+                            let slot = self.chunks.slot(base + slot_in_block([x, cy, cz]));
+                            let (solid, water) = match slot {
+                                EMPTY => continue,
+                                SOLID => (true, false),
+                                WATER => (false, true),
+                                n => {
+                                    let (x0, x1) = range.local(x, 0);
+                                    let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
+                                    covers(self.chunks.masks_of(n), xz, &keep)
+                                }
+                            };
+                            push_touch([x, cy, cz], solid, water, out);
+                        }
+                    }
+                    if run_end >= chi[0] {
+                        break;
+                    }
+                    cx = run_end + 1;
                 }
             }
         }
@@ -367,18 +446,13 @@ impl Broadphase {
 
     /// Memory used (see [`BroadphaseMemory`]).
     pub fn memory(&self) -> BroadphaseMemory {
-        let masked = self
-            .chunks
-            .values()
-            .filter(|b| matches!(b, ChunkBits::Masks(_)))
-            .count();
-        let slot = size_of::<(Key, ChunkBits)>() + 1;
+        let masked = self.chunks.masked_count();
         let mask_bytes = masked * size_of::<ChunkMasks>();
         BroadphaseMemory {
             masked_chunks: masked,
             tagged_chunks: self.chunks.len() - masked,
             mask_bytes,
-            total_bytes: self.chunks.capacity() * slot + mask_bytes,
+            total_bytes: self.chunks.table_bytes() + mask_bytes,
         }
     }
 
@@ -389,9 +463,14 @@ impl Broadphase {
     /// On any violated invariant (tests call this after every operation).
     pub fn assert_valid(&self, grid: &Grid) {
         let mut voxels = Vec::new();
-        for (&Key(pos), bits) in &self.chunks {
+        self.chunks.assert_valid();
+        for (pos, bits) in self.chunks.iter() {
             let fresh = chunk_bits(grid, &self.matter, pos, &mut voxels);
-            assert_eq!(fresh.as_ref(), Some(bits), "chunk {pos:?} is stale");
+            assert_eq!(
+                fresh.as_ref().map(ChunkEntry::as_bits),
+                Some(bits),
+                "chunk {pos:?} is stale"
+            );
             if let ChunkBits::Masks(m) = bits {
                 let empty = |k: &Mask| k.iter().all(|&w| w == 0);
                 assert!(
@@ -404,48 +483,98 @@ impl Broadphase {
         let mut all = Self::new_with(self.matter.clone());
         all.rebuild(grid, &mut scratch);
         assert_eq!(all.chunks.len(), self.chunks.len(), "stored chunk count");
-        for pos in all.chunks.keys() {
-            assert!(
-                self.chunks.contains_key(pos),
-                "chunk {:?} is missing",
-                pos.0
-            );
+        for (pos, _) in all.chunks.iter() {
+            assert!(self.chunks.get(pos).is_some(), "chunk {pos:?} is missing");
         }
     }
 
     fn new_with(matter: MatterTable) -> Self {
         Self {
             matter,
-            chunks: FxHashMap::default(),
+            chunks: ChunkStore::default(),
         }
     }
 }
 
-/// Test one chunk against the voxel range `vlo..=vhi` and push a [`Touch`] if anything is covered.
-#[inline]
-fn push_touch(pos: [i32; 3], bits: &ChunkBits, vlo: [i32; 3], vhi: [i32; 3], out: &mut Vec<Touch>) {
-    let local = |a: usize| {
-        let o = pos[a] << PHYSICS_CHUNK_BITS;
-        let lo = (vlo[a].max(o) - o) as usize;
-        let hi = (vhi[a].min(o + PHYSICS_CHUNK - 1) - o) as usize;
-        (lo, hi)
-    };
-    let (solid, water) = match bits {
-        ChunkBits::Solid => (true, false),
-        ChunkBits::Water => (false, true),
-        ChunkBits::Masks(m) => {
-            let (x0, x1) = local(0);
-            let (y0, y1) = local(1);
-            let (z0, z1) = local(2);
-            let xz = MASKS_X[x0][x1] & MASKS_Z[z0][z1];
-            let (mut s, mut w) = (0u64, 0u64);
-            for y in y0..=y1 {
-                s |= m.solid[y] & xz;
-                w |= m.water[y] & xz;
-            }
-            (s != 0, w != 0)
+/// Blocks a query probes up front (2 × 2 × 2: every 4³–16³ box).
+const SMALL_BLOCKS: usize = 8;
+
+/// A query's voxel range with its chunk and block ranges.
+#[derive(Debug, Clone, Copy)]
+struct QueryRange {
+    vlo: [i32; 3],
+    vhi: [i32; 3],
+    clo: [i32; 3],
+    chi: [i32; 3],
+    blo: [i32; 3],
+    bhi: [i32; 3],
+}
+
+impl QueryRange {
+    fn new(vlo: [i32; 3], vhi: [i32; 3]) -> Self {
+        let clo = vlo.map(physics_chunk_of);
+        let chi = vhi.map(physics_chunk_of);
+        Self {
+            vlo,
+            vhi,
+            clo,
+            chi,
+            blo: clo.map(block_of),
+            bhi: chi.map(block_of),
         }
-    };
+    }
+
+    /// Blocks per axis.
+    fn block_span(&self) -> [usize; 3] {
+        std::array::from_fn(|a| (self.bhi[a] - self.blo[a]) as usize + 1)
+    }
+
+    /// Blocks covered (saturating).
+    fn block_count(&self) -> u64 {
+        (0..3).fold(1u64, |n, a| {
+            n.saturating_mul((self.bhi[a] - self.blo[a]) as u64 + 1)
+        })
+    }
+
+    /// Index of a covered block in Z, Y, X order, for spans `sx`, `sy`.
+    #[inline]
+    fn block_index(&self, b: [i32; 3], sx: usize, sy: usize) -> usize {
+        let d: [usize; 3] = std::array::from_fn(|a| (b[a] - self.blo[a]) as usize);
+        (d[2] * sy + d[1]) * sx + d[0]
+    }
+
+    /// The covered voxels (inclusive, chunk-local) of chunk `c` on `axis`.
+    #[inline]
+    fn local(&self, c: i32, axis: usize) -> (usize, usize) {
+        let o = c << PHYSICS_CHUNK_BITS;
+        let lo = (self.vlo[axis].max(o) - o) as usize;
+        let hi = (self.vhi[axis].min(o + PHYSICS_CHUNK - 1) - o) as usize;
+        (lo, hi)
+    }
+
+    /// Per Y slice of chunk row `cy`: all ones if the range covers the slice, else zero.
+    #[inline]
+    fn slice_keep(&self, cy: i32) -> Mask {
+        let (y0, y1) = self.local(cy, 1);
+        std::array::from_fn(|y| if (y0..=y1).contains(&y) { u64::MAX } else { 0 })
+    }
+}
+
+/// Does the XZ footprint `xz`, over the slices `keep` selects, cover a solid / water bit of `m`?
+/// One OR-reduction over all eight slices: no branch on the slice range.
+#[inline]
+fn covers(m: &ChunkMasks, xz: u64, keep: &Mask) -> (bool, bool) {
+    let (mut s, mut w) = (0u64, 0u64);
+    for y in 0..8 {
+        s |= m.solid[y] & keep[y];
+        w |= m.water[y] & keep[y];
+    }
+    (s & xz != 0, w & xz != 0)
+}
+
+/// Push a [`Touch`] if anything is covered.
+#[inline]
+fn push_touch(pos: [i32; 3], solid: bool, water: bool, out: &mut Vec<Touch>) {
     if solid || water {
         out.push(Touch {
             chunk_pos: pos,
@@ -461,7 +590,7 @@ pub fn chunk_bits(
     matter: &MatterTable,
     pos: [i32; 3],
     voxels: &mut Vec<Voxel>,
-) -> Option<ChunkBits> {
+) -> Option<ChunkEntry> {
     let o = pos.map(|c| (c << PHYSICS_CHUNK_BITS) - 1);
     let b = VoxelBox::from_min_size(VoxelPos::new(o[0], o[1], o[2]), [PADDED as u32; 3]);
     voxels.clear();
@@ -474,7 +603,7 @@ pub fn chunk_bits(
 type Rows = [[u16; PADDED]; PADDED];
 
 /// Compute the entry from a 10³ box (X fastest, then Y, then Z).
-fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkBits> {
+fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkEntry> {
     const FULL: u16 = (1 << PADDED) - 1;
     let mut solid: Rows = [[0; PADDED]; PADDED];
     let mut water: Rows = [[0; PADDED]; PADDED];
@@ -499,15 +628,15 @@ fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkBits> {
         return None;
     }
     if all_solid == FULL {
-        return Some(ChunkBits::Solid);
+        return Some(ChunkEntry::Solid);
     }
     if all_water == FULL {
-        return Some(ChunkBits::Water);
+        return Some(ChunkEntry::Water);
     }
-    Some(ChunkBits::Masks(Box::new(ChunkMasks {
+    Some(ChunkEntry::Masks(ChunkMasks {
         solid: dilate(&solid),
         water: dilate(&water),
-    })))
+    }))
 }
 
 /// Dilate 10³ rows by one voxel in the 27-neighbourhood and keep the inner 8³ as a [`Mask`].
@@ -534,6 +663,9 @@ fn dilate(rows: &Rows) -> Mask {
     }
     out
 }
+
+#[path = "broadphase_store.rs"]
+mod store;
 
 #[cfg(test)]
 #[path = "broadphase_tests.rs"]
