@@ -33,7 +33,9 @@
 
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, MATERIAL_COUNT};
-use store::{block_of, slot_in_block, ChunkStore, BLOCK_BITS, EMPTY, SOLID, WATER};
+use store::{
+    block_of, slot_in_block, ChunkStore, BLOCK_BITS, EMPTY, HAS_SOLID, HAS_WATER, SOLID, WATER,
+};
 
 /// log2 of the physics chunk edge.
 pub const PHYSICS_CHUNK_BITS: u32 = 3;
@@ -391,7 +393,11 @@ impl Broadphase {
                         let (x0, x1) = range.local(pos[0], 0);
                         let (z0, z1) = range.local(pos[2], 2);
                         let keep = range.slice_keep(pos[1]);
-                        covers(m, MASKS_X[x0][x1] & MASKS_Z[z0][z1], &keep)
+                        let xz = MASKS_X[x0][x1] & MASKS_Z[z0][z1];
+                        (
+                            reduce(&m.solid, &keep) & xz != 0,
+                            reduce(&m.water, &keep) & xz != 0,
+                        )
                     }
                 };
                 push_touch(pos, solid, water, out);
@@ -429,7 +435,12 @@ impl Broadphase {
                                 n => {
                                     let (x0, x1) = range.local(x, 0);
                                     let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
-                                    covers(self.chunks.masks_of(n), xz, &keep)
+                                    let m = self.chunks.masks_of(n);
+                                    let solid =
+                                        n & HAS_SOLID != 0 && reduce(&m.solid, &keep) & xz != 0;
+                                    let water =
+                                        n & HAS_WATER != 0 && reduce(&m.water, &keep) & xz != 0;
+                                    (solid, water)
                                 }
                             };
                             push_touch([x, cy, cz], solid, water, out);
@@ -560,16 +571,10 @@ impl QueryRange {
     }
 }
 
-/// Does the XZ footprint `xz`, over the slices `keep` selects, cover a solid / water bit of `m`?
-/// One OR-reduction over all eight slices: no branch on the slice range.
+/// The OR of the slices of `mask` that `keep` selects: one reduction, no branch on the slice range.
 #[inline]
-fn covers(m: &ChunkMasks, xz: u64, keep: &Mask) -> (bool, bool) {
-    let (mut s, mut w) = (0u64, 0u64);
-    for y in 0..8 {
-        s |= m.solid[y] & keep[y];
-        w |= m.water[y] & keep[y];
-    }
-    (s & xz != 0, w & xz != 0)
+fn reduce(mask: &Mask, keep: &Mask) -> u64 {
+    mask.iter().zip(keep).fold(0, |acc, (&w, &k)| acc | (w & k))
 }
 
 /// Push a [`Touch`] if anything is covered.

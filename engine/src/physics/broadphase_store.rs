@@ -4,7 +4,9 @@
 //! ```text
 //!   blocks: FxHashMap<block pos, block number>      block pos = chunk pos >> 2
 //!   slots:  [u32; 64] per block, index (z & 3) * 16 + (y & 3) * 4 + (x & 3)
-//!           0 = nothing stored, 1 = all solid, 2 = all water, n >= 3 = masks[n - 3]
+//!           0 = nothing stored, 1 = all solid, 2 = all water, else masks[(n & INDEX) - 3], with
+//!           HAS_SOLID / HAS_WATER set when that mask has any bit (so a dry chunk's query never
+//!           loads its water mask's cache line)
 //!   masks:  ChunkMasks side by side (no box, no tag: a slot word leads straight to its two cache
 //!           lines); freed ones are zeroed and sit on `free`
 //!   dense:  block number + 1 (0 = none) for every block position in the blocks' bounding box, so a
@@ -34,6 +36,18 @@ pub(super) const SOLID: u32 = 1;
 pub(super) const WATER: u32 = 2;
 /// Slot words from here on index `masks` (minus this).
 pub(super) const FIRST_MASK: u32 = 3;
+/// Slot word flag: the solid mask has a set bit.
+pub(super) const HAS_SOLID: u32 = 1 << 30;
+/// Slot word flag: the water mask has a set bit.
+pub(super) const HAS_WATER: u32 = 1 << 31;
+/// Slot word bits holding the mask index (plus `FIRST_MASK`).
+const INDEX: u32 = HAS_SOLID - 1;
+
+/// The `masks` index of a mask slot word.
+#[inline]
+fn mask_index(slot: u32) -> usize {
+    ((slot & INDEX) - FIRST_MASK) as usize
+}
 
 /// A block position as a hash-map key: hashed as one word (`[i32; 3]` would feed the hasher a
 /// length and twelve bytes).
@@ -80,6 +94,12 @@ pub(super) struct ChunkStore {
 const DENSE_PER_BLOCK: u64 = 16;
 /// Dense block index entries always allowed.
 const DENSE_ALLOWANCE: u64 = 1 << 14;
+
+/// The slot flags of a mask.
+fn mask_flags(m: &ChunkMasks) -> u32 {
+    let any = |k: &[u64; 8]| k.iter().any(|&w| w != 0);
+    (if any(&m.solid) { HAS_SOLID } else { 0 }) | (if any(&m.water) { HAS_WATER } else { 0 })
+}
 
 impl ChunkStore {
     /// Drop every entry (keeps the allocations).
@@ -194,7 +214,7 @@ impl ChunkStore {
     /// The masks a slot word `>= FIRST_MASK` points at.
     #[inline]
     pub(super) fn masks_of(&self, slot: u32) -> &ChunkMasks {
-        &self.masks[(slot - FIRST_MASK) as usize]
+        &self.masks[mask_index(slot)]
     }
 
     /// The entry a slot word stands for.
@@ -203,10 +223,7 @@ impl ChunkStore {
             EMPTY => None,
             SOLID => Some(ChunkBits::Solid),
             WATER => Some(ChunkBits::Water),
-            n => self
-                .masks
-                .get((n - FIRST_MASK) as usize)
-                .map(ChunkBits::Masks),
+            n => self.masks.get(mask_index(n)).map(ChunkBits::Masks),
         }
     }
 
@@ -233,8 +250,9 @@ impl ChunkStore {
         let index = base + slot_in_block(chunk_pos);
         let old = self.slots[index];
         if old >= FIRST_MASK {
-            self.masks[(old - FIRST_MASK) as usize] = ChunkMasks::default();
-            self.free.push(old - FIRST_MASK);
+            let i = mask_index(old);
+            self.masks[i] = ChunkMasks::default();
+            self.free.push(i as u32);
         }
         self.len -= usize::from(old != EMPTY);
         self.len += usize::from(bits.is_some());
@@ -242,16 +260,25 @@ impl ChunkStore {
             None => EMPTY,
             Some(ChunkEntry::Solid) => SOLID,
             Some(ChunkEntry::Water) => WATER,
-            Some(ChunkEntry::Masks(m)) => match self.free.pop() {
-                Some(i) => {
-                    self.masks[i as usize] = m;
-                    i + FIRST_MASK
-                }
-                None => {
-                    self.masks.push(m);
-                    self.masks.len() as u32 - 1 + FIRST_MASK
-                }
-            },
+            Some(ChunkEntry::Masks(m)) => {
+                let flags = mask_flags(&m);
+                let i = match self.free.pop() {
+                    Some(i) => {
+                        self.masks[i as usize] = m;
+                        i
+                    }
+                    None => {
+                        // 2^30 masks would be 128 GiB: far past any world this runs on.
+                        assert!(
+                            self.masks.len() < (INDEX - FIRST_MASK) as usize,
+                            "too many masks"
+                        );
+                        self.masks.push(m);
+                        self.masks.len() as u32 - 1
+                    }
+                };
+                (i + FIRST_MASK) | flags
+            }
         };
     }
 
@@ -299,8 +326,9 @@ impl ChunkStore {
         for &s in &self.slots {
             stored += usize::from(s != EMPTY);
             if s >= FIRST_MASK {
-                let i = (s - FIRST_MASK) as usize;
+                let i = mask_index(s);
                 assert!(i < self.masks.len(), "slot {s} out of range");
+                assert_eq!(s & !INDEX, mask_flags(&self.masks[i]), "slot {s} flags");
                 seen[i] += 1;
             }
         }
