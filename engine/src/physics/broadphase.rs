@@ -352,7 +352,7 @@ impl Broadphase {
         let blocks = range.block_count();
         if blocks > self.chunks.block_count() as u64 {
             self.query_stored(&range, out);
-        } else if blocks <= SMALL_BLOCKS as u64 {
+        } else if blocks <= SMALL_BLOCKS as u64 && !self.chunks.is_dense() {
             self.query_few_blocks(&range, out);
         } else {
             self.query_walk(&range, |b| self.chunks.block_base(b), out);
@@ -421,6 +421,7 @@ impl Broadphase {
             let mask_z = MASKS_Z[z0 & 7][z1 & 7];
             for cy in clo[1]..chi[1] + 1 {
                 let keep = range.slice_keep(cy);
+                let full_yz = mask_z == u64::MAX && keep.iter().all(|&k| k == u64::MAX);
                 let mut cx = clo[0];
                 loop {
                     let bx = block_of(cx);
@@ -432,6 +433,10 @@ impl Broadphase {
                                 EMPTY => continue,
                                 SOLID => (true, false),
                                 WATER => (false, true),
+                                // The whole chunk is covered: its flags are the answer.
+                                n if xz_full(range.local(x, 0)) & full_yz => {
+                                    (n & HAS_SOLID != 0, n & HAS_WATER != 0)
+                                }
                                 n => {
                                     let (x0, x1) = range.local(x, 0);
                                     let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
@@ -567,7 +572,8 @@ impl QueryRange {
     #[inline]
     fn slice_keep(&self, cy: i32) -> Mask {
         let (y0, y1) = self.local(cy, 1);
-        std::array::from_fn(|y| if (y0..=y1).contains(&y) { u64::MAX } else { 0 })
+        let covered = (2u32 << y1) - (1u32 << y0);
+        std::array::from_fn(|y| 0u64.wrapping_sub(u64::from((covered >> y) & 1)))
     }
 }
 
@@ -575,6 +581,12 @@ impl QueryRange {
 #[inline]
 fn reduce(mask: &Mask, keep: &Mask) -> u64 {
     mask.iter().zip(keep).fold(0, |acc, (&w, &k)| acc | (w & k))
+}
+
+/// Does a chunk-local range cover the whole chunk edge?
+#[inline]
+fn xz_full((lo, hi): (usize, usize)) -> bool {
+    lo == 0 && hi == PHYSICS_CHUNK as usize - 1
 }
 
 /// Push a [`Touch`] if anything is covered.

@@ -123,6 +123,12 @@ impl ChunkStore {
         self.blocks.len()
     }
 
+    /// Whether the dense index answers [`Self::block_base`] (no hashing).
+    #[inline]
+    pub(super) fn is_dense(&self) -> bool {
+        !self.dense.is_empty()
+    }
+
     /// The first slot index of the block at `block_pos`, if it exists.
     #[inline]
     pub(super) fn block_base(&self, block_pos: [i32; 3]) -> Option<usize> {
