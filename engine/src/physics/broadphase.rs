@@ -19,8 +19,11 @@
 //! ```
 //!
 //! A query expands the AABB by one voxel, visits the chunks it covers, and for each one builds the XZ
-//! footprint as `MASKS_X[x0][x1] & MASKS_Z[z0][z1]` (two table lookups), then ANDs it with the Y
-//! slices it spans: up to 64 voxels per instruction.
+//! footprint as `MASKS_X[x0][x1] & MASKS_Z[z0][z1]` (two table lookups), then ANDs it with the OR of
+//! the Y slices it spans (one branch-free reduction over the eight words): up to 64 voxels per
+//! instruction. Chunks live in 4³-chunk blocks (see `broadphase_store.rs`), so the walk finds each
+//! run of chunks along X with one array read, and a chunk the box covers whole answers from its
+//! slot word's flags without reading its masks.
 //!
 //! Chunks whose 10³ box is all Air store nothing. Chunks whose 10³ box is entirely solid or entirely
 //! water are tagged ([`ChunkBits::Solid`], [`ChunkBits::Water`]) and keep no masks: the mesher makes no
