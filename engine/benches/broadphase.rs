@@ -7,7 +7,10 @@
 //!   and `voxel scan` has no broadphase at all: it reads the voxels around the expanded AABB from the
 //!   grid and dilates each covered voxel by looking at its 27 neighbours.
 //!
-//! Ratios are printed once (best of several interleaved rounds) before the criterion groups.
+//! Ratios are printed once (best of several interleaved rounds) before the criterion groups. With
+//! `STRATA_BROADPHASE_PROFILE=N` the bench only runs the bit queries of every box set `N` times and
+//! exits, for `perf record` or `valgrind --tool=callgrind` (`cargo bench --bench broadphase --no-run`,
+//! then run the printed binary with `--bench`).
 
 mod common;
 
@@ -221,6 +224,17 @@ fn bench(c: &mut Criterion) {
         .into_iter()
         .map(|e| (e, aabbs(size, e, 20_000)))
         .collect();
+    if let Some(n) = std::env::var("STRATA_BROADPHASE_PROFILE")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        for _ in 0..n {
+            for (_, boxes) in &sets {
+                black_box(run(&bp, boxes, false, &mut out));
+            }
+        }
+        std::process::exit(0);
+    }
     let matter = MatterTable::new(&table);
     let mut buf = Vec::new();
     for (edge, boxes) in &sets {

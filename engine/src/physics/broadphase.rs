@@ -19,8 +19,11 @@
 //! ```
 //!
 //! A query expands the AABB by one voxel, visits the chunks it covers, and for each one builds the XZ
-//! footprint as `MASKS_X[x0][x1] & MASKS_Z[z0][z1]` (two table lookups), then ANDs it with the Y
-//! slices it spans: up to 64 voxels per instruction.
+//! footprint as `MASKS_X[x0][x1] & MASKS_Z[z0][z1]` (two table lookups), then ANDs it with the OR of
+//! the Y slices it spans (one branch-free reduction over the eight words): up to 64 voxels per
+//! instruction. Chunks live in 4³-chunk blocks (see `broadphase_store.rs`), so the walk finds each
+//! run of chunks along X with one array read, and a chunk the box covers whole answers from its
+//! slot word's flags without reading its masks.
 //!
 //! Chunks whose 10³ box is all Air store nothing. Chunks whose 10³ box is entirely solid or entirely
 //! water are tagged ([`ChunkBits::Solid`], [`ChunkBits::Water`]) and keep no masks: the mesher makes no
@@ -31,10 +34,9 @@
 //! (at most 2 bits per voxel, usually much less) and cheap to rebuild for one edit. Bit masks give both,
 //! and they make the reject test exact at voxel resolution instead of "the AABB overlaps the chunk".
 
-use rustc_hash::FxHashMap;
-
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, MATERIAL_COUNT};
+use store::ChunkStore;
 
 /// log2 of the physics chunk edge.
 pub const PHYSICS_CHUNK_BITS: u32 = 3;
@@ -89,19 +91,42 @@ impl MatterTable {
     }
 }
 
-/// The broadphase data of one stored physics chunk.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ChunkBits {
+/// The broadphase data of one stored physics chunk, as [`Broadphase::chunk`] lends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkBits<'a> {
     /// The whole 10³ box is solid: every solid bit is set, no water bit.
     Solid,
     /// The whole 10³ box is water: every water bit is set, no solid bit.
     Water,
-    /// Dilated masks (boxed so tagged chunks stay small).
-    Masks(Box<ChunkMasks>),
+    /// Dilated masks (stored side by side with the other chunks' masks).
+    Masks(&'a ChunkMasks),
 }
 
-/// The two dilated masks of a chunk.
+/// The broadphase data of one physics chunk as computed from the grid (owned [`ChunkBits`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChunkEntry {
+    /// See [`ChunkBits::Solid`].
+    Solid,
+    /// See [`ChunkBits::Water`].
+    Water,
+    /// See [`ChunkBits::Masks`].
+    Masks(ChunkMasks),
+}
+
+impl ChunkEntry {
+    /// The borrowed form.
+    pub fn as_bits(&self) -> ChunkBits<'_> {
+        match self {
+            Self::Solid => ChunkBits::Solid,
+            Self::Water => ChunkBits::Water,
+            Self::Masks(m) => ChunkBits::Masks(m),
+        }
+    }
+}
+
+/// The two dilated masks of a chunk: 128 bytes on two cache lines.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[repr(align(64))]
 pub struct ChunkMasks {
     /// Voxels that solid matter's surface may reach.
     pub solid: Mask,
@@ -109,7 +134,7 @@ pub struct ChunkMasks {
     pub water: Mask,
 }
 
-impl ChunkBits {
+impl ChunkBits<'_> {
     /// The solid and water masks this entry stands for (all ones / all zeros for tagged chunks).
     pub fn masks(&self) -> ChunkMasks {
         match self {
@@ -121,7 +146,7 @@ impl ChunkBits {
                 solid: [0; 8],
                 water: [u64::MAX; 8],
             },
-            Self::Masks(m) => (**m).clone(),
+            Self::Masks(m) => (*m).clone(),
         }
     }
 }
@@ -233,24 +258,11 @@ pub struct BuildScratch {
     positions: Vec<[i32; 3]>,
 }
 
-/// A physics chunk position as a hash-map key: hashed as one word (`[i32; 3]` would feed the hasher
-/// a length and twelve bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Key([i32; 3]);
-
-impl std::hash::Hash for Key {
-    #[inline]
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let [x, y, z] = self.0.map(|c| u64::from(c as u32));
-        state.write_u64(x ^ (y << 21) ^ (z << 42) ^ (z >> 22));
-    }
-}
-
 /// The bit broadphase over a whole grid (see the module docs).
 #[derive(Debug, Clone)]
 pub struct Broadphase {
     matter: MatterTable,
-    chunks: FxHashMap<Key, ChunkBits>,
+    chunks: ChunkStore,
 }
 
 impl Broadphase {
@@ -258,7 +270,7 @@ impl Broadphase {
     pub fn new(table: &MaterialTable) -> Self {
         Self {
             matter: MatterTable::new(table),
-            chunks: FxHashMap::default(),
+            chunks: ChunkStore::default(),
         }
     }
 
@@ -288,9 +300,11 @@ impl Broadphase {
         positions.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
         positions.dedup();
         let positions = std::mem::take(&mut scratch.positions);
+        self.chunks.begin_bulk();
         for &p in &positions {
             self.refresh_chunk(grid, p, &mut scratch.voxels);
         }
+        self.chunks.end_bulk();
         scratch.positions = positions;
     }
 
@@ -313,19 +327,13 @@ impl Broadphase {
 
     /// Recompute one chunk's entry from the grid.
     fn refresh_chunk(&mut self, grid: &Grid, chunk_pos: [i32; 3], voxels: &mut Vec<Voxel>) {
-        match chunk_bits(grid, &self.matter, chunk_pos, voxels) {
-            Some(bits) => {
-                self.chunks.insert(Key(chunk_pos), bits);
-            }
-            None => {
-                self.chunks.remove(&Key(chunk_pos));
-            }
-        }
+        let bits = chunk_bits(grid, &self.matter, chunk_pos, voxels);
+        self.chunks.set(chunk_pos, bits);
     }
 
     /// The entry of one physics chunk (`None`: all Air around it).
-    pub fn chunk(&self, chunk_pos: [i32; 3]) -> Option<&ChunkBits> {
-        self.chunks.get(&Key(chunk_pos))
+    pub fn chunk(&self, chunk_pos: [i32; 3]) -> Option<ChunkBits<'_>> {
+        self.chunks.get(chunk_pos)
     }
 
     /// Number of stored chunks (masked and tagged).
@@ -333,52 +341,15 @@ impl Broadphase {
         self.chunks.len()
     }
 
-    /// Append to `out` (not cleared) every chunk where the AABB `min..max`, expanded by one voxel,
-    /// covers a set solid or water bit, in Z, Y, X order. Voxel `(x, y, z)` spans `[x, x + 1)`; the
-    /// covered voxels are those of [`expanded_voxel_range`].
-    pub fn query(&self, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touch>) {
-        let (vlo, vhi) = expanded_voxel_range(min, max);
-        if (0..3).any(|a| vlo[a] > vhi[a]) {
-            return;
-        }
-        let clo = vlo.map(physics_chunk_of);
-        let chi = vhi.map(physics_chunk_of);
-        let span = (0..3).fold(1u64, |n, a| n.saturating_mul((chi[a] - clo[a]) as u64 + 1));
-        if span > self.chunks.len() as u64 {
-            let start = out.len();
-            for (&Key(pos), bits) in &self.chunks {
-                if (0..3).all(|a| pos[a] >= clo[a] && pos[a] <= chi[a]) {
-                    push_touch(pos, bits, vlo, vhi, out);
-                }
-            }
-            out[start..].sort_unstable_by_key(|t| (t.chunk_pos[2], t.chunk_pos[1], t.chunk_pos[0]));
-            return;
-        }
-        for z in clo[2]..=chi[2] {
-            for y in clo[1]..=chi[1] {
-                for x in clo[0]..=chi[0] {
-                    if let Some(bits) = self.chunks.get(&Key([x, y, z])) {
-                        push_touch([x, y, z], bits, vlo, vhi, out);
-                    }
-                }
-            }
-        }
-    }
-
     /// Memory used (see [`BroadphaseMemory`]).
     pub fn memory(&self) -> BroadphaseMemory {
-        let masked = self
-            .chunks
-            .values()
-            .filter(|b| matches!(b, ChunkBits::Masks(_)))
-            .count();
-        let slot = size_of::<(Key, ChunkBits)>() + 1;
+        let masked = self.chunks.masked_count();
         let mask_bytes = masked * size_of::<ChunkMasks>();
         BroadphaseMemory {
             masked_chunks: masked,
             tagged_chunks: self.chunks.len() - masked,
             mask_bytes,
-            total_bytes: self.chunks.capacity() * slot + mask_bytes,
+            total_bytes: self.chunks.table_bytes() + mask_bytes,
         }
     }
 
@@ -389,9 +360,14 @@ impl Broadphase {
     /// On any violated invariant (tests call this after every operation).
     pub fn assert_valid(&self, grid: &Grid) {
         let mut voxels = Vec::new();
-        for (&Key(pos), bits) in &self.chunks {
+        self.chunks.assert_valid();
+        for (pos, bits) in self.chunks.iter() {
             let fresh = chunk_bits(grid, &self.matter, pos, &mut voxels);
-            assert_eq!(fresh.as_ref(), Some(bits), "chunk {pos:?} is stale");
+            assert_eq!(
+                fresh.as_ref().map(ChunkEntry::as_bits),
+                Some(bits),
+                "chunk {pos:?} is stale"
+            );
             if let ChunkBits::Masks(m) = bits {
                 let empty = |k: &Mask| k.iter().all(|&w| w == 0);
                 assert!(
@@ -404,54 +380,16 @@ impl Broadphase {
         let mut all = Self::new_with(self.matter.clone());
         all.rebuild(grid, &mut scratch);
         assert_eq!(all.chunks.len(), self.chunks.len(), "stored chunk count");
-        for pos in all.chunks.keys() {
-            assert!(
-                self.chunks.contains_key(pos),
-                "chunk {:?} is missing",
-                pos.0
-            );
+        for (pos, _) in all.chunks.iter() {
+            assert!(self.chunks.get(pos).is_some(), "chunk {pos:?} is missing");
         }
     }
 
     fn new_with(matter: MatterTable) -> Self {
         Self {
             matter,
-            chunks: FxHashMap::default(),
+            chunks: ChunkStore::default(),
         }
-    }
-}
-
-/// Test one chunk against the voxel range `vlo..=vhi` and push a [`Touch`] if anything is covered.
-#[inline]
-fn push_touch(pos: [i32; 3], bits: &ChunkBits, vlo: [i32; 3], vhi: [i32; 3], out: &mut Vec<Touch>) {
-    let local = |a: usize| {
-        let o = pos[a] << PHYSICS_CHUNK_BITS;
-        let lo = (vlo[a].max(o) - o) as usize;
-        let hi = (vhi[a].min(o + PHYSICS_CHUNK - 1) - o) as usize;
-        (lo, hi)
-    };
-    let (solid, water) = match bits {
-        ChunkBits::Solid => (true, false),
-        ChunkBits::Water => (false, true),
-        ChunkBits::Masks(m) => {
-            let (x0, x1) = local(0);
-            let (y0, y1) = local(1);
-            let (z0, z1) = local(2);
-            let xz = MASKS_X[x0][x1] & MASKS_Z[z0][z1];
-            let (mut s, mut w) = (0u64, 0u64);
-            for y in y0..=y1 {
-                s |= m.solid[y] & xz;
-                w |= m.water[y] & xz;
-            }
-            (s != 0, w != 0)
-        }
-    };
-    if solid || water {
-        out.push(Touch {
-            chunk_pos: pos,
-            solid,
-            water,
-        });
     }
 }
 
@@ -461,7 +399,7 @@ pub fn chunk_bits(
     matter: &MatterTable,
     pos: [i32; 3],
     voxels: &mut Vec<Voxel>,
-) -> Option<ChunkBits> {
+) -> Option<ChunkEntry> {
     let o = pos.map(|c| (c << PHYSICS_CHUNK_BITS) - 1);
     let b = VoxelBox::from_min_size(VoxelPos::new(o[0], o[1], o[2]), [PADDED as u32; 3]);
     voxels.clear();
@@ -474,7 +412,7 @@ pub fn chunk_bits(
 type Rows = [[u16; PADDED]; PADDED];
 
 /// Compute the entry from a 10³ box (X fastest, then Y, then Z).
-fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkBits> {
+fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkEntry> {
     const FULL: u16 = (1 << PADDED) - 1;
     let mut solid: Rows = [[0; PADDED]; PADDED];
     let mut water: Rows = [[0; PADDED]; PADDED];
@@ -499,15 +437,15 @@ fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkBits> {
         return None;
     }
     if all_solid == FULL {
-        return Some(ChunkBits::Solid);
+        return Some(ChunkEntry::Solid);
     }
     if all_water == FULL {
-        return Some(ChunkBits::Water);
+        return Some(ChunkEntry::Water);
     }
-    Some(ChunkBits::Masks(Box::new(ChunkMasks {
+    Some(ChunkEntry::Masks(ChunkMasks {
         solid: dilate(&solid),
         water: dilate(&water),
-    })))
+    }))
 }
 
 /// Dilate 10³ rows by one voxel in the 27-neighbourhood and keep the inner 8³ as a [`Mask`].
@@ -534,6 +472,11 @@ fn dilate(rows: &Rows) -> Mask {
     }
     out
 }
+
+#[path = "broadphase_query.rs"]
+mod query;
+#[path = "broadphase_store.rs"]
+mod store;
 
 #[cfg(test)]
 #[path = "broadphase_tests.rs"]

@@ -3,6 +3,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::query::{push_touch, QueryRange, SMALL_BLOCKS};
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::progress::Progress;
@@ -85,6 +86,13 @@ fn random_aabb(rng: &mut ChaCha8Rng, lo: f32, hi: f32, max_edge: f32) -> ([f32; 
     (min, max)
 }
 
+/// Every stored chunk with its entry, in Z, Y, X order.
+fn sorted_entries(bp: &Broadphase) -> Vec<([i32; 3], ChunkBits<'_>)> {
+    let mut v: Vec<_> = bp.chunks.iter().collect();
+    v.sort_unstable_by_key(|(p, _)| (p[2], p[1], p[0]));
+    v
+}
+
 fn check_queries(grid: &Grid, bp: &Broadphase, rng: &mut ChaCha8Rng, n: usize, lo: f32, hi: f32) {
     let mut out = Vec::new();
     let mut touched = 0;
@@ -154,8 +162,8 @@ fn full_and_empty_chunks_are_tagged_or_absent() {
     );
     let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
     bp.assert_valid(&grid);
-    assert_eq!(bp.chunk([0, -2, 0]), Some(&ChunkBits::Solid));
-    assert_eq!(bp.chunk([0, 1, 0]), Some(&ChunkBits::Water));
+    assert_eq!(bp.chunk([0, -2, 0]), Some(ChunkBits::Solid));
+    assert_eq!(bp.chunk([0, 1, 0]), Some(ChunkBits::Water));
     assert!(matches!(bp.chunk([0, 0, 0]), Some(ChunkBits::Masks(_))));
     assert!(matches!(bp.chunk([0, 3, 0]), Some(ChunkBits::Masks(_))));
     assert_eq!(bp.chunk([0, 5, 0]), None);
@@ -211,7 +219,7 @@ fn updates_after_random_edits_equal_a_rebuild() {
         bp.update(&grid, b, &mut scratch);
         bp.assert_valid(&grid);
         let fresh = Broadphase::build(&grid, &table, &mut BuildScratch::default());
-        assert_eq!(bp.chunks, fresh.chunks, "step {step}");
+        assert_eq!(sorted_entries(&bp), sorted_entries(&fresh), "step {step}");
     }
     check_queries(&grid, &bp, &mut rng, 100, -40.0, 40.0);
 }
@@ -275,4 +283,121 @@ fn floor_matches_std_floor() {
     for c in values {
         assert_eq!(floor_i32(c), c.floor() as i32, "floor of {c}");
     }
+}
+
+/// The per-voxel answer from the stored bits (the benches' naive query): the reference for boxes too
+/// big for [`brute_query`].
+fn naive_bits_query(bp: &Broadphase, range: &QueryRange) -> Vec<Touch> {
+    let mut out = Vec::new();
+    for cz in range.clo[2]..=range.chi[2] {
+        for cy in range.clo[1]..=range.chi[1] {
+            for cx in range.clo[0]..=range.chi[0] {
+                let Some(bits) = bp.chunk([cx, cy, cz]) else {
+                    continue;
+                };
+                let m = bits.masks();
+                let (x0, x1) = range.local(cx, 0);
+                let (y0, y1) = range.local(cy, 1);
+                let (z0, z1) = range.local(cz, 2);
+                let (mut solid, mut water) = (false, false);
+                for z in z0..=z1 {
+                    for y in y0..=y1 {
+                        for x in x0..=x1 {
+                            let bit = 1u64 << (z * 8 + x);
+                            solid |= m.solid[y] & bit != 0;
+                            water |= m.water[y] & bit != 0;
+                        }
+                    }
+                }
+                push_touch([cx, cy, cz], solid, water, &mut out);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_query_path_gives_the_same_answer() {
+    let table = MaterialTable::builtin();
+    let mut exercised = [0usize; 3];
+    for seed in 0..3 {
+        let mut rng = ChaCha8Rng::seed_from_u64(100 + seed);
+        let grid = random_world(&mut rng, &table, 14);
+        let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
+        bp.assert_valid(&grid);
+        for i in 0..300 {
+            let edge = [1.0, 7.0, 20.0, 36.0, 70.0][i % 5];
+            let (min, max) = random_aabb(&mut rng, -56.0, 44.0, edge);
+            let (vlo, vhi) = expanded_voxel_range(min, max);
+            let range = QueryRange::new(vlo, vhi);
+            let want = if edge <= 20.0 {
+                let brute = brute_query(&grid, &bp.matter, min, max);
+                assert_eq!(
+                    naive_bits_query(&bp, &range),
+                    brute,
+                    "naive {min:?}..{max:?}"
+                );
+                brute
+            } else {
+                naive_bits_query(&bp, &range)
+            };
+            let mut out = Vec::new();
+            bp.query(min, max, &mut out);
+            assert_eq!(out, want, "query {min:?}..{max:?}");
+            out.clear();
+            bp.query_stored(&range, &mut out);
+            assert_eq!(out, want, "all-stored path {min:?}..{max:?}");
+            out.clear();
+            bp.query_walk(&range, |b| bp.chunks.block_base(b), &mut out);
+            assert_eq!(out, want, "walk path {min:?}..{max:?}");
+            let blocks = range.block_count();
+            if blocks <= SMALL_BLOCKS as u64 {
+                out.clear();
+                bp.query_few_blocks(&range, &mut out);
+                assert_eq!(out, want, "few-blocks path {min:?}..{max:?}");
+            }
+            let path = if blocks > bp.chunks.block_count() as u64 {
+                0
+            } else {
+                usize::from(blocks <= SMALL_BLOCKS as u64) + 1
+            };
+            exercised[path] += usize::from(!want.is_empty());
+        }
+    }
+    assert!(
+        exercised.iter().all(|&n| n > 5),
+        "paths exercised: {exercised:?}"
+    );
+}
+
+#[test]
+fn removed_chunks_free_their_masks_for_reuse() {
+    let table = MaterialTable::builtin();
+    let mut grid = Grid::new();
+    let mut scratch = BuildScratch::default();
+    let lone = VoxelBox::new(VoxelPos::new(3, 3, 3), VoxelPos::new(4, 4, 4));
+    grid.fill_box(lone, Voxel::filled(2));
+    let mut bp = Broadphase::build(&grid, &table, &mut scratch);
+    let masked = bp.memory().masked_chunks;
+    assert_eq!(masked, 1);
+    for step in 0..4 {
+        grid.fill_box(lone, Voxel::AIR);
+        bp.update(&grid, lone, &mut scratch);
+        bp.assert_valid(&grid);
+        assert_eq!(bp.chunk_count(), 0, "step {step}");
+        grid.fill_box(lone, Voxel::filled(2));
+        bp.update(&grid, lone, &mut scratch);
+        bp.assert_valid(&grid);
+        assert_eq!(bp.memory().masked_chunks, masked, "step {step}");
+    }
+    let before = bp.memory().total_bytes;
+    grid.fill_box(lone, Voxel::AIR);
+    bp.update(&grid, lone, &mut scratch);
+    grid.fill_box(lone, Voxel::filled(2));
+    bp.update(&grid, lone, &mut scratch);
+    assert_eq!(
+        bp.memory().total_bytes,
+        before,
+        "the freed mask entry is reused"
+    );
 }

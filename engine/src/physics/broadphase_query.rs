@@ -1,0 +1,221 @@
+//! The broadphase query: walk the chunks an expanded AABB covers, block run by block run, and test
+//! each chunk's masks against the XZ footprint and the covered Y slices (see the parent module).
+
+use super::store::{
+    block_of, slot_in_block, BLOCK_BITS, EMPTY, HAS_SOLID, HAS_WATER, SOLID, WATER,
+};
+use super::{
+    expanded_voxel_range, physics_chunk_of, Broadphase, ChunkBits, Mask, Touch, MASKS_X, MASKS_Z,
+    PHYSICS_CHUNK, PHYSICS_CHUNK_BITS,
+};
+
+impl Broadphase {
+    /// Append to `out` (not cleared) every chunk where the AABB `min..max`, expanded by one voxel,
+    /// covers a set solid or water bit, in Z, Y, X order. Voxel `(x, y, z)` spans `[x, x + 1)`; the
+    /// covered voxels are those of [`expanded_voxel_range`].
+    pub fn query(&self, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touch>) {
+        let (vlo, vhi) = expanded_voxel_range(min, max);
+        if (0..3).any(|a| vlo[a] > vhi[a]) {
+            return;
+        }
+        let range = QueryRange::new(vlo, vhi);
+        let blocks = range.block_count();
+        if blocks > self.chunks.block_count() as u64 {
+            self.query_stored(&range, out);
+        } else if blocks <= SMALL_BLOCKS as u64 && !self.chunks.is_dense() {
+            self.query_few_blocks(&range, out);
+        } else {
+            self.query_walk(&range, |b| self.chunks.block_base(b), out);
+        }
+    }
+
+    /// The query for a range covering at most [`SMALL_BLOCKS`] blocks: probe each block once, then
+    /// walk the chunks.
+    pub(super) fn query_few_blocks(&self, range: &QueryRange, out: &mut Vec<Touch>) {
+        let [sx, sy, _] = range.block_span();
+        let mut bases = [None; SMALL_BLOCKS];
+        let mut any = false;
+        // Exclusive ranges: `..=` loops carry an extra exhaustion flag. Block and chunk coordinates
+        // are at most 2^28, so the `+ 1` cannot overflow.
+        for bz in range.blo[2]..range.bhi[2] + 1 {
+            for by in range.blo[1]..range.bhi[1] + 1 {
+                for bx in range.blo[0]..range.bhi[0] + 1 {
+                    let base = self.chunks.block_base([bx, by, bz]);
+                    any |= base.is_some();
+                    bases[range.block_index([bx, by, bz], sx, sy)] = base;
+                }
+            }
+        }
+        if any {
+            self.query_walk(range, |b| bases[range.block_index(b, sx, sy)], out);
+        }
+    }
+
+    /// The query for a range covering more blocks than are stored: test every stored chunk.
+    pub(super) fn query_stored(&self, range: &QueryRange, out: &mut Vec<Touch>) {
+        let start = out.len();
+        for (pos, bits) in self.chunks.iter() {
+            if (0..3).all(|a| pos[a] >= range.clo[a] && pos[a] <= range.chi[a]) {
+                let (solid, water) = match bits {
+                    ChunkBits::Solid => (true, false),
+                    ChunkBits::Water => (false, true),
+                    ChunkBits::Masks(m) => {
+                        let (x0, x1) = range.local(pos[0], 0);
+                        let (z0, z1) = range.local(pos[2], 2);
+                        let keep = range.slice_keep(pos[1]);
+                        let xz = MASKS_X[x0][x1] & MASKS_Z[z0][z1];
+                        (
+                            reduce(&m.solid, &keep) & xz != 0,
+                            reduce(&m.water, &keep) & xz != 0,
+                        )
+                    }
+                };
+                push_touch(pos, solid, water, out);
+            }
+        }
+        out[start..].sort_unstable_by_key(|t| (t.chunk_pos[2], t.chunk_pos[1], t.chunk_pos[0]));
+    }
+
+    /// Walk the chunks of `range` in Z, Y, X order, finding each run of X chunks in one block with
+    /// `block_at` (block position → first slot index).
+    #[inline]
+    pub(super) fn query_walk(
+        &self,
+        range: &QueryRange,
+        block_at: impl Fn([i32; 3]) -> Option<usize>,
+        out: &mut Vec<Touch>,
+    ) {
+        let (clo, chi) = (range.clo, range.chi);
+        for cz in clo[2]..chi[2] + 1 {
+            let (z0, z1) = range.local(cz, 2);
+            let mask_z = MASKS_Z[z0 & 7][z1 & 7];
+            for cy in clo[1]..chi[1] + 1 {
+                let keep = range.slice_keep(cy);
+                let full_yz = mask_z == u64::MAX && keep.iter().all(|&k| k == u64::MAX);
+                let mut cx = clo[0];
+                loop {
+                    let bx = block_of(cx);
+                    let run_end = chi[0].min((bx << BLOCK_BITS) | ((1 << BLOCK_BITS) - 1));
+                    if let Some(base) = block_at([bx, block_of(cy), block_of(cz)]) {
+                        for x in cx..run_end + 1 {
+                            let slot = self.chunks.slot(base + slot_in_block([x, cy, cz]));
+                            let (solid, water) = match slot {
+                                EMPTY => continue,
+                                SOLID => (true, false),
+                                WATER => (false, true),
+                                // The whole chunk is covered: its flags are the answer.
+                                n if xz_full(range.local(x, 0)) & full_yz => {
+                                    (n & HAS_SOLID != 0, n & HAS_WATER != 0)
+                                }
+                                n => {
+                                    let (x0, x1) = range.local(x, 0);
+                                    let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
+                                    let m = self.chunks.masks_of(n);
+                                    let solid =
+                                        n & HAS_SOLID != 0 && reduce(&m.solid, &keep) & xz != 0;
+                                    let water =
+                                        n & HAS_WATER != 0 && reduce(&m.water, &keep) & xz != 0;
+                                    (solid, water)
+                                }
+                            };
+                            push_touch([x, cy, cz], solid, water, out);
+                        }
+                    }
+                    if run_end >= chi[0] {
+                        break;
+                    }
+                    cx = run_end + 1;
+                }
+            }
+        }
+    }
+}
+
+/// Blocks a query probes up front (2 × 2 × 2: every 4³–16³ box).
+pub(super) const SMALL_BLOCKS: usize = 8;
+
+/// A query's voxel range with its chunk and block ranges.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct QueryRange {
+    vlo: [i32; 3],
+    vhi: [i32; 3],
+    pub(super) clo: [i32; 3],
+    pub(super) chi: [i32; 3],
+    blo: [i32; 3],
+    bhi: [i32; 3],
+}
+
+impl QueryRange {
+    pub(super) fn new(vlo: [i32; 3], vhi: [i32; 3]) -> Self {
+        let clo = vlo.map(physics_chunk_of);
+        let chi = vhi.map(physics_chunk_of);
+        Self {
+            vlo,
+            vhi,
+            clo,
+            chi,
+            blo: clo.map(block_of),
+            bhi: chi.map(block_of),
+        }
+    }
+
+    /// Blocks per axis.
+    fn block_span(&self) -> [usize; 3] {
+        std::array::from_fn(|a| (self.bhi[a] - self.blo[a]) as usize + 1)
+    }
+
+    /// Blocks covered (saturating).
+    pub(super) fn block_count(&self) -> u64 {
+        (0..3).fold(1u64, |n, a| {
+            n.saturating_mul((self.bhi[a] - self.blo[a]) as u64 + 1)
+        })
+    }
+
+    /// Index of a covered block in Z, Y, X order, for spans `sx`, `sy`.
+    #[inline]
+    fn block_index(&self, b: [i32; 3], sx: usize, sy: usize) -> usize {
+        let d: [usize; 3] = std::array::from_fn(|a| (b[a] - self.blo[a]) as usize);
+        (d[2] * sy + d[1]) * sx + d[0]
+    }
+
+    /// The covered voxels (inclusive, chunk-local) of chunk `c` on `axis`.
+    #[inline]
+    pub(super) fn local(&self, c: i32, axis: usize) -> (usize, usize) {
+        let o = c << PHYSICS_CHUNK_BITS;
+        let lo = (self.vlo[axis].max(o) - o) as usize;
+        let hi = (self.vhi[axis].min(o + PHYSICS_CHUNK - 1) - o) as usize;
+        (lo, hi)
+    }
+
+    /// Per Y slice of chunk row `cy`: all ones if the range covers the slice, else zero.
+    #[inline]
+    fn slice_keep(&self, cy: i32) -> Mask {
+        let (y0, y1) = self.local(cy, 1);
+        let covered = (2u32 << y1) - (1u32 << y0);
+        std::array::from_fn(|y| 0u64.wrapping_sub(u64::from((covered >> y) & 1)))
+    }
+}
+
+/// The OR of the slices of `mask` that `keep` selects: one reduction, no branch on the slice range.
+#[inline]
+fn reduce(mask: &Mask, keep: &Mask) -> u64 {
+    mask.iter().zip(keep).fold(0, |acc, (&w, &k)| acc | (w & k))
+}
+
+/// Does a chunk-local range cover the whole chunk edge?
+#[inline]
+fn xz_full((lo, hi): (usize, usize)) -> bool {
+    lo == 0 && hi == PHYSICS_CHUNK as usize - 1
+}
+
+/// Push a [`Touch`] if anything is covered.
+#[inline]
+pub(super) fn push_touch(pos: [i32; 3], solid: bool, water: bool, out: &mut Vec<Touch>) {
+    if solid || water {
+        out.push(Touch {
+            chunk_pos: pos,
+            solid,
+            water,
+        });
+    }
+}
