@@ -14,7 +14,8 @@
 //!
 //! Ratios are printed once (best of several interleaved rounds) before the criterion groups.
 //! `STRATA_KDTREE_PROFILE=ours|parry` (optionally `STRATA_KDTREE_SET=8³|32³`) casts the rays once
-//! with one side and exits, for `valgrind --tool=callgrind --toggle-collect='*cast_ours*'`.
+//! with one side and exits, for `valgrind --tool=callgrind --toggle-collect='*cast_ours*'`;
+//! `STRATA_KDTREE_PROFILE=build` builds every tree once (`--toggle-collect='*build_ours*'`).
 
 mod common;
 
@@ -158,6 +159,7 @@ fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
         .collect()
 }
 
+#[inline(never)]
 fn build_ours(set: &Set, tree: &mut KdTree, scratch: &mut BuildScratch) -> usize {
     let mut nodes = 0;
     for m in &set.meshes {
@@ -343,6 +345,13 @@ fn bench(c: &mut Criterion) {
                 })
                 .collect();
             let nrays: usize = set.rays.iter().map(Vec::len).sum();
+            if which == "build" {
+                let mut tree = KdTree::new();
+                let mut scratch = BuildScratch::default();
+                let nodes = build_ours(set, &mut tree, &mut scratch);
+                println!("{} build: {nodes} nodes", set.name);
+                continue;
+            }
             let hits = if which == "parry" {
                 cast_parry(set, &pmeshes)
             } else {

@@ -143,28 +143,30 @@ fn gather<M: TriangleMesh + ?Sized>(
 ) -> ([f32; 3], [f32; 3]) {
     items.clear();
     let count = mesh.triangle_count();
-    items.reserve(if quads { count / 2 } else { count });
     let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
-    for id in 0..count {
-        let p = mesh.corners(id as u32);
-        let min = [0, 1, 2].map(|a| p[0][a].min(p[1][a]).min(p[2][a]));
-        let max = [0, 1, 2].map(|a| p[0][a].max(p[1][a]).max(p[2][a]));
-        for a in 0..3 {
-            lo[a] = lo[a].min(min[a]);
-            hi[a] = hi[a].max(max[a]);
-        }
-        match items.last_mut() {
-            Some(quad) if quads && id % 2 == 1 => {
-                for a in 0..3 {
-                    quad.min[a] = quad.min[a].min(min[a]);
-                    quad.max[a] = quad.max[a].max(max[a]);
-                }
+    let mut push = |corners: &[[f32; 3]], id: u32| {
+        let mut min = corners[0];
+        let mut max = corners[0];
+        for p in &corners[1..] {
+            for a in 0..3 {
+                // Checked finite, so plain comparisons do (no NaN handling needed).
+                min[a] = if p[a] < min[a] { p[a] } else { min[a] };
+                max[a] = if p[a] > max[a] { p[a] } else { max[a] };
             }
-            _ => items.push(Item {
-                min,
-                max,
-                id: id as u32,
-            }),
+        }
+        for a in 0..3 {
+            lo[a] = if min[a] < lo[a] { min[a] } else { lo[a] };
+            hi[a] = if max[a] > hi[a] { max[a] } else { hi[a] };
+        }
+        items.push(Item { min, max, id });
+    };
+    if quads {
+        for first in (0..count as u32).step_by(2) {
+            push(&mesh.quad_corners(first), first);
+        }
+    } else {
+        for id in 0..count as u32 {
+            push(&mesh.corners(id), id);
         }
     }
     (lo, hi)
