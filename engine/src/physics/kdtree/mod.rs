@@ -46,6 +46,8 @@ mod build;
 mod mesh;
 mod query;
 #[cfg(test)]
+mod test_meshes;
+#[cfg(test)]
 mod tests;
 mod triangle;
 mod validate;
