@@ -5,7 +5,8 @@
 //! both must be visited.
 //!
 //! **AABB:** a branch sends the walk left when `splits[0] >= box.min[axis]` and right when
-//! `splits[1] <= box.max[axis]`; a leaf reports each triangle whose bounding box overlaps the box.
+//! `splits[1] <= box.max[axis]`; a leaf reports each triangle whose bounding box overlaps the box (a
+//! quad leaf first checks its stored box).
 //!
 //! **Ray:** each stack entry is a node and the segment `[t_lo, t_hi]` of the ray inside the node's
 //! half-spaces. At a branch the ray crosses the two planes at `t0` and `t1`:
@@ -90,7 +91,12 @@ impl KdTree {
         loop {
             let node = self.nodes[at];
             if node.is_leaf() {
-                for &id in node.triangles().iter() {
+                // A quad leaf whose box misses the query box is skipped before any vertex is read.
+                let skip = node.is_quad_leaf() && {
+                    let (lo, hi) = self.grid.dequantize(node.quad_box());
+                    (0..3).any(|k| lo[k] > max[k] || hi[k] < min[k])
+                };
+                for &id in node.triangles().iter().filter(|_| !skip) {
                     let [a, b, c] = mesh.corners(id);
                     if (0..3).all(|k| {
                         a[k].min(b[k]).min(c[k]) <= max[k] && a[k].max(b[k]).max(c[k]) >= min[k]
