@@ -64,7 +64,8 @@ impl ChunkMesh {
     ///
     /// # Errors
     /// [`Error::Invalid`] when a vertex lies outside the 16 voxels from `min − 4`, there are more
-    /// than 65 536 vertices, or the triangles do not come in quads (none of which the mesher does).
+    /// than 65 536 vertices, the materials do not match the vertices, or the triangles do not come in
+    /// quads (none of which the mesher does).
     pub fn from_mesher(buf: &MeshBuffer, min: [i32; 3]) -> Result<Self> {
         let base = min.map(|c| c - BASE_MARGIN);
         let n = buf.positions.len();
@@ -86,6 +87,12 @@ impl ChunkMesh {
                 q[a] = v as u16;
             }
             positions.push(q);
+        }
+        if buf.materials.len() != n {
+            return Err(Error::Invalid(format!(
+                "physics chunk at {min:?}: {} vertex materials for {n} vertices",
+                buf.materials.len()
+            )));
         }
         let materials = buf.materials.iter().map(|m| m[0]).collect();
         let mut quads = Vec::with_capacity((buf.solid_indices.len() + buf.water_indices.len()) / 6);
@@ -295,6 +302,10 @@ mod tests {
         buf.weights = vec![[255, 0, 0, 0]; 4];
         buf.solid_indices = vec![0, 1, 2, 0, 2, 3];
         assert!(ChunkMesh::from_mesher(&buf, [0, 0, 0]).is_ok());
+        // A material missing.
+        buf.materials.pop();
+        assert!(ChunkMesh::from_mesher(&buf, [0, 0, 0]).is_err());
+        buf.materials.push([1, 0, 0, 0]);
         // Far outside the chunk's 16-voxel range.
         assert!(ChunkMesh::from_mesher(&buf, [40, 0, 0]).is_err());
         // Not a quad.
