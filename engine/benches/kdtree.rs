@@ -54,6 +54,13 @@ struct Set {
     physics_chunks: Vec<[i32; 3]>,
 }
 
+impl ChunkMesh {
+    /// The mesh as the kD tree reads it.
+    fn mesh(&self) -> MeshRef<'_> {
+        MeshRef::new(&self.positions, &self.indices)
+    }
+}
+
 fn chunk_mesh(buf: &MeshBuffer, core: VoxelBox, grid: &Grid) -> ChunkMesh {
     let padded = MeshInput::padded_box(core);
     ChunkMesh {
@@ -130,7 +137,7 @@ fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
 /// random point of the bounds grown by 3 voxels and aims either at a random point of a random triangle
 /// or at a random point of the bounds. Both libraries cast the same rays.
 fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
-    let tree = KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds");
+    let tree = KdTree::build(&m.mesh()).expect("builds");
     let (lo, hi) = tree.bounds();
     (0..n)
         .map(|i| {
@@ -163,11 +170,25 @@ fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
 fn build_ours(set: &Set, tree: &mut KdTree, scratch: &mut BuildScratch) -> usize {
     let mut nodes = 0;
     for m in &set.meshes {
-        tree.rebuild(&MeshRef::new(&m.positions, &m.indices), scratch)
-            .expect("builds");
+        tree.rebuild(&m.mesh(), scratch).expect("builds");
         nodes += tree.nodes().len();
     }
     nodes
+}
+
+/// Every mesh of `set` built once by each library, for the raycast sides.
+fn built(set: &Set) -> (Vec<KdTree>, Vec<TriMesh>) {
+    let trees = set
+        .meshes
+        .iter()
+        .map(|m| KdTree::build(&m.mesh()).expect("builds"))
+        .collect();
+    let pmeshes = set
+        .meshes
+        .iter()
+        .map(|m| TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds"))
+        .collect();
+    (trees, pmeshes)
 }
 
 fn build_parry(set: &Set) -> usize {
@@ -193,10 +214,7 @@ fn cast_ours(set: &Set, trees: &[KdTree]) -> usize {
     let mut hits = 0;
     for ((m, tree), rays) in set.meshes.iter().zip(trees).zip(&set.rays) {
         for r in rays {
-            hits += usize::from(
-                tree.raycast(&MeshRef::new(&m.positions, &m.indices), r, 1000.0)
-                    .is_some(),
-            );
+            hits += usize::from(tree.raycast(&m.mesh(), r, 1000.0).is_some());
         }
     }
     hits
@@ -262,16 +280,7 @@ fn figures(set: &Set, grid: &Grid, table: &MaterialTable) {
         ],
     );
     let (ours, parry, meshing) = (t[0], t[1], t[2]);
-    let trees: Vec<KdTree> = set
-        .meshes
-        .iter()
-        .map(|m| KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds"))
-        .collect();
-    let pmeshes: Vec<TriMesh> = set
-        .meshes
-        .iter()
-        .map(|m| TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds"))
-        .collect();
+    let (trees, pmeshes) = built(set);
     let tree_bytes: usize = trees.iter().map(KdTree::memory_bytes).sum();
     let node_bytes: usize = trees.iter().map(|t| t.nodes().len() * 12).sum();
     let mesh_bytes = verts * 12 + tris * 12;
@@ -332,19 +341,6 @@ fn bench(c: &mut Criterion) {
             if !pick.is_empty() && pick != set.name {
                 continue;
             }
-            let trees: Vec<KdTree> = set
-                .meshes
-                .iter()
-                .map(|m| KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds"))
-                .collect();
-            let pmeshes: Vec<TriMesh> = set
-                .meshes
-                .iter()
-                .map(|m| {
-                    TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds")
-                })
-                .collect();
-            let nrays: usize = set.rays.iter().map(Vec::len).sum();
             if which == "build" {
                 let mut tree = KdTree::new();
                 let mut scratch = BuildScratch::default();
@@ -352,6 +348,8 @@ fn bench(c: &mut Criterion) {
                 println!("{} build: {nodes} nodes", set.name);
                 continue;
             }
+            let (trees, pmeshes) = built(set);
+            let nrays: usize = set.rays.iter().map(Vec::len).sum();
             let hits = if which == "parry" {
                 cast_parry(set, &pmeshes)
             } else {
@@ -376,18 +374,7 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_function("parry3d", |b| b.iter(|| black_box(build_parry(set))));
         g.finish();
-        let trees: Vec<KdTree> = set
-            .meshes
-            .iter()
-            .map(|m| KdTree::build(&MeshRef::new(&m.positions, &m.indices)).expect("builds"))
-            .collect();
-        let pmeshes: Vec<TriMesh> = set
-            .meshes
-            .iter()
-            .map(|m| {
-                TriMesh::new(m.parry_vertices.clone(), m.parry_indices.clone()).expect("builds")
-            })
-            .collect();
+        let (trees, pmeshes) = built(set);
         let nrays: usize = set.rays.iter().map(Vec::len).sum();
         let mut g = c.benchmark_group(format!("kdtree_raycast_{}", set.name));
         g.sample_size(10);
