@@ -8,6 +8,7 @@ use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::mesh::{mesh, MeshBuffer, MeshInput};
 use crate::physics::chunk_mesh::{blend_material, snap};
+use crate::physics::kdtree::intersect_f64;
 use crate::progress::Progress;
 use crate::voxel::{Voxel, VoxelPos};
 
@@ -73,42 +74,8 @@ fn whole_mesh(grid: &Grid, table: &MaterialTable) -> WholeMesh {
     }
 }
 
-/// Möller–Trumbore in f64 (the same arithmetic the tree's exact test uses).
-fn intersect(o: [f64; 3], d: [f64; 3], [a, b, c]: [[f32; 3]; 3]) -> Option<f64> {
-    let w = |p: [f32; 3]| p.map(f64::from);
-    let (a, b, c) = (w(a), w(b), w(c));
-    let sub = |x: [f64; 3], y: [f64; 3]| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
-    let dot = |x: [f64; 3], y: [f64; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
-    let cross = |x: [f64; 3], y: [f64; 3]| {
-        [
-            x[1] * y[2] - x[2] * y[1],
-            x[2] * y[0] - x[0] * y[2],
-            x[0] * y[1] - x[1] * y[0],
-        ]
-    };
-    let (e1, e2) = (sub(b, a), sub(c, a));
-    let p = cross(d, e2);
-    let det = dot(e1, p);
-    if det == 0.0 {
-        return None;
-    }
-    let inv = 1.0 / det;
-    let s = sub(o, a);
-    let u = dot(s, p) * inv;
-    if !(0.0..=1.0).contains(&u) {
-        return None;
-    }
-    let q = cross(s, e1);
-    let v = dot(d, q) * inv;
-    if v < 0.0 || u + v > 1.0 {
-        return None;
-    }
-    Some(dot(e2, q) * inv)
-}
-
 /// Closest hit (t as f32, material, water) over every triangle of `shape`.
 fn brute(shape: &WholeMesh, ray: &Ray, max_t: f32, filter: RayFilter) -> Option<(f32, u8, bool)> {
-    let (o, d) = (ray.origin.map(f64::from), ray.dir.map(f64::from));
     let mut best: Option<(f32, u32)> = None;
     for id in 0..shape.triangle_count() as u32 {
         let keep = if shape.is_water(id) {
@@ -119,7 +86,7 @@ fn brute(shape: &WholeMesh, ray: &Ray, max_t: f32, filter: RayFilter) -> Option<
         if !keep {
             continue;
         }
-        if let Some(t) = intersect(o, d, shape.corners(id)) {
+        if let Some(t) = intersect_f64(ray, shape.corners(id)) {
             let t = t as f32;
             if t >= 0.0 && t <= max_t && best.is_none_or(|(bt, _)| t < bt) {
                 best = Some((t, id));

@@ -55,6 +55,9 @@ mod validate;
 pub use build::BuildScratch;
 pub use mesh::{MeshRef, TriangleMesh};
 pub use query::{Ray, RayHit};
+/// The exact two-sided ray–triangle test the queries answer with (brute-force checks use it too).
+#[cfg(test)]
+pub(crate) use triangle::intersect_f64;
 
 /// Most triangles one tree accepts (so node indices fit in 30 bits with room to spare).
 pub const MAX_TRIANGLES: usize = 1 << 28;

@@ -154,8 +154,9 @@ impl KdTree {
         accept: impl Fn(u32) -> bool,
     ) -> Option<RayHit> {
         let mut best: Option<(f32, u32)> = None;
+        let dir_len2 = dot(ray.dir, ray.dir);
         self.walk(ray, max_t, |ids, limit| {
-            self.leaf_hits(mesh, ray, ids, |id, t| {
+            self.leaf_hits(mesh, ray, dir_len2, ids, |id, t| {
                 if t >= 0.0 && t <= *limit && accept(id) && best.is_none_or(|(bt, _)| t < bt) {
                     best = Some((t, id));
                     *limit = t;
@@ -182,8 +183,9 @@ impl KdTree {
     /// If the mesh is not the one the tree was built from (an index out of range).
     pub fn raycast_any<M: TriangleMesh + ?Sized>(&self, mesh: &M, ray: &Ray, max_t: f32) -> bool {
         let mut found = false;
+        let dir_len2 = dot(ray.dir, ray.dir);
         self.walk(ray, max_t, |ids, _| {
-            self.leaf_hits(mesh, ray, ids, |_, t| {
+            self.leaf_hits(mesh, ray, dir_len2, ids, |_, t| {
                 found = t >= 0.0 && t <= max_t;
                 found
             })
@@ -193,16 +195,17 @@ impl KdTree {
 
     /// Intersect `ray` with the triangles `ids` of one leaf, calling `hit(triangle, t)` for each one
     /// it crosses (in the order of `ids`) until `hit` returns true; returns what the last call did.
+    /// `dir_len2` is `|ray.dir|²`, computed once per ray.
     /// A quad leaf runs the shared quad pre-test first, so usually only one triangle reaches `f64`.
     #[inline(always)]
     fn leaf_hits<M: TriangleMesh + ?Sized>(
         &self,
         mesh: &M,
         ray: &Ray,
+        dir_len2: f32,
         ids: &[u32],
         mut hit: impl FnMut(u32, f32) -> bool,
     ) -> bool {
-        let dir_len2 = dot(ray.dir, ray.dir);
         if self.quads {
             let first = ids[0];
             let [a, b, c, d] = mesh.quad_corners(first);

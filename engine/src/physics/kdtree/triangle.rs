@@ -112,7 +112,7 @@ fn may_hit(ray: &Ray, s: [f32; 3], p: [f32; 3], w: f32, e1: [f32; 3], e2_dir2: f
 
 /// Möller–Trumbore in `f64` (the exact answer of [`intersect`]).
 #[inline(never)]
-pub(super) fn intersect_f64(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f64> {
+pub(crate) fn intersect_f64(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f64> {
     let w = |p: [f32; 3]| p.map(f64::from);
     let (a, b, c) = (w(a), w(b), w(c));
     let (o, d) = (w(ray.origin), w(ray.dir));
