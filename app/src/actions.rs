@@ -255,13 +255,12 @@ impl EditorApp {
             .pick_file();
         let label = format!("Importing {}", map_path.display());
         self.job = Some(Job::spawn(label, move |progress| {
-            let project = crate::cli::heightmap::build_project(
-                &map_path,
-                colormap.as_deref(),
-                None,
-                None,
-                progress,
-            )?;
+            let import = crate::heightmap::HeightmapImport {
+                map: map_path,
+                colormap,
+                ..Default::default()
+            };
+            let project = import.build(progress)?;
             Ok(JobOutput::Opened {
                 project: Box::new(project),
                 path: None,

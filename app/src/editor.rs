@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use eframe::egui;
-use image::ImageEncoder;
 
 use crate::app::{EditorApp, Start};
 use crate::{AppError, AppResult};
@@ -104,10 +103,7 @@ impl eframe::App for Shell {
 fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> AppResult<()> {
     let [w, h] = image.size;
     let rgba: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
-    let mut png = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(&rgba, w as u32, h as u32, image::ExtendedColorType::Rgba8)
-        .map_err(|e| AppError::Usage(format!("{}: {e}", path.display())))?;
+    let png = crate::png::encode_rgba(&rgba, w as u32, h as u32, path)?;
     strata_engine::format::write_atomic(path, &png)?;
     Ok(())
 }

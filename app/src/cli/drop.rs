@@ -7,7 +7,7 @@
 //! sizes (a body's smallest full extent) and penetrations are in voxels.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::{json, Value};
@@ -18,25 +18,43 @@ use strata_engine::physics::{PhysicsWorld, DEFAULT_CACHE_BYTES};
 use super::progress::with_bar;
 use crate::{AppError, AppResult};
 
-/// The command's options as typed.
-#[derive(Debug, Clone, Copy)]
-pub struct DropArgs<'a> {
-    /// `--bodies`.
-    pub bodies: usize,
-    /// `--shape`.
-    pub shape: &'a str,
-    /// `--seed`.
-    pub seed: u64,
-    /// `--seconds`.
-    pub seconds: f32,
-    /// `--at`.
-    pub at: Option<&'a str>,
-    /// `--json`.
-    pub json: bool,
+/// `strata drop`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DropArgs {
+    /// Project file.
+    file: PathBuf,
+    /// Number of bodies.
+    #[arg(long, default_value_t = 32)]
+    bodies: usize,
+    /// Body shape: sphere, box, capsule or mixed.
+    #[arg(long, default_value = "mixed")]
+    shape: String,
+    /// Random seed of placement, sizes and orientations.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Simulated seconds.
+    #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
+    seconds: f32,
+    /// Drop the bodies around this point X,Y,Z instead of over the whole world.
+    #[arg(long, allow_hyphen_values = true)]
+    at: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+impl DropArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// Bad options (before the file is read), an unreadable project, an empty world.
+    pub fn run(self) -> AppResult<()> {
+        run(&self.file, &self)
+    }
 }
 
 /// Check the options and turn them into engine settings (before any file is read).
-fn settings(args: &DropArgs<'_>) -> AppResult<DropSettings> {
+fn settings(args: &DropArgs) -> AppResult<DropSettings> {
     use strata_engine::physics::body::drop::{MAX_BODIES, MAX_SECONDS};
     if args.bodies == 0 || args.bodies > MAX_BODIES {
         return Err(AppError::Usage(format!(
@@ -50,9 +68,9 @@ fn settings(args: &DropArgs<'_>) -> AppResult<DropSettings> {
             args.seconds
         )));
     }
-    let shape =
-        ShapeChoice::from_name(args.shape).map_err(|e| AppError::Usage(format!("--shape: {e}")))?;
-    let at = match args.at {
+    let shape = ShapeChoice::from_name(&args.shape)
+        .map_err(|e| AppError::Usage(format!("--shape: {e}")))?;
+    let at = match args.at.as_deref() {
         None => None,
         Some(text) => {
             let p: [f32; 3] = super::parse_triple(text, "--at")?;
@@ -74,11 +92,7 @@ fn settings(args: &DropArgs<'_>) -> AppResult<DropSettings> {
     })
 }
 
-/// Run the command.
-///
-/// # Errors
-/// Bad options (before the file is read), an unreadable project, an empty world.
-pub fn run(file: &Path, args: &DropArgs<'_>) -> AppResult<()> {
+fn run(file: &Path, args: &DropArgs) -> AppResult<()> {
     let settings = settings(args)?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
@@ -193,18 +207,14 @@ fn report_text(r: &DropReport, s: &DropSettings, wall_ms: f64) -> String {
 mod tests {
     use super::*;
 
-    fn args(
-        bodies: usize,
-        shape: &'static str,
-        seconds: f32,
-        at: Option<&'static str>,
-    ) -> DropArgs<'static> {
+    fn args(bodies: usize, shape: &str, seconds: f32, at: Option<&str>) -> DropArgs {
         DropArgs {
+            file: PathBuf::from("w.strata"),
             bodies,
-            shape,
+            shape: shape.to_owned(),
             seed: 1,
             seconds,
-            at,
+            at: at.map(str::to_owned),
             json: false,
         }
     }

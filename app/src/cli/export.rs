@@ -3,7 +3,7 @@
 //! handed to [`super::godot`].
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use strata_engine::format::project::Project;
 use strata_engine::format::rle::RleEncoder;
@@ -12,25 +12,98 @@ use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_box;
 use super::godot::{export_v4, export_vxr, CompressionArg};
+use super::mesh::export_mesh;
 use super::progress::with_bar;
 use super::Format;
 use crate::{AppError, AppResult};
 
-/// The options that only godot_voxel formats take.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct GodotArgs {
-    /// `--compression` (vxr and v4).
-    pub compression: Option<CompressionArg>,
-    /// `--lods` (vxr).
-    pub lods: Option<u8>,
+/// `strata export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// Project file.
+    file: PathBuf,
+    /// Output file (a folder for --format vxr).
+    out: PathBuf,
+    /// Output format; defaults to the output's extension (.raw, .rle, .obj, .glb).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Half-open box X0,Y0,Z0,X1,Y1,Z1 (raw, rle and v4; optional for obj and glb).
+    #[arg(long = "box", allow_hyphen_values = true)]
+    region: Option<String>,
+    /// Block compression for vxr and v4 (default lz4).
+    #[arg(long, value_enum)]
+    compression: Option<CompressionArg>,
+    /// Number of LOD levels for vxr, 1 to 4 (default 4).
+    #[arg(long)]
+    lods: Option<u8>,
+    /// Mesh level of detail for obj and glb: 0 = full resolution, 1..=3 = coarser mips.
+    #[arg(long)]
+    lod: Option<u32>,
 }
 
-/// Run the command.
-///
-/// # Errors
-/// Missing or bad box, options that do not apply to the format, unreadable project, unwritable
-/// output.
-pub fn run(
+impl ExportArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// Missing or bad box, options that do not apply to the format, unreadable project,
+    /// unwritable output.
+    pub fn run(self) -> AppResult<()> {
+        let Self {
+            file,
+            out,
+            format,
+            region,
+            compression,
+            lods,
+            lod,
+        } = self;
+        let format = format
+            .or_else(|| Format::from_extension(&out))
+            .ok_or_else(|| {
+                AppError::Usage(format!(
+                    "cannot tell the format of {} from its extension: pass --format",
+                    out.display()
+                ))
+            })?;
+        if let Format::Obj | Format::Glb = format {
+            if compression.is_some() || lods.is_some() {
+                return Err(AppError::Usage(
+                    "--compression and --lods apply to vxr and v4, not mesh exports".into(),
+                ));
+            }
+            return export_mesh(&file, &out, format, lod.unwrap_or(0), region.as_deref());
+        }
+        if format == Format::Heightmap {
+            return Err(AppError::Usage(
+                "heightmap is an import format; `strata render` draws a top-down image".into(),
+            ));
+        }
+        if lod.is_some() {
+            return Err(AppError::Usage(format!(
+                "--lod applies to obj and glb exports, not {}",
+                format.name()
+            )));
+        }
+        run(
+            &file,
+            &out,
+            format,
+            region.as_deref(),
+            GodotArgs { compression, lods },
+        )
+    }
+}
+
+/// The options that only godot_voxel formats take.
+#[derive(Debug, Clone, Copy, Default)]
+struct GodotArgs {
+    /// `--compression` (vxr and v4).
+    compression: Option<CompressionArg>,
+    /// `--lods` (vxr).
+    lods: Option<u8>,
+}
+
+fn run(
     file: &Path,
     out: &Path,
     format: Format,

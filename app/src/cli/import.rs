@@ -3,7 +3,7 @@
 //! `--format vxr` and `--format v4` are handed to [`super::godot`], `--format heightmap` (the default
 //! for `.png`) to [`super::heightmap`].
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::storage::Grid;
@@ -16,18 +16,72 @@ use super::progress::with_bar;
 use super::Format;
 use crate::{AppError, AppResult};
 
+/// `strata import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// Input data file (a folder for --format vxr).
+    input: PathBuf,
+    /// Output project file (.strata).
+    out: PathBuf,
+    /// Input format (raw, vxr, v4 or heightmap); defaults to heightmap for .png, raw for .raw.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Size of the raw box, X,Y,Z; for heightmap the world's X,Z (default: the image's size).
+    #[arg(long)]
+    size: Option<String>,
+    /// World position of the box's first voxel, X,Y,Z.
+    #[arg(long, default_value = "0,0,0", allow_hyphen_values = true)]
+    origin: String,
+    /// Heightmap only: world height in voxels of the whitest sample (default 128).
+    #[arg(long)]
+    height: Option<u32>,
+    /// Heightmap only: PNG of the same size whose colours pick each column's surface material.
+    #[arg(long)]
+    colormap: Option<PathBuf>,
+}
+
+impl ImportArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// Bad arguments, unreadable input, invalid voxels, unwritable output.
+    pub fn run(self) -> AppResult<()> {
+        let format = self
+            .format
+            .or_else(|| format_of(&self.input))
+            .ok_or_else(|| {
+                AppError::Usage(format!(
+                    "cannot tell the format of {} from its extension: pass --format",
+                    self.input.display()
+                ))
+            })?;
+        let heightmap = HeightmapArgs {
+            height: self.height,
+            colormap: self.colormap.as_deref(),
+        };
+        run(
+            &self.input,
+            &self.out,
+            format,
+            self.size.as_deref(),
+            &self.origin,
+            heightmap,
+        )
+    }
+}
+
 /// The options only `--format heightmap` takes.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct HeightmapArgs<'a> {
+struct HeightmapArgs<'a> {
     /// `--height`: world height in voxels.
-    pub height: Option<u32>,
+    height: Option<u32>,
     /// `--colormap`: PNG of surface colours.
-    pub colormap: Option<&'a Path>,
+    colormap: Option<&'a Path>,
 }
 
 /// The import format an input's extension names: `.png` is a heightmap, others as
 /// [`Format::from_extension`].
-pub fn format_of(input: &Path) -> Option<Format> {
+fn format_of(input: &Path) -> Option<Format> {
     let png = input
         .extension()
         .and_then(|e| e.to_str())
@@ -87,11 +141,7 @@ pub fn decode_raw(
     Ok(voxels)
 }
 
-/// Run the command.
-///
-/// # Errors
-/// Bad arguments, unreadable input, invalid voxels, unwritable output.
-pub fn run(
+fn run(
     input: &Path,
     out: &Path,
     format: Format,

@@ -1,6 +1,6 @@
 //! `strata info FILE [--json]`: facts about a project (materials, bounds, counts, memory, encoded sizes).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 use strata_engine::format::project::{encoded_sizes, Project};
@@ -76,11 +76,27 @@ pub fn report(file: &Path) -> AppResult<Value> {
     }))
 }
 
-/// Run the command.
-///
-/// # Errors
-/// When the file cannot be read or decoded.
-pub fn run(file: &Path, json: bool) -> AppResult<()> {
+/// `strata info`.
+#[derive(Debug, clap::Args)]
+pub struct InfoArgs {
+    /// Project file.
+    file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+impl InfoArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// When the file cannot be read or decoded.
+    pub fn run(self) -> AppResult<()> {
+        run(&self.file, self.json)
+    }
+}
+
+fn run(file: &Path, json: bool) -> AppResult<()> {
     let r = report(file)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());

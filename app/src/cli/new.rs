@@ -1,6 +1,6 @@
 //! `strata new OUT.strata [--preset NAME] [--size X,Y,Z] [--seed N]`: generate and save a world.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::time::Instant;
 
 use strata_engine::format::project::{Project, ProjectHeader};
@@ -11,11 +11,33 @@ use super::args::parse_triple;
 use super::progress::with_bar;
 use crate::AppResult;
 
-/// Run the command.
-///
-/// # Errors
-/// Bad preset or size, generation or save failure.
-pub fn run(out: &Path, preset: &str, size: &str, seed: u32) -> AppResult<()> {
+/// `strata new`.
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// Output project file (.strata).
+    out: PathBuf,
+    /// Terrain preset: hills, mountains, canyons, islands or flat.
+    #[arg(long, default_value = "hills")]
+    preset: String,
+    /// World size in voxels, X,Y,Z (Y is up).
+    #[arg(long, default_value = "256,128,256")]
+    size: String,
+    /// Random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u32,
+}
+
+impl NewArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// Bad preset or size, generation or save failure.
+    pub fn run(self) -> AppResult<()> {
+        run(&self.out, &self.preset, &self.size, self.seed)
+    }
+}
+
+fn run(out: &std::path::Path, preset: &str, size: &str, seed: u32) -> AppResult<()> {
     let settings = GeneratorSettings {
         preset: Preset::from_name(preset)?,
         size: parse_triple::<u32>(size, "--size")?,

@@ -5,7 +5,7 @@
 //! voxels (the direction is normalized) and `material` the material's name.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use strata_engine::format::project::Project;
@@ -26,7 +26,7 @@ pub struct RayArg {
 
 /// Where the rays come from.
 #[derive(Debug, Clone, Copy)]
-pub enum RaySource<'a> {
+enum RaySource<'a> {
     /// `--from` and `--dir`.
     One {
         /// `--from` text.
@@ -38,12 +38,51 @@ pub enum RaySource<'a> {
     File(&'a Path),
 }
 
-/// Run the command.
-///
-/// # Errors
-/// Bad numbers, a zero direction, a malformed rays file (with its line number), or an unreadable
-/// project.
-pub fn run(file: &Path, source: RaySource<'_>, json: bool) -> AppResult<()> {
+/// `strata raycast`.
+#[derive(Debug, clap::Args)]
+pub struct RaycastArgs {
+    /// Project file.
+    file: PathBuf,
+    /// Ray origin X,Y,Z (with --dir).
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        requires = "dir",
+        required_unless_present = "rays"
+    )]
+    from: Option<String>,
+    /// Ray direction X,Y,Z, any non-zero length (with --from).
+    #[arg(long, allow_hyphen_values = true, requires = "from")]
+    dir: Option<String>,
+    /// File of rays, one `ox oy oz dx dy dz` per line (instead of --from/--dir).
+    #[arg(long, conflicts_with_all = ["from", "dir"])]
+    rays: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+impl RaycastArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// Bad numbers, a zero direction, a malformed rays file (with its line number), or an
+    /// unreadable project.
+    pub fn run(self) -> AppResult<()> {
+        let source = match (&self.rays, &self.from, &self.dir) {
+            (Some(path), _, _) => RaySource::File(path),
+            (None, Some(from), Some(dir)) => RaySource::One { from, dir },
+            _ => {
+                return Err(AppError::Usage(
+                    "raycast needs --from X,Y,Z --dir X,Y,Z or --rays FILE".into(),
+                ))
+            }
+        };
+        run(&self.file, source, self.json)
+    }
+}
+
+fn run(file: &Path, source: RaySource<'_>, json: bool) -> AppResult<()> {
     let rays = match source {
         RaySource::One { from, dir } => vec![RayArg {
             origin: parse_vector(from, "--from")?,

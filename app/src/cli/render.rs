@@ -2,17 +2,16 @@
 //! atomically. Without `--size`, the longer side is [`DEFAULT_LONGEST`] pixels and the aspect is the
 //! world's.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use image::codecs::png::PngEncoder;
-use image::{ExtendedColorType, ImageEncoder};
 use strata_engine::format::project::Project;
 use strata_engine::format::write_atomic;
-use strata_engine::render::{fit_size, render_topdown, topdown_bounds, Image};
+use strata_engine::render::{fit_size, render_topdown, topdown_bounds};
 
 use super::args::parse_pair;
 use super::progress::with_bar;
+use crate::png::encode_rgba;
 use crate::{AppError, AppResult};
 
 /// Longer side of the image when `--size` is not given.
@@ -20,28 +19,29 @@ pub const DEFAULT_LONGEST: u32 = 512;
 /// Largest side `--size` accepts.
 pub const MAX_SIDE: u32 = 16384;
 
-/// Encode `image` as an RGBA PNG.
-///
-/// # Errors
-/// Only if the encoder rejects the buffer (a size mismatch), reported against `out`.
-pub fn png_bytes(image: &Image, out: &Path) -> AppResult<Vec<u8>> {
-    let mut bytes = Vec::new();
-    PngEncoder::new(&mut bytes)
-        .write_image(
-            &image.rgba,
-            image.width,
-            image.height,
-            ExtendedColorType::Rgba8,
-        )
-        .map_err(|e| AppError::Usage(format!("{}: PNG encoding failed: {e}", out.display())))?;
-    Ok(bytes)
+/// `strata render`.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// Project file.
+    file: PathBuf,
+    /// Output image (.png).
+    out: PathBuf,
+    /// Image size W,H in pixels; default 512 on the longer side with the world's aspect.
+    #[arg(long)]
+    size: Option<String>,
 }
 
-/// Run the command.
-///
-/// # Errors
-/// A bad `--size`, an unreadable project, an unwritable output.
-pub fn run(file: &Path, out: &Path, size: Option<&str>) -> AppResult<()> {
+impl RenderArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// A bad `--size`, an unreadable project, an unwritable output.
+    pub fn run(self) -> AppResult<()> {
+        run(&self.file, &self.out, self.size.as_deref())
+    }
+}
+
+fn run(file: &Path, out: &Path, size: Option<&str>) -> AppResult<()> {
     let size = size
         .map(|s| parse_pair::<u32>(s, "--size W,H"))
         .transpose()?;
@@ -61,7 +61,10 @@ pub fn run(file: &Path, out: &Path, size: Option<&str>) -> AppResult<()> {
     });
     let image = render_topdown(&project.grid, table, width, height);
     let rendered = started.elapsed();
-    write_atomic(out, &png_bytes(&image, out)?)?;
+    write_atomic(
+        out,
+        &encode_rgba(&image.rgba, image.width, image.height, out)?,
+    )?;
     eprintln!(
         "{}: {width}x{height} rendered in {:.0} ms",
         out.display(),

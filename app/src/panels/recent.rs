@@ -7,7 +7,6 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use eframe::egui;
-use image::ImageEncoder;
 use rustc_hash::FxHashMap;
 
 use strata_engine::format::project::Project;
@@ -45,15 +44,7 @@ pub fn write_thumbnail(dir: &Path, path: &Path, project: &Project) -> AppResult<
         THUMB_SIZE,
         THUMB_SIZE,
     );
-    let mut png = Vec::new();
-    image::codecs::png::PngEncoder::new(&mut png)
-        .write_image(
-            &img.rgba,
-            img.width,
-            img.height,
-            image::ExtendedColorType::Rgba8,
-        )
-        .map_err(|e| AppError::Usage(format!("thumbnail: {e}")))?;
+    let png = crate::png::encode_rgba(&img.rgba, img.width, img.height, path)?;
     std::fs::create_dir_all(dir).map_err(|e| AppError::io(dir, e))?;
     write_atomic(&thumb_path(dir, path), &png)?;
     Ok(())
@@ -87,7 +78,7 @@ impl Thumbnails {
             .entry(project.to_path_buf())
             .or_insert_with(|| {
                 let bytes = std::fs::read(thumb_path(dir, project)).ok()?;
-                let img = image::load_from_memory(&bytes).ok()?.to_rgba8();
+                let img = crate::png::decode(&bytes).ok()?.to_rgba8();
                 let size = [img.width() as usize, img.height() as usize];
                 let color = egui::ColorImage::from_rgba_unmultiplied(size, img.as_raw());
                 Some(ctx.load_texture(

@@ -1,0 +1,48 @@
+//! `strata open FILE [--screenshot OUT.png] [--window-size W,H]`: the editor on a project file; with
+//! `--screenshot` it saves a PNG of the window once the world is drawn, then exits.
+
+use std::path::PathBuf;
+
+use super::args::parse_pair;
+use crate::app::Start;
+use crate::editor::RunOptions;
+use crate::{AppError, AppResult};
+
+/// `strata open`.
+#[derive(Debug, clap::Args)]
+pub struct OpenArgs {
+    /// Project file (.strata).
+    file: PathBuf,
+    /// Save a PNG screenshot of the window once the world is shown, then exit.
+    #[arg(long)]
+    screenshot: Option<PathBuf>,
+    /// Window size in points, W,H (default 1280,800).
+    #[arg(long)]
+    window_size: Option<String>,
+}
+
+impl OpenArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// A bad window size, a missing file, or no window.
+    pub fn run(self) -> AppResult<()> {
+        let size = self
+            .window_size
+            .map(|s| parse_pair::<f32>(&s, "--window-size"))
+            .transpose()?;
+        if !self.file.is_file() {
+            return Err(AppError::Usage(format!(
+                "{}: no such file",
+                self.file.display()
+            )));
+        }
+        crate::editor::run(
+            Start::Open(self.file),
+            RunOptions {
+                size,
+                screenshot: self.screenshot,
+            },
+        )
+    }
+}

@@ -1,0 +1,76 @@
+//! PNG encoding and decoding, in one place: screenshots, `strata render`, thumbnails and heightmaps.
+//! The `image` crate does the work (png only); decoding is capped so a hostile file cannot ask for
+//! gigabytes, and every failure names the file.
+
+use std::path::Path;
+
+use image::codecs::png::PngEncoder;
+use image::{DynamicImage, ExtendedColorType, ImageEncoder, ImageFormat, ImageReader, Limits};
+use strata_engine::gen::MAX_HORIZONTAL_SIZE;
+
+use crate::{AppError, AppResult};
+
+/// Largest allocation a decode may make, bytes.
+const MAX_DECODE_BYTES: u64 = 2 << 30;
+
+/// Encode `rgba` (`width × height` pixels, 4 bytes each, rows top to bottom) as a PNG; `target` names
+/// the file in errors.
+///
+/// # Errors
+/// When `rgba` does not hold `width × height` pixels, or the encoder fails.
+pub fn encode_rgba(rgba: &[u8], width: u32, height: u32, target: &Path) -> AppResult<Vec<u8>> {
+    let expected = u64::from(width) * u64::from(height) * 4;
+    if rgba.len() as u64 != expected {
+        return Err(AppError::Usage(format!(
+            "{}: {} bytes of pixels for a {width}x{height} image (needs {expected})",
+            target.display(),
+            rgba.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    PngEncoder::new(&mut bytes)
+        .write_image(rgba, width, height, ExtendedColorType::Rgba8)
+        .map_err(|e| AppError::Usage(format!("{}: PNG encoding failed: {e}", target.display())))?;
+    Ok(bytes)
+}
+
+/// Decode the PNG at `path`; sides above the largest world are refused.
+///
+/// # Errors
+/// Unreadable file, not a PNG, corrupt data, or sides above the largest world.
+pub fn read_png(path: &Path) -> AppResult<DynamicImage> {
+    let bytes = std::fs::read(path).map_err(|e| AppError::io(path, e))?;
+    decode(&bytes).map_err(|e| AppError::Usage(format!("{}: {e}", path.display())))
+}
+
+/// Decode PNG bytes held in memory, with the same limits as [`read_png`].
+///
+/// # Errors
+/// Not a PNG, corrupt data, or sides above the largest world (the message names no file).
+pub fn decode(bytes: &[u8]) -> Result<DynamicImage, String> {
+    let mut reader = ImageReader::with_format(std::io::Cursor::new(bytes), ImageFormat::Png);
+    let mut limits = Limits::default();
+    limits.max_image_width = Some(MAX_HORIZONTAL_SIZE);
+    limits.max_image_height = Some(MAX_HORIZONTAL_SIZE);
+    limits.max_alloc = Some(MAX_DECODE_BYTES);
+    reader.limits(limits);
+    reader
+        .decode()
+        .map_err(|e| format!("not a readable PNG image: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_then_decode_round_trips_and_garbage_is_an_error() {
+        let rgba: Vec<u8> = (0..4 * 3 * 2).map(|i| (i * 7) as u8).collect();
+        let png = encode_rgba(&rgba, 3, 2, Path::new("t.png")).expect("encode");
+        let back = decode(&png).expect("decode").to_rgba8();
+        assert_eq!(back.dimensions(), (3, 2));
+        assert_eq!(back.into_raw(), rgba);
+        assert!(decode(b"not a png").is_err());
+        assert!(encode_rgba(&rgba, 5, 5, Path::new("t.png")).is_err());
+    }
+}
