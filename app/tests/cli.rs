@@ -5,7 +5,7 @@ mod common;
 use common::{fails, ok, s, temp_dir};
 
 use serde_json::Value;
-use strata_engine::format::rle;
+use strata_engine::codec::rle;
 use strata_engine::voxel::Voxel;
 
 #[test]

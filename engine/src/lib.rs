@@ -18,6 +18,7 @@
 //! grid.assert_valid();
 //! ```
 
+pub mod codec;
 pub mod error;
 pub mod format;
 pub mod gen;
