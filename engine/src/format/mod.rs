@@ -6,6 +6,6 @@ mod atomic;
 pub mod godot;
 pub mod project;
 
-pub use atomic::{backup_path, write_atomic, AtomicFile};
 /// Moved to [`crate::codec`]; re-exported here so existing paths keep working.
 pub use crate::codec::{lz4, rle, Reader};
+pub use atomic::{backup_path, write_atomic, AtomicFile};
