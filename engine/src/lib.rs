@@ -29,6 +29,7 @@ pub mod progress;
 pub mod render;
 pub mod storage;
 pub mod tools;
+pub mod vec3;
 pub mod voxel;
 
 pub use error::{Error, Result};

@@ -46,6 +46,7 @@ use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::input::{MeshInput, BORDER};
 use super::qef;
+use crate::vec3::{dot, normalize, sub};
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
 pub(crate) fn strides(size: [usize; 3]) -> [usize; 3] {
@@ -463,22 +464,12 @@ fn normal_of(d: &[f32; 8]) -> [f32; 3] {
     let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
     let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
     let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
-    normalize([-gx, -gy, -gz])
-}
-
-/// `v / |v|`, or straight up for a zero vector.
-pub(crate) fn normalize(v: [f32; 3]) -> [f32; 3] {
-    let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    if len2 > 1e-12 {
-        let inv = 1.0 / len2.sqrt();
-        [v[0] * inv, v[1] * inv, v[2] * inv]
-    } else {
-        [0.0, 1.0, 0.0]
-    }
+    normalize([-gx, -gy, -gz]).unwrap_or([0.0, 1.0, 0.0])
 }
 
 fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
-    (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)
+    let d = sub(a, b);
+    dot(d, d)
 }
 
 /// Two triangles of a counter-clockwise quad, split along its shorter diagonal (ties: `q0–q2`).
