@@ -354,5 +354,4 @@ fn edge_contact(a: &BoxGeom, bv: &[V3], n: V3, gap: f32) -> Contact {
 }
 
 #[cfg(test)]
-#[path = "sat_tests.rs"]
-mod tests;
+mod sat_tests;
