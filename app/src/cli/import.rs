@@ -1,10 +1,13 @@
 //! `strata import IN.raw OUT.strata --format raw --size X,Y,Z [--origin X,Y,Z]`: raw voxels into a new
-//! project. Every voxel is checked (known material, no Air with occupancy) before anything is saved.
+//! project, and `strata import IN.rle OUT.strata --format rle --size X,Y,Z [--origin X,Y,Z]` the same
+//! from the seed RLE stream `export --format rle` writes. Every voxel is checked (known material, no
+//! Air with occupancy; for RLE also the stream's own rules) before anything is saved.
 //! `--format vxr` and `--format v4` are handed to [`super::godot`], `--format heightmap` (the default
 //! for `.png`) to [`super::heightmap`].
 
 use std::path::{Path, PathBuf};
 
+use strata_engine::codec::rle::Runs;
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
@@ -23,10 +26,11 @@ pub struct ImportArgs {
     input: PathBuf,
     /// Output project file (.strata).
     out: PathBuf,
-    /// Input format (raw, vxr, v4 or heightmap); defaults to heightmap for .png, raw for .raw.
+    /// Input format (raw, rle, vxr, v4 or heightmap); defaults to heightmap for .png, raw for .raw,
+    /// rle for .rle.
     #[arg(long, value_enum)]
     format: Option<Format>,
-    /// Size of the raw box, X,Y,Z; for heightmap the world's X,Z (default: the image's size).
+    /// Size of the raw or rle box, X,Y,Z; for heightmap the world's X,Z (default: the image's size).
     #[arg(long)]
     size: Option<String>,
     /// World position of the box's first voxel, X,Y,Z.
@@ -156,27 +160,28 @@ fn run(
         )));
     }
     match format {
-        Format::Raw => {}
-        Format::Rle | Format::Obj | Format::Glb => {
+        Format::Raw | Format::Rle => {}
+        Format::Obj | Format::Glb => {
             return Err(AppError::Usage(
-                "import supports --format raw, vxr and v4, and heightmap for PNG images".into(),
+                "import supports --format raw, rle, vxr and v4, and heightmap for PNG images"
+                    .into(),
             ))
         }
         Format::Heightmap if origin != "0,0,0" => {
             return Err(AppError::Usage(
-                "--origin applies to --format raw and v4, not heightmap".into(),
+                "--origin applies to --format raw, rle and v4, not heightmap".into(),
             ))
         }
         Format::Heightmap => return heightmap::run(input, out, size, hm.height, hm.colormap),
         Format::Vxr | Format::V4 if size.is_some() => {
             return Err(AppError::Usage(format!(
-                "--size applies to --format raw, not {}",
+                "--size applies to --format raw and rle, not {}",
                 format.name()
             )))
         }
         Format::Vxr if origin != "0,0,0" => {
             return Err(AppError::Usage(
-                "--origin applies to --format raw and v4, not vxr".into(),
+                "--origin applies to --format raw, rle and v4, not vxr".into(),
             ))
         }
         Format::Vxr => return import_vxr(input, out),
@@ -186,7 +191,12 @@ fn run(
         }
     }
     let size = parse_triple::<u32>(
-        size.ok_or_else(|| AppError::Usage("--size X,Y,Z is required for --format raw".into()))?,
+        size.ok_or_else(|| {
+            AppError::Usage(format!(
+                "--size X,Y,Z is required for --format {}",
+                format.name()
+            ))
+        })?,
         "--size",
     )?;
     if size.contains(&0) {
@@ -207,13 +217,20 @@ fn run(
     }
     let bytes = std::fs::read(input).map_err(|e| AppError::io(input, e))?;
     let materials = MaterialTable::builtin();
-    let voxels = decode_raw(&bytes, size, &materials).map_err(|e| match e {
-        AppError::Usage(m) => AppError::Usage(format!("{}: {m}", input.display())),
-        other => other,
-    })?;
     let region = VoxelBox::from_min_size(origin, size);
-    let mut grid = Grid::new();
-    grid.write_box(region, &voxels);
+    let in_input = |e: AppError| match e {
+        AppError::Usage(m) => AppError::Usage(format!("{}: {m}", input.display())),
+        AppError::Engine(e) => AppError::Engine(e.in_file(input)),
+        other => other,
+    };
+    let grid = if format == Format::Rle {
+        with_bar("decoding", |p| rle_grid(&bytes, region, &materials, p)).map_err(in_input)?
+    } else {
+        let voxels = decode_raw(&bytes, size, &materials).map_err(in_input)?;
+        let mut grid = Grid::new();
+        grid.write_box(region, &voxels);
+        grid
+    };
     let name = input.file_stem().map_or_else(
         || "imported".to_owned(),
         |s| s.to_string_lossy().into_owned(),
@@ -221,4 +238,80 @@ fn run(
     let project = Project::new(ProjectHeader::new(name, region), grid);
     with_bar("saving", |p| project.save_with(out, p))?;
     Ok(())
+}
+
+/// Most voxels one RLE byte can describe: a two-byte record holds at most 256.
+const RLE_VOXELS_PER_BYTE: u64 = 128;
+/// Voxels decoded before they are written to the grid (whole X rows of one Z slab at a time).
+const RLE_BATCH_VOXELS: usize = 1 << 20;
+
+/// Decode an RLE stream for `region` into a new grid, a batch of whole X rows at a time, so memory
+/// stays near the size of the stored grid whatever the box's size. Errors name the byte offset (and
+/// for unknown materials the voxel), relative to the box.
+///
+/// # Errors
+/// A stream that cannot describe the box (too short for `--size`, cut short, runs past it, bytes
+/// after it), the reserved count byte, Air with occupancy, unknown material ids.
+pub fn rle_grid(
+    bytes: &[u8],
+    region: VoxelBox,
+    materials: &MaterialTable,
+    progress: &strata_engine::progress::Progress,
+) -> AppResult<Grid> {
+    let [sx, sy, sz] = region.size().map(|s| s as u64);
+    let total = sx * sy * sz;
+    let most = bytes.len() as u64 * RLE_VOXELS_PER_BYTE;
+    if total > most {
+        return Err(AppError::Usage(format!(
+            "the stream has {} bytes, which can describe at most {most} voxels, but --size {sx},{sy},{sz} needs {total}",
+            bytes.len()
+        )));
+    }
+    let at = |i: u64| format!("{},{},{}", i % sx, (i / sx) % sy, i / (sx * sy));
+    // Batches are whole X rows of one Z slab: at most RLE_BATCH_VOXELS, at least one row.
+    let rows_per_batch = (RLE_BATCH_VOXELS as u64 / sx).clamp(1, sy);
+    let batch_at = |first: u64| {
+        let (y, z) = ((first / sx) % sy, first / (sx * sy));
+        let rows = rows_per_batch.min(sy - y);
+        let min = region.min;
+        let lo = VoxelPos::new(min.x, min.y + y as i32, min.z + z as i32);
+        VoxelBox::from_min_size(lo, [sx as u32, rows as u32, 1])
+    };
+    progress.start(total);
+    let mut grid = Grid::new();
+    let mut batch = batch_at(0);
+    let mut buf: Vec<Voxel> = Vec::with_capacity(batch.volume());
+    let mut first = 0u64;
+    for run in Runs::new(bytes, total) {
+        let run = run?;
+        let v = run.voxel;
+        if !materials.contains(v.material) {
+            return Err(AppError::Usage(format!(
+                "byte {} (voxel {}): unknown material id {} (the table has {})",
+                run.offset,
+                at(run.first),
+                v.material,
+                materials.len()
+            )));
+        }
+        let mut left = run.count;
+        while left > 0 {
+            let take = left.min(batch.volume() - buf.len());
+            buf.resize(buf.len() + take, v);
+            left -= take;
+            if buf.len() == batch.volume() {
+                // The grid starts empty, so an all-Air batch changes nothing.
+                if buf.iter().any(|&w| w != Voxel::AIR) {
+                    grid.write_box(batch, &buf);
+                }
+                first += buf.len() as u64;
+                progress.advance(buf.len() as u64);
+                buf.clear();
+                if first < total {
+                    batch = batch_at(first);
+                }
+            }
+        }
+    }
+    Ok(grid)
 }

@@ -110,6 +110,63 @@ pub fn encode(voxels: &[Voxel], out: &mut Vec<u8>) {
     e.finish(out);
 }
 
+/// Read the record whose lead byte is at `start`: its voxel, its length and the offset after it.
+/// Checks everything a record can get wrong on its own (cut short, Air with occupancy, the reserved
+/// count byte); the caller checks it against the box.
+#[inline(always)]
+fn read_record(bytes: &[u8], start: usize) -> Result<(Voxel, usize, usize)> {
+    let lead = bytes[start];
+    let mut pos = start + 1;
+    let material = lead & MATERIAL_BITS;
+    let occupancy = if lead & HAS_OCCUPANCY != 0 {
+        let b = *bytes
+            .get(pos)
+            .ok_or_else(|| Error::corrupt(pos, "stream ends inside a run (occupancy byte)"))?;
+        pos += 1;
+        b
+    } else {
+        Voxel::default_occupancy(material)
+    };
+    if material == 0 && occupancy != 0 {
+        return Err(Error::corrupt(start, "Air with non-zero occupancy"));
+    }
+    let count = if lead & HAS_COUNT != 0 {
+        let b = *bytes
+            .get(pos)
+            .ok_or_else(|| Error::corrupt(pos, "stream ends inside a run (count byte)"))?;
+        if b == RESERVED_COUNT {
+            return Err(Error::corrupt(
+                pos,
+                "count byte 0 is reserved for a future extension (a run of one has no count byte)",
+            ));
+        }
+        pos += 1;
+        usize::from(b) + 1
+    } else {
+        1
+    };
+    let voxel = Voxel {
+        material,
+        occupancy,
+    };
+    Ok((voxel, count, pos))
+}
+
+fn trailing(start: usize) -> Error {
+    Error::corrupt(start, "data continues after the last voxel of the box")
+}
+
+fn overflow(start: usize, count: usize, total: u64) -> Error {
+    Error::corrupt(
+        start,
+        format!("run of {count} voxels overflows the box of {total} voxels"),
+    )
+}
+
+fn short(pos: usize, filled: u64, total: u64) -> Error {
+    Error::corrupt(pos, format!("stream ends after {filled} of {total} voxels"))
+}
+
 /// Decode a stream that must describe exactly `out.len()` voxels.
 ///
 /// # Errors
@@ -122,64 +179,111 @@ pub fn decode(bytes: &[u8], out: &mut [Voxel]) -> Result<()> {
     while pos < bytes.len() {
         let start = pos;
         if filled == out.len() {
-            return Err(Error::corrupt(
-                start,
-                "data continues after the last voxel of the box",
-            ));
+            return Err(trailing(start));
         }
-        let lead = bytes[pos];
-        pos += 1;
-        let material = lead & MATERIAL_BITS;
-        let occupancy = if lead & HAS_OCCUPANCY != 0 {
-            let b = *bytes
-                .get(pos)
-                .ok_or_else(|| Error::corrupt(pos, "stream ends inside a run (occupancy byte)"))?;
-            pos += 1;
-            b
-        } else {
-            Voxel::default_occupancy(material)
-        };
-        if material == 0 && occupancy != 0 {
-            return Err(Error::corrupt(start, "Air with non-zero occupancy"));
-        }
-        let count = if lead & HAS_COUNT != 0 {
-            let b = *bytes
-                .get(pos)
-                .ok_or_else(|| Error::corrupt(pos, "stream ends inside a run (count byte)"))?;
-            if b == RESERVED_COUNT {
-                return Err(Error::corrupt(
-                    pos,
-                    "count byte 0 is reserved for a future extension (a run of one has no count byte)",
-                ));
-            }
-            pos += 1;
-            usize::from(b) + 1
-        } else {
-            1
-        };
+        let (voxel, count, next) = read_record(bytes, start)?;
+        pos = next;
         let end = filled + count;
         if end > out.len() {
-            return Err(Error::corrupt(
-                start,
-                format!(
-                    "run of {count} voxels overflows the box of {} voxels",
-                    out.len()
-                ),
-            ));
+            return Err(overflow(start, count, out.len() as u64));
         }
-        out[filled..end].fill(Voxel {
-            material,
-            occupancy,
-        });
+        out[filled..end].fill(voxel);
         filled = end;
     }
     if filled != out.len() {
-        return Err(Error::corrupt(
-            pos,
-            format!("stream ends after {filled} of {} voxels", out.len()),
-        ));
+        return Err(short(pos, filled as u64, out.len() as u64));
     }
     Ok(())
+}
+
+/// One record of a stream: `count` copies of `voxel`, covering voxels `first..first + count` of the
+/// box, with its lead byte at `offset`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    /// The voxel the run repeats.
+    pub voxel: Voxel,
+    /// Number of voxels, `1..=256`.
+    pub count: usize,
+    /// Index in the box (X fastest, then Y, then Z) of the run's first voxel.
+    pub first: u64,
+    /// Byte offset of the record's lead byte in the stream.
+    pub offset: usize,
+}
+
+/// The runs of a stream that must describe exactly `voxels` voxels, one record at a time, so a box
+/// too large for one buffer (a file import) can be decoded piece by piece. It applies the same checks
+/// with the same messages and offsets as [`decode`]; after the first error it yields nothing more.
+///
+/// ```
+/// use strata_engine::codec::rle::{encode, Runs};
+/// use strata_engine::voxel::Voxel;
+///
+/// let mut bytes = Vec::new();
+/// encode(&[Voxel::AIR, Voxel::AIR, Voxel::filled(3)], &mut bytes);
+/// let runs: Vec<_> = Runs::new(&bytes, 3).map(|r| r.map(|r| (r.first, r.count))).collect::<Result<_, _>>().unwrap();
+/// assert_eq!(runs, [(0, 2), (2, 1)]);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Runs<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    filled: u64,
+    total: u64,
+    done: bool,
+}
+
+impl<'a> Runs<'a> {
+    /// The runs of `bytes`, a stream for a box of `voxels` voxels.
+    pub fn new(bytes: &'a [u8], voxels: u64) -> Self {
+        Self {
+            bytes,
+            pos: 0,
+            filled: 0,
+            total: voxels,
+            done: false,
+        }
+    }
+
+    fn next_run(&mut self) -> Result<Option<Run>> {
+        let start = self.pos;
+        if start >= self.bytes.len() {
+            if self.filled != self.total {
+                return Err(short(start, self.filled, self.total));
+            }
+            return Ok(None);
+        }
+        if self.filled == self.total {
+            return Err(trailing(start));
+        }
+        let (voxel, count, next) = read_record(self.bytes, start)?;
+        if self.filled + count as u64 > self.total {
+            return Err(overflow(start, count, self.total));
+        }
+        let run = Run {
+            voxel,
+            count,
+            first: self.filled,
+            offset: start,
+        };
+        self.pos = next;
+        self.filled += count as u64;
+        Ok(Some(run))
+    }
+}
+
+impl Iterator for Runs<'_> {
+    type Item = Result<Run>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let item = self.next_run().transpose();
+        if !matches!(item, Some(Ok(_))) {
+            self.done = true;
+        }
+        item
+    }
 }
 
 #[cfg(test)]
@@ -308,7 +412,85 @@ mod tests {
         counts
     }
 
+    /// Decode through [`Runs`] into a box of `n`: the voxels, or the first error as text.
+    fn decode_by_runs(bytes: &[u8], n: usize) -> Result<Vec<Voxel>, String> {
+        let mut out = vec![Voxel::AIR; n];
+        let mut next = 0u64;
+        for run in Runs::new(bytes, n as u64) {
+            let run = run.map_err(|e| e.to_string())?;
+            assert_eq!(run.first, next, "runs are contiguous");
+            assert!((1..=MAX_RUN).contains(&run.count));
+            let first = run.first as usize;
+            out[first..first + run.count].fill(run.voxel);
+            next += run.count as u64;
+        }
+        Ok(out)
+    }
+
+    /// Decode into a box of `n`: the voxels, or the error as text.
+    fn decode_whole(bytes: &[u8], n: usize) -> Result<Vec<Voxel>, String> {
+        let mut out = vec![Voxel::AIR; n];
+        decode(bytes, &mut out).map_err(|e| e.to_string())?;
+        Ok(out)
+    }
+
+    #[test]
+    fn runs_report_offsets_and_errors_like_decode() {
+        let bytes = [0x80, 0xff, 0xc2, 0x7f, 0x01, 0x03];
+        let runs: Vec<Run> = Runs::new(&bytes, 259)
+            .collect::<Result<_>>()
+            .expect("valid");
+        assert_eq!(
+            runs,
+            [
+                Run {
+                    voxel: Voxel::AIR,
+                    count: 256,
+                    first: 0,
+                    offset: 0
+                },
+                Run {
+                    voxel: Voxel::new(2, 127),
+                    count: 2,
+                    first: 256,
+                    offset: 2
+                },
+                Run {
+                    voxel: Voxel::filled(3),
+                    count: 1,
+                    first: 258,
+                    offset: 5
+                },
+            ]
+        );
+        // After an error the iterator stops.
+        let mut it = Runs::new(&[0x82, 0x00, 0x01], 4);
+        assert!(matches!(
+            it.next(),
+            Some(Err(Error::Corrupt { offset: 1, .. }))
+        ));
+        assert!(it.next().is_none());
+        // A box larger than memory is fine: runs are only described, never stored.
+        let mut huge = Runs::new(&[0x87, 0xff], 1 << 40);
+        assert!(huge.next().is_some_and(|r| r.is_ok()));
+        assert!(huge.next().is_some_and(|r| r.is_err()), "short stream");
+    }
+
     proptest! {
+        #[test]
+        fn runs_agree_with_decode(bytes in proptest::collection::vec(any::<u8>(), 0..48), n in 0usize..200) {
+            prop_assert_eq!(decode_by_runs(&bytes, n), decode_whole(&bytes, n));
+        }
+
+        #[test]
+        fn runs_agree_with_decode_on_valid_streams(raw in proptest::collection::vec((0u8..4, prop_oneof![Just(255u8), any::<u8>()]), 0..1200)) {
+            let v: Vec<Voxel> = raw.iter().map(|&(m, o)| Voxel::new(m, o)).collect();
+            let mut bytes = Vec::new();
+            encode(&v, &mut bytes);
+            prop_assert_eq!(decode_by_runs(&bytes, v.len()), Ok(v.clone()));
+            prop_assert_eq!(decode_by_runs(&bytes, v.len() + 1), decode_whole(&bytes, v.len() + 1));
+        }
+
         #[test]
         fn round_trip(raw in proptest::collection::vec((0u8..6, prop_oneof![Just(255u8), any::<u8>()]), 0..3000)) {
             let v: Vec<Voxel> = raw.iter().map(|&(m, o)| Voxel::new(m, o)).collect();
