@@ -1,0 +1,297 @@
+//! The golden `.strata` file of format version 1 (`tests/fixtures/project_v1_history.strata`): later
+//! versions must keep reading it, with the same voxels, header and undo/redo results, and re-saving it
+//! unchanged must give the same bytes.
+//!
+//! # How the file was made
+//! `write_project_v1_history` below (ignored; run it with
+//! `cargo test -p strata-tests --test golden_project -- --ignored write_project_v1_history`) builds it
+//! with the writer of format version 1 (the commit that added this file) and writes it to
+//! `target/tmp/project_v1_history.strata`, which was copied to `tests/fixtures/`:
+//!
+//! 1. the base scene ([`scene`]): a 24×16×24 box at (−8, 0, −8) over four chunks with negative chunk
+//!    coordinates: Rock and Ground layers, a Grass surface with a different occupancy per column,
+//!    and a Water pool;
+//! 2. four undoable steps ([`STEPS`]) recorded with `History` exactly as the editor records them: a
+//!    grouped three-box "Add" stroke, a "Paint", a "Dig" and a "Sea Level";
+//! 3. two undos, so the file holds two undo steps and two redo steps.
+//!
+//! Never regenerate this file for a newer format: it pins what version 1 files look like. A new
+//! format version gets its own golden file beside this one. Every expected state below is rebuilt
+//! from plain `Grid::set` / `Grid::fill_box` calls, not from the history, so the checks do not depend
+//! on the code they check.
+
+use strata_engine::format::project::{Camera, Project, ProjectHeader};
+use strata_engine::storage::Grid;
+use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
+
+const GOLDEN: &[u8] = include_bytes!("../fixtures/project_v1_history.strata");
+
+/// The material ids the scene uses, looked up by name in a table.
+struct Ids {
+    water: u8,
+    grass: u8,
+    ground: u8,
+    sand: u8,
+    rock: u8,
+}
+
+impl Ids {
+    fn of(table: &MaterialTable) -> Self {
+        let id = |name: &str| table.require(name).expect("material in the table");
+        Self {
+            water: id("Water"),
+            grass: id("Grass"),
+            ground: id("Ground"),
+            sand: id("Sand"),
+            rock: id("Rock"),
+        }
+    }
+}
+
+fn pos(x: i32, y: i32, z: i32) -> VoxelPos {
+    VoxelPos::new(x, y, z)
+}
+
+fn cube(min: [i32; 3], max: [i32; 3]) -> VoxelBox {
+    VoxelBox::new(pos(min[0], min[1], min[2]), pos(max[0], max[1], max[2]))
+}
+
+fn bounds() -> VoxelBox {
+    cube([-8, 0, -8], [16, 16, 16])
+}
+
+/// The base scene, from plain arithmetic.
+fn scene(ids: &Ids) -> Grid {
+    let mut g = Grid::new();
+    let b = bounds();
+    g.fill_box(cube([-8, 0, -8], [16, 3, 16]), Voxel::filled(ids.rock));
+    g.fill_box(cube([-8, 3, -8], [16, 5, 16]), Voxel::filled(ids.ground));
+    for z in b.min.z..b.max.z {
+        for x in b.min.x..b.max.x {
+            let h = 5 + (x + 2 * z).rem_euclid(3);
+            g.fill_box(
+                cube([x, 5, z], [x + 1, h, z + 1]),
+                Voxel::filled(ids.ground),
+            );
+            let occupancy = 63 + 64 * (x - z).rem_euclid(3) as u8;
+            g.set(pos(x, h, z), Voxel::new(ids.grass, occupancy));
+        }
+    }
+    g.fill_box(cube([2, 5, 2], [10, 7, 10]), Voxel::filled(ids.water));
+    g.fill_box(cube([2, 7, 2], [10, 8, 10]), Voxel::new(ids.water, 127));
+    g
+}
+
+/// One edit: the boxes it records (in order) and the change, from plain grid calls.
+type Edit = fn(&Ids, &mut Grid, usize);
+
+/// The four steps: name, recorded boxes, and the edit applied after recording box `i`.
+const STEPS: [(&str, &[[[i32; 3]; 2]], Edit); 4] = [
+    (
+        "Add",
+        &[
+            [[-6, 7, -6], [0, 11, 0]],
+            [[-3, 8, -3], [3, 12, 3]],
+            [[0, 9, 0], [6, 13, 6]],
+        ],
+        |ids, g, i| {
+            let o = 3 * i as i32;
+            g.fill_box(
+                cube(
+                    [-5 + o, 8 + i as i32, -5 + o],
+                    [-1 + o, 11 + i as i32, -1 + o],
+                ),
+                Voxel::new(ids.sand, 200 + i as u8),
+            );
+        },
+    ),
+    ("Paint", &[[[-8, 0, 6], [16, 16, 10]]], |ids, g, _| {
+        for z in 6..10 {
+            for y in 0..16 {
+                for x in -8..16 {
+                    let v = g.get(pos(x, y, z));
+                    if v.material == ids.ground {
+                        g.set(pos(x, y, z), Voxel::new(ids.grass, v.occupancy));
+                    }
+                }
+            }
+        }
+    }),
+    ("Dig", &[[[10, 2, -8], [16, 10, -2]]], |_, g, _| {
+        g.fill_box(cube([10, 2, -8], [16, 10, -2]), Voxel::AIR)
+    }),
+    ("Sea Level", &[[[-8, 0, -8], [16, 6, 16]]], |ids, g, _| {
+        for z in -8..16 {
+            for y in 0..6 {
+                for x in -8..16 {
+                    if g.get(pos(x, y, z)).material == 0 {
+                        g.set(pos(x, y, z), Voxel::filled(ids.water));
+                    }
+                }
+            }
+        }
+    }),
+];
+
+/// The scene after the first `steps` steps, without any history.
+fn state(ids: &Ids, steps: usize) -> Grid {
+    let mut g = scene(ids);
+    for (_, boxes, edit) in &STEPS[..steps] {
+        for i in 0..boxes.len() {
+            edit(ids, &mut g, i);
+        }
+    }
+    g
+}
+
+/// The header the golden file carries.
+fn header() -> ProjectHeader {
+    let mut h = ProjectHeader::new("golden v1", bounds());
+    h.camera = Camera {
+        target: [8.5, 6.25, -3.75],
+        yaw_degrees: -30.0,
+        pitch_degrees: 52.5,
+        distance: 41.0,
+    };
+    h
+}
+
+/// Build the golden project with today's writer (see the module docs).
+fn build() -> Project {
+    let table = MaterialTable::builtin();
+    let ids = Ids::of(&table);
+    let mut p = Project::new(header(), scene(&ids));
+    for (name, boxes, edit) in &STEPS {
+        let grouped = boxes.len() > 1;
+        if grouped {
+            p.history.begin_group(name);
+        }
+        for (i, b) in boxes.iter().enumerate() {
+            p.history.record(&p.grid, cube(b[0], b[1]), name);
+            edit(&ids, &mut p.grid, i);
+        }
+        if grouped {
+            p.history.end_group();
+        }
+    }
+    for _ in 0..2 {
+        p.history.undo(&mut p.grid).expect("undo");
+    }
+    p
+}
+
+#[test]
+#[ignore = "writes the golden file; run only to make a new one (see the module docs)"]
+fn write_project_v1_history() {
+    let bytes = build().to_bytes().expect("encode");
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    std::fs::write(dir.join("project_v1_history.strata"), bytes).expect("write");
+}
+
+/// The tags of the file's sections, in order, after checking the magic and the version.
+fn section_tags(bytes: &[u8]) -> Vec<[u8; 4]> {
+    assert_eq!(&bytes[..8], b"\x89STRATA\n");
+    assert_eq!(&bytes[8..12], &1u32.to_le_bytes(), "format version 1");
+    let (mut at, mut tags) = (12, Vec::new());
+    while at < bytes.len() {
+        let tag: [u8; 4] = bytes[at..at + 4].try_into().expect("tag");
+        let len = u64::from_le_bytes(bytes[at + 4..at + 12].try_into().expect("len"));
+        tags.push(tag);
+        at += 20 + len as usize;
+    }
+    assert_eq!(
+        at,
+        bytes.len(),
+        "sections end exactly at the end of the file"
+    );
+    tags
+}
+
+#[test]
+fn golden_v1_file_layout() {
+    assert!(
+        GOLDEN.len() < 12 << 10,
+        "a small file: {} bytes",
+        GOLDEN.len()
+    );
+    assert_eq!(
+        section_tags(GOLDEN),
+        [*b"HEAD", *b"CHNK", *b"HIST", *b"END "]
+    );
+}
+
+#[test]
+fn golden_v1_loads_bit_exactly() {
+    let p = Project::from_bytes(GOLDEN).expect("the golden file loads");
+    assert_eq!(p.header.name, "golden v1");
+    assert_eq!(p.header.bounds, bounds());
+    assert_eq!(p.header.generator, None);
+    assert_eq!(p.header.camera, header().camera);
+    // The file keeps its own material table; ids are looked up in it.
+    let table = &p.header.materials;
+    assert_eq!(table.len(), 24);
+    assert_eq!(table.get(0).map(|m| m.name.as_str()), Some("Air"));
+    let ids = Ids::of(table);
+    assert_eq!(
+        [ids.water, ids.grass, ids.ground, ids.sand, ids.rock],
+        [1, 2, 3, 5, 7]
+    );
+    p.grid.assert_valid();
+    for k in 0..STEPS.len() {
+        assert!(
+            state(&ids, k) != state(&ids, k + 1),
+            "step {k} changes voxels"
+        );
+    }
+    assert!(p.grid == state(&ids, 2), "voxels after two of four steps");
+    assert_eq!(p.history.undo_names().collect::<Vec<_>>(), ["Paint", "Add"]);
+    assert_eq!(
+        p.history.redo_names().collect::<Vec<_>>(),
+        ["Dig", "Sea Level"]
+    );
+}
+
+#[test]
+fn golden_v1_history_undoes_and_redoes_bit_exactly() {
+    let mut p = Project::from_bytes(GOLDEN).expect("loads");
+    let ids = Ids::of(&p.header.materials);
+    let mut at = 2;
+    let check = |p: &Project, at: usize| {
+        p.grid.assert_valid();
+        assert!(p.grid == state(&ids, at), "voxels after {at} steps");
+    };
+    for name in ["Dig", "Sea Level"] {
+        assert_eq!(
+            p.history.redo(&mut p.grid).expect("redo").as_deref(),
+            Some(name)
+        );
+        at += 1;
+        check(&p, at);
+    }
+    assert_eq!(p.history.redo(&mut p.grid).expect("redo"), None);
+    for name in ["Sea Level", "Dig", "Paint", "Add"] {
+        assert_eq!(
+            p.history.undo(&mut p.grid).expect("undo").as_deref(),
+            Some(name)
+        );
+        at -= 1;
+        check(&p, at);
+    }
+    assert_eq!(p.history.undo(&mut p.grid).expect("undo"), None);
+    for _ in 0..4 {
+        p.history.redo(&mut p.grid).expect("redo");
+    }
+    check(&p, 4);
+}
+
+#[test]
+fn golden_v1_resaves_to_identical_bytes() {
+    let p = Project::from_bytes(GOLDEN).expect("loads");
+    let again = p.to_bytes().expect("encode");
+    assert!(again == GOLDEN, "re-saving changed the bytes");
+    // An undo and a redo bring back the same state, and the same bytes.
+    let mut q = Project::from_bytes(GOLDEN).expect("loads");
+    q.history.undo(&mut q.grid).expect("undo");
+    q.history.redo(&mut q.grid).expect("redo");
+    assert!(q.to_bytes().expect("encode") == GOLDEN);
+}
