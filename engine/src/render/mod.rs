@@ -9,7 +9,7 @@
 //! North (−Z) is up and east (+X) right. The world's occupied rectangle is centred in the image;
 //! pixels outside it, and columns holding nothing, are transparent. When the image is smaller than the
 //! world, the height field is read from the chunk mips, so a half-size map reads an eighth of the
-//! voxels. See [`shade`] for how a pixel is coloured.
+//! voxels. See the `shade` module for how a pixel is coloured.
 
 mod bounds;
 mod field;

@@ -56,7 +56,7 @@ pub fn apply_dab(
 }
 
 /// Fill air below `level` with water (or clear water) inside `region`; returns the changed box.
-/// See [`super::sea_level`](mod@super::sea_level) for the exact rule.
+/// See the `tools::sea_level` module for the exact rule.
 pub fn apply_sea_level(
     grid: &mut Grid,
     table: &MaterialTable,

@@ -136,7 +136,7 @@ impl Node {
         self.meta & 15 == LEAF
     }
 
-    /// A quad leaf's quantized box (see [`Node::quad_leaf`]).
+    /// A quad leaf's quantized box (see `Node::quad_leaf`).
     #[inline]
     pub fn quad_box(&self) -> [u32; 6] {
         let bits = self.quad_box_bits();
