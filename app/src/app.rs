@@ -1,26 +1,33 @@
-//! The editor application: owns the document, viewport, tools, preferences and background jobs, and
-//! lays out one frame. `EditorApp::frame` takes an [`egui::Context`] only, so UI tests drive exactly
-//! what a user sees (egui_kittest) without a window or GL.
+//! The editor application: owns the document, the viewport, the panels, preferences, keymap and
+//! jobs, lays out one frame and applies what everything asks for. `EditorApp::run` takes an
+//! [`egui::Ui`] only, so UI tests drive exactly what a user sees (egui_kittest) without a window or GL.
 //!
 //! ```text
-//!   frame(ctx):  poll jobs ─> shortcuts ─> menu bar ─> status bar ─> tools panel ─> viewport
-//!                ─> dialogs (generator, progress, unsaved changes, recovery, recent, errors)
-//!                ─> title, autosave, close request
+//!   run(ui):  poll jobs ─> keymap commands ─> menu bar ─> status bar ─> left and right panels
+//!             ─> viewport (begin: camera, picking ─> active tool ─> end: remesh, paint)
+//!             ─> windows ─> prompts ─> title, autosave, close request
+//!   each step pushes Actions; apply() carries them out in one match; publish() then hands every
+//!   box the document changed to every consumer (viewport meshes, panels, extra consumers)
 //! ```
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
-
+use eframe::egui;
 use strata_engine::gen::{GeneratorSettings, Preset};
 
+use crate::action::{Action, Guarded};
 use crate::autosave::{self, RecoveryInfo};
-use crate::document::Document;
-use crate::jobs::{Job, JobOutput};
-use crate::panels;
+use crate::dialogs::{self, Dialogs};
+use crate::document::{Document, EditConsumer};
+use crate::file_browser::FileBrowser;
+use crate::files::{self, NativeAnswer, PathPurpose};
+use crate::jobs::{Finished, JobOutput, JobRunner};
+use crate::keymap::{Command, Keymap};
+use crate::panels::{self, Panels, Placement, View};
 use crate::prefs::{config_dir, Prefs};
-use crate::tools::ToolState;
+use crate::status::{self, MemoryGauge, StatusLine};
+use crate::viewport::camera::AxisView;
 use crate::viewport::Viewport;
 
 /// How the editor starts.
@@ -43,33 +50,25 @@ pub fn default_world() -> GeneratorSettings {
     }
 }
 
-/// Something that would discard unsaved changes, held while the user answers the prompt.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Guarded {
-    /// Show the generator dialog.
-    New,
-    /// Open a file (ask for one when `None`).
-    Open(Option<PathBuf>),
-    /// Close the editor.
-    Quit,
+/// The read-only [`View`] of the editor, built from its fields so panels can be borrowed mutably
+/// beside it.
+macro_rules! view {
+    ($app:ident, $modifiers:expr) => {
+        View {
+            doc: $app.doc.as_ref(),
+            busy: $app.jobs.busy(),
+            hover: $app.viewport.hover,
+            active_tool: $app.active_tool,
+            modifiers: $modifiers,
+            prefs: &$app.prefs,
+            keymap: &$app.keymap,
+            config: $app.config.as_deref(),
+        }
+    };
 }
 
-/// Dialog state.
-#[derive(Default)]
-pub struct Dialogs {
-    /// The New World form, when open.
-    pub generator: Option<panels::dialogs::GeneratorForm>,
-    /// An action waiting for the unsaved-changes answer.
-    pub unsaved: Option<Guarded>,
-    /// An autosave to offer for recovery.
-    pub recover: Option<RecoveryInfo>,
-    /// The recent-files window is open.
-    pub recent: bool,
-    /// The shortcuts window is open.
-    pub shortcuts: bool,
-    /// An error to show.
-    pub error: Option<String>,
-}
+/// Owner name of the autosave job.
+const AUTOSAVE: &str = "Autosave";
 
 /// The editor.
 pub struct EditorApp {
@@ -77,26 +76,31 @@ pub struct EditorApp {
     pub doc: Option<Document>,
     /// The 3D view.
     pub viewport: Viewport,
-    /// Tool settings and the stroke in progress.
-    pub tools: ToolState,
+    /// Every panel and window.
+    pub panels: Panels,
     /// Preferences and recent files.
     pub prefs: Prefs,
-    /// Open dialogs.
+    /// The shortcuts.
+    pub keymap: Keymap,
+    /// Running jobs.
+    pub jobs: JobRunner,
+    /// Modal prompts.
     pub dialogs: Dialogs,
     /// The last status message.
     pub message: String,
-    pub(crate) config: Option<PathBuf>,
-    pub(crate) job: Option<Job>,
-    autosave_job: Option<Job>,
+    /// The panel whose tool receives viewport input.
+    pub active_tool: &'static str,
+    consumers: Vec<Box<dyn EditConsumer>>,
+    config: Option<PathBuf>,
     last_autosave: Instant,
     autosaved_revision: u64,
     title: String,
     quit_confirmed: bool,
     /// What to do once the save started from the unsaved-changes prompt finishes.
-    pub(crate) after_save: Option<Guarded>,
+    after_save: Option<Guarded>,
     frame_ms: f32,
-    pub(crate) thumbnails: panels::recent::Thumbnails,
-    pub(crate) memory: panels::status::MemoryGauge,
+    last_frame: Option<Instant>,
+    memory: MemoryGauge,
 }
 
 impl EditorApp {
@@ -107,39 +111,52 @@ impl EditorApp {
         let mut viewport = Viewport::new(gl);
         viewport.meshes.lod_enabled = prefs.lod;
         viewport.fly_speed = prefs.fly_speed;
-        let mut tools = ToolState::default();
-        tools.brush.size = prefs.brush_size;
-        tools.brush.strength = prefs.brush_strength;
+        let mut panels = Panels::default();
+        if let Some(tools) = panels.get_mut::<panels::tools::ToolsPanel>() {
+            tools.state.brush.size = prefs.brush_size;
+            tools.state.brush.strength = prefs.brush_strength;
+        }
+        if let Some(open) = &prefs.open_panels {
+            panels.restore_open(open);
+        }
+        let mut keymap = Keymap::default();
+        let skipped = keymap.apply_overrides(&prefs.key_bindings);
         let recover = config
             .as_deref()
             .and_then(|c| autosave::find(&autosave::folder(c)));
         let mut app = Self {
             doc: None,
             viewport,
-            tools,
+            panels,
             prefs,
+            keymap,
+            jobs: JobRunner::default(),
             dialogs: Dialogs {
                 recover,
                 ..Default::default()
             },
             message: String::new(),
+            active_tool: panels::tools::NAME,
+            consumers: Vec::new(),
             config,
-            job: None,
-            autosave_job: None,
             last_autosave: Instant::now(),
             autosaved_revision: 0,
             title: String::new(),
             quit_confirmed: false,
             after_save: None,
             frame_ms: 0.0,
-            thumbnails: panels::recent::Thumbnails::default(),
-            memory: panels::status::MemoryGauge::default(),
+            last_frame: None,
+            memory: MemoryGauge::default(),
         };
-        match start {
-            Start::DefaultWorld => app.generate(default_world()),
-            Start::Generate(settings) => app.generate(settings),
-            Start::Open(path) => app.open_path(path),
+        if !skipped.is_empty() {
+            app.message = format!("Ignored key bindings: {}", skipped.join(", "));
         }
+        let first = match start {
+            Start::DefaultWorld => Action::Generate(default_world()),
+            Start::Generate(settings) => Action::Generate(settings),
+            Start::Open(path) => Action::Proceed(Guarded::Open(Some(path))),
+        };
+        app.apply(first);
         app
     }
 
@@ -148,32 +165,101 @@ impl EditorApp {
         Self::new(start, gl, config_dir())
     }
 
-    /// True while a foreground job (generate, open, save, import, export) runs.
+    /// True while a modal job (generate, open, save, import, export) runs.
     pub fn busy(&self) -> bool {
-        self.job.is_some()
+        self.jobs.busy()
     }
 
-    /// Block until the foreground job finishes and apply its result (tests, shutdown).
+    /// Block until the modal job finishes and apply its result (tests, shutdown).
     pub fn wait_for_job(&mut self) {
-        if let Some(job) = self.job.take() {
-            let result = job.wait();
-            self.finish_job(result);
+        if let Some(finished) = self.jobs.wait_modal() {
+            self.finish_job(finished);
         }
     }
 
-    /// Install a freshly loaded or generated project.
-    pub(crate) fn set_document(&mut self, doc: Document) {
-        if let Some(old) = self.doc.as_mut() {
-            self.tools.finish(old);
+    /// Block until the background jobs of the panel `owner` finish and apply their results (tests).
+    pub fn wait_for_panel_jobs(&mut self, owner: &'static str) {
+        for finished in self.jobs.wait_owned(Some(owner)) {
+            self.finish_job(finished);
         }
-        self.viewport.reset(&doc);
+    }
+
+    /// The Tools panel (brush tool settings).
+    pub fn tools(&self) -> &panels::tools::ToolsPanel {
+        self.panels
+            .get::<panels::tools::ToolsPanel>()
+            .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
+    }
+
+    /// The Tools panel, mutably.
+    pub fn tools_mut(&mut self) -> &mut panels::tools::ToolsPanel {
+        self.panels
+            .get_mut::<panels::tools::ToolsPanel>()
+            .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
+    }
+
+    /// Register one more consumer of the document's edits.
+    pub fn add_consumer(&mut self, consumer: Box<dyn EditConsumer>) {
+        self.consumers.push(consumer);
+    }
+
+    /// Every consumer of the edit notification, in the order they are told: physics (inside the
+    /// document, at once), the viewport's meshes, then every panel, then extra consumers.
+    pub fn consumers(&self) -> Vec<String> {
+        let mut names = vec![
+            "physics (Document: broadphase and collision shapes)".to_owned(),
+            "viewport meshes".to_owned(),
+        ];
+        names.extend(
+            self.panels
+                .entries()
+                .iter()
+                .map(|e| format!("panel {}", e.panel.name())),
+        );
+        names.extend(self.consumers.iter().map(|c| c.name().to_owned()));
+        names
+    }
+
+    fn set_document(&mut self, doc: Document) {
         self.autosaved_revision = doc.revision();
         self.doc = Some(doc);
+        if let Some(doc) = self.doc.as_ref() {
+            self.viewport.on_document(doc);
+        }
+        for e in self.panels.entries_mut() {
+            e.panel.on_document(self.doc.as_ref());
+        }
+        for c in &mut self.consumers {
+            c.on_document(self.doc.as_ref());
+        }
     }
 
-    fn finish_job(&mut self, result: crate::AppResult<JobOutput>) {
-        match result {
-            Ok(JobOutput::Opened { project, path }) => {
+    /// Hand every box the document changed since the last call to every consumer.
+    fn publish(&mut self) {
+        let Some(doc) = self.doc.as_mut() else {
+            return;
+        };
+        let boxes = doc.take_published();
+        let doc = &*doc;
+        for b in boxes {
+            self.viewport.on_edit(doc.grid(), b);
+            for e in self.panels.entries_mut() {
+                e.panel.on_edit(doc, b);
+            }
+            for c in &mut self.consumers {
+                c.on_edit(doc, b);
+            }
+        }
+    }
+
+    fn finish_job(&mut self, finished: Finished) {
+        let mut out = Vec::new();
+        match finished.result {
+            Ok(JobOutput::Opened {
+                project,
+                path,
+                save_path,
+            }) => {
                 if let Some(p) = &path {
                     self.prefs.add_recent(p);
                     self.save_prefs();
@@ -182,7 +268,11 @@ impl EditorApp {
                     Some(p) => format!("Opened {}", p.display()),
                     None => format!("Created {}", project.header.name),
                 };
-                self.set_document(Document::new(*project, path));
+                let mut doc = Document::new(*project, path);
+                if save_path.is_some() {
+                    doc.set_path(save_path);
+                }
+                self.set_document(doc);
             }
             Ok(JobOutput::Saved { path, revision }) => {
                 if let Some(doc) = self.doc.as_mut() {
@@ -193,41 +283,53 @@ impl EditorApp {
                 self.discard_autosave();
                 self.message = format!("Saved {}", path.display());
                 if let Some(next) = self.after_save.take() {
-                    self.run_guarded(next);
+                    out.push(Action::Proceed(next));
                 }
             }
             Ok(JobOutput::Autosaved { revision }) => self.autosaved_revision = revision,
             Ok(JobOutput::Wrote { message }) => self.message = message,
+            Ok(JobOutput::Panel(output)) => {
+                let owner = finished.owner;
+                if let Some(e) = self
+                    .panels
+                    .entries_mut()
+                    .iter_mut()
+                    .find(|e| Some(e.panel.name()) == owner)
+                {
+                    e.panel.on_job(output, &mut out);
+                }
+            }
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
                 self.after_save = None;
                 self.message = "Cancelled".into();
+            }
+            Err(e) if finished.owner == Some(AUTOSAVE) => {
+                self.message = format!("Autosave failed: {e}");
             }
             Err(e) => {
                 self.after_save = None;
                 self.dialogs.error = Some(e.to_string());
             }
         }
+        let _ = finished.kind;
+        self.apply_all(out);
     }
 
     fn poll_jobs(&mut self) {
-        if let Some(result) = self.job.as_ref().and_then(Job::poll) {
-            self.job = None;
-            self.finish_job(result);
-        }
-        if let Some(result) = self.autosave_job.as_ref().and_then(Job::poll) {
-            self.autosave_job = None;
-            match result {
-                Ok(JobOutput::Autosaved { revision }) => self.autosaved_revision = revision,
-                Ok(_) => {}
-                Err(e) => self.message = format!("Autosave failed: {e}"),
-            }
+        for finished in self.jobs.poll() {
+            self.finish_job(finished);
         }
     }
 
-    pub(crate) fn save_prefs(&mut self) {
-        self.prefs.brush_size = self.tools.brush.size;
-        self.prefs.brush_strength = self.tools.brush.strength;
+    /// Remember the brush, display and panel settings in the preferences file.
+    pub fn save_prefs(&mut self) {
+        let brush = self.tools().state.brush;
+        self.prefs.brush_size = brush.size;
+        self.prefs.brush_strength = brush.strength;
         self.prefs.lod = self.viewport.meshes.lod_enabled;
+        self.prefs.fly_speed = self.viewport.fly_speed;
+        self.prefs.open_panels = Some(self.panels.open_names());
+        self.prefs.key_bindings = self.keymap.overrides();
         if let Some(dir) = &self.config {
             if let Err(e) = self.prefs.save(dir) {
                 self.message = format!("Could not save preferences: {e}");
@@ -235,7 +337,7 @@ impl EditorApp {
         }
     }
 
-    pub(crate) fn discard_autosave(&mut self) {
+    fn discard_autosave(&mut self) {
         if let Some(dir) = &self.config {
             if let Err(e) = autosave::discard(&autosave::folder(dir)) {
                 self.message = format!("Could not remove the autosave: {e}");
@@ -243,171 +345,484 @@ impl EditorApp {
         }
     }
 
-    fn autosave_tick(&mut self) {
+    /// Start an autosave when one is due; returns how long until the next check is needed.
+    fn autosave_tick(&mut self) -> Option<Duration> {
         let minutes = self.prefs.autosave_minutes;
-        let (Some(doc), Some(dir)) = (self.doc.as_ref(), self.config.as_ref()) else {
-            return;
+        let (Some(doc), Some(dir)) = (self.doc.as_mut(), self.config.as_ref()) else {
+            return None;
         };
-        if minutes == 0
-            || self.autosave_job.is_some()
-            || self.job.is_some()
-            || self.tools.stroking()
-            || !doc.is_modified()
-            || doc.revision() == self.autosaved_revision
-            || self.last_autosave.elapsed() < Duration::from_secs(u64::from(minutes) * 60)
-        {
-            return;
+        if minutes == 0 || !doc.is_modified() || doc.revision() == self.autosaved_revision {
+            return None;
+        }
+        let interval = Duration::from_secs(u64::from(minutes) * 60);
+        let elapsed = self.last_autosave.elapsed();
+        if elapsed < interval {
+            return Some(interval - elapsed);
+        }
+        if self.jobs.busy() || self.jobs.running_for(Some(AUTOSAVE)) || doc.stroking() {
+            // Try again shortly: a stroke or another job is in the way.
+            return Some(Duration::from_secs(1));
         }
         self.last_autosave = Instant::now();
-        let mut project = doc.project.clone();
+        let mut project = doc.snapshot();
         project.header.camera = self.viewport.camera.to_saved();
-        self.autosave_job = Some(autosave::spawn(
+        let job = autosave::spawn(
             autosave::folder(dir),
             project,
-            doc.path.clone(),
+            doc.path().map(PathBuf::from),
             doc.revision(),
-        ));
+        )
+        .owned_by(AUTOSAVE);
+        // Background jobs are never refused.
+        let _ = self.jobs.start(job);
+        Some(interval)
     }
 
     /// Run `action` now if nothing unsaved would be lost, else ask first.
-    pub fn guard(&mut self, action: Guarded) {
+    fn guard(&mut self, action: Guarded) {
         if self.doc.as_ref().is_some_and(Document::is_modified) {
             self.dialogs.unsaved = Some(action);
         } else {
-            self.run_guarded(action);
+            self.proceed(action);
         }
     }
 
-    pub(crate) fn run_guarded(&mut self, action: Guarded) {
+    fn proceed(&mut self, action: Guarded) {
         match action {
-            Guarded::New => {
-                self.dialogs.generator = Some(panels::dialogs::GeneratorForm::default());
+            Guarded::New => self.panels.set_open(panels::new_world::NAME, true),
+            Guarded::Open(Some(path)) => {
+                let thumbs = self.config.as_deref().map(crate::thumbnails::folder);
+                self.start_job(files::open_job(path, thumbs));
             }
-            Guarded::Open(Some(path)) => self.open_path(path),
-            Guarded::Open(None) => {
-                if let Some(path) = crate::actions::pick_project_to_open() {
-                    self.open_path(path);
+            Guarded::Open(None) => self.ask_path(PathPurpose::OpenProject),
+            Guarded::Quit => self.quit_confirmed = true,
+        }
+    }
+
+    fn start_job(&mut self, job: crate::jobs::Job) {
+        if let Err(job) = self.jobs.start(job) {
+            self.message = format!("Busy: {} waits until the running job ends", job.label());
+        }
+    }
+
+    /// Ask for a path with the platform's dialog, or the in-app browser when that is unavailable
+    /// or preferred.
+    fn ask_path(&mut self, purpose: PathPurpose) {
+        let start = self.prefs.last_folder.clone();
+        if !self.prefs.in_app_file_browser {
+            match files::ask_native(&purpose.spec()) {
+                NativeAnswer::Chosen(path) => {
+                    self.apply(Action::PathChosen(purpose, path));
+                    return;
+                }
+                NativeAnswer::Cancelled => return,
+                NativeAnswer::Unavailable => {
+                    self.message = "No system file dialog: using Strata's file browser".into();
                 }
             }
-            Guarded::Quit => {
-                self.quit_confirmed = true;
+        }
+        self.dialogs.browser = Some(FileBrowser::new(purpose, start));
+    }
+
+    fn path_chosen(&mut self, purpose: PathPurpose, mut path: PathBuf) {
+        let folder = if path.is_dir() {
+            Some(path.clone())
+        } else {
+            path.parent().map(PathBuf::from)
+        };
+        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            self.prefs.last_folder = Some(folder);
+        }
+        match purpose {
+            PathPurpose::OpenProject => self.proceed(Guarded::Open(Some(path))),
+            PathPurpose::SaveProject(_) => {
+                if path.extension().is_none() {
+                    path.set_extension("strata");
+                }
+                self.save_to(path);
+            }
+            PathPurpose::ImportVxr => self.start_job(files::import_vxr_job(path)),
+            PathPurpose::ExportMesh(_) => {
+                if let Some(doc) = &self.doc {
+                    let job =
+                        files::export_mesh_job(doc.grid().clone(), doc.materials().clone(), path);
+                    self.start_job(job);
+                }
+            }
+            PathPurpose::ExportVxr => {
+                if let Some(doc) = &self.doc {
+                    let job = files::export_vxr_job(doc.grid().clone(), doc.bounds(), path);
+                    self.start_job(job);
+                }
+            }
+            PathPurpose::Panel { panel, tag, .. } => {
+                let mut out = Vec::new();
+                if let Some(e) = self.panels.by_name_mut(panel) {
+                    e.panel.on_path(tag, &path, &mut out);
+                }
+                self.apply_all(out);
             }
         }
     }
 
-    fn shortcuts(&mut self, ctx: &egui::Context) {
-        if ctx.egui_wants_keyboard_input() {
+    /// Save to the document's file, or ask for one.
+    fn save(&mut self) {
+        let Some(doc) = self.doc.as_ref() else {
             return;
+        };
+        match doc.path() {
+            Some(p) => self.save_to(p.to_path_buf()),
+            None => self.ask_path(PathPurpose::SaveProject(doc.header().name.clone())),
         }
-        let cmd = |k| KeyboardShortcut::new(Modifiers::COMMAND, k);
-        let cmd_shift = |k| KeyboardShortcut::new(Modifiers::COMMAND | Modifiers::SHIFT, k);
-        let (undo, redo, save, save_as, open, new) = ctx.input_mut(|i| {
-            (
-                i.consume_shortcut(&cmd(Key::Z)),
-                i.consume_shortcut(&cmd_shift(Key::Z)) || i.consume_shortcut(&cmd(Key::Y)),
-                i.consume_shortcut(&cmd(Key::S)),
-                i.consume_shortcut(&cmd_shift(Key::S)),
-                i.consume_shortcut(&cmd(Key::O)),
-                i.consume_shortcut(&cmd(Key::N)),
-            )
-        });
-        // Ctrl+Shift+Z is consumed before Ctrl+Z would match it (consume_shortcut ignores extra
-        // Shift), so check redo first.
-        if redo {
-            self.redo();
-        } else if undo {
-            self.undo();
-        }
-        if save_as {
-            self.save_as();
-        } else if save {
-            self.save();
-        }
-        if open {
-            self.guard(Guarded::Open(None));
-        }
-        if new {
-            self.guard(Guarded::New);
-        }
-        panels::tools::tool_shortcuts(self, ctx);
     }
 
-    /// Undo the newest step.
-    pub fn undo(&mut self) {
+    /// Save the document to `path` in the background (atomic, previous file kept as `.bak`).
+    fn save_to(&mut self, path: PathBuf) {
+        if self.jobs.busy() {
+            return;
+        }
         let Some(doc) = self.doc.as_mut() else {
             return;
         };
-        self.tools.finish(doc);
-        match doc.undo() {
-            Ok(Some(name)) => self.message = format!("Undid {name}"),
-            Ok(None) => self.message = "Nothing to undo".into(),
+        let mut project = doc.snapshot();
+        project.header.camera = self.viewport.camera.to_saved();
+        if doc.path() != Some(path.as_path()) {
+            project.header.name = files::stem(&path);
+        }
+        let revision = doc.revision();
+        let thumbs = self.config.as_deref().map(crate::thumbnails::folder);
+        self.start_job(files::save_job(project, path, revision, thumbs));
+    }
+
+    fn recover(&mut self) {
+        let Some(dir) = self.config.clone() else {
+            return;
+        };
+        let original = self
+            .dialogs
+            .recover
+            .take()
+            .and_then(|i: RecoveryInfo| i.original);
+        // The start-up world is not needed: the recovered one replaces it.
+        self.jobs.cancel_modal();
+        self.wait_for_job();
+        let path = autosave::project_path(&autosave::folder(&dir));
+        self.start_job(files::recover_job(path, original));
+    }
+
+    fn edit_result(&mut self, result: crate::AppResult<Option<String>>, verb: &str, none: &str) {
+        match result {
+            Ok(Some(name)) => self.message = format!("{verb} {name}"),
+            Ok(None) => self.message = none.to_owned(),
             Err(e) => self.dialogs.error = Some(e.to_string()),
         }
     }
 
-    /// Redo the most recently undone step.
-    pub fn redo(&mut self) {
-        let Some(doc) = self.doc.as_mut() else {
-            return;
-        };
-        self.tools.finish(doc);
-        match doc.redo() {
-            Ok(Some(name)) => self.message = format!("Redid {name}"),
-            Ok(None) => self.message = "Nothing to redo".into(),
-            Err(e) => self.dialogs.error = Some(e.to_string()),
+    /// Carry out every action, in order.
+    pub fn apply_all(&mut self, actions: Vec<Action>) {
+        for action in actions {
+            self.apply(action);
+        }
+        self.publish();
+    }
+
+    /// Carry out one action.
+    pub fn apply(&mut self, action: Action) {
+        let idle = !self.jobs.busy();
+        match action {
+            Action::New => self.guard(Guarded::New),
+            Action::Open(path) => self.guard(Guarded::Open(path)),
+            Action::Quit => self.guard(Guarded::Quit),
+            Action::Save if idle => self.save(),
+            Action::SaveAs if idle => {
+                if let Some(doc) = &self.doc {
+                    self.ask_path(PathPurpose::SaveProject(doc.header().name.clone()));
+                }
+            }
+            Action::SaveThen(next) => {
+                self.after_save = Some(next);
+                self.save();
+                if !self.jobs.busy() {
+                    // No file chosen (yet): nothing was saved, so nothing happens now.
+                    if self.dialogs.browser.is_none() {
+                        self.after_save = None;
+                    }
+                }
+            }
+            Action::Proceed(next) => self.proceed(next),
+            Action::AskPath(purpose) => self.ask_path(purpose),
+            Action::PathChosen(purpose, path) => self.path_chosen(purpose, path),
+            Action::ImportHeightmap(import) => self.start_job(files::heightmap_job(import)),
+            Action::Generate(settings) => self.start_job(files::generate_job(settings)),
+            Action::CancelJob => self.jobs.cancel_modal(),
+            Action::Recover => self.recover(),
+            Action::DiscardRecovery => {
+                self.dialogs.recover = None;
+                self.discard_autosave();
+            }
+            Action::Undo if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    let r = doc.undo();
+                    self.edit_result(r, "Undid", "Nothing to undo");
+                }
+            }
+            Action::Redo if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    let r = doc.redo();
+                    self.edit_result(r, "Redid", "Nothing to redo");
+                }
+            }
+            Action::JumpTo(n) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    match doc.jump_to(n) {
+                        Ok(0) => {}
+                        Ok(k) if k < 0 => self.message = format!("Undid {} steps", -k),
+                        Ok(k) => self.message = format!("Redid {k} steps"),
+                        Err(e) => self.dialogs.error = Some(e.to_string()),
+                    }
+                }
+            }
+            Action::BeginStroke(name) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.begin_stroke(&name);
+                }
+            }
+            Action::Dab {
+                tool,
+                brush,
+                center,
+            } if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.dab(&tool, &brush, center);
+                }
+            }
+            Action::EndStroke => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.end_stroke();
+                }
+            }
+            Action::SeaLevel {
+                region,
+                level,
+                mode,
+            } if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    if doc.sea_level(region, level, mode).is_none() {
+                        self.message = match mode {
+                            strata_engine::tools::SeaLevelMode::Fill => {
+                                "No air below the level to fill".into()
+                            }
+                            strata_engine::tools::SeaLevelMode::Clear => "No water to clear".into(),
+                        };
+                    }
+                }
+            }
+            Action::Edit(edit) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.edit_boxes(&edit.name, &edit.boxes, edit.write);
+                }
+            }
+            Action::Start(job) => self.start_job(job),
+            Action::ActivateTool(name) => {
+                if self.active_tool != name {
+                    if let Some(doc) = self.doc.as_mut() {
+                        doc.end_stroke();
+                    }
+                    self.active_tool = name;
+                }
+            }
+            Action::TogglePanel(name) => {
+                let open = self.panels.is_open(name);
+                self.panels.set_open(name, !open);
+            }
+            Action::ShowPanel(name) => self.panels.set_open(name, true),
+            Action::Message(m) => self.message = m,
+            Action::Error(e) => self.dialogs.error = Some(e),
+            Action::Save
+            | Action::SaveAs
+            | Action::Undo
+            | Action::Redo
+            | Action::JumpTo(_)
+            | Action::BeginStroke(_)
+            | Action::Dab { .. }
+            | Action::SeaLevel { .. }
+            | Action::Edit(_) => {
+                self.message = "Busy: wait for the running job to finish".into();
+            }
         }
     }
 
-    /// Run one frame inside `ui` (the whole window): jobs, shortcuts, panels, dialogs, title,
-    /// autosave and the close request.
+    fn command(&mut self, command: Command, out: &mut Vec<Action>) {
+        match command {
+            Command::New => out.push(Action::New),
+            Command::Open => out.push(Action::Open(None)),
+            Command::Save => out.push(Action::Save),
+            Command::SaveAs => out.push(Action::SaveAs),
+            Command::Undo => out.push(Action::Undo),
+            Command::Redo => out.push(Action::Redo),
+            Command::Focus => self.viewport.focus_hovered(),
+            Command::FrontView => self.viewport.camera.axis_view(AxisView::Front),
+            Command::RightView => self.viewport.camera.axis_view(AxisView::Right),
+            Command::TopView => self.viewport.camera.axis_view(AxisView::Top),
+            other => {
+                let view = view!(self, egui::Modifiers::NONE);
+                for e in self.panels.entries_mut() {
+                    if e.panel.on_command(other, &view, out) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Run one frame inside `ui` (the whole window).
     pub fn run(&mut self, ui: &mut egui::Ui) {
-        let started = Instant::now();
+        let now = Instant::now();
+        if let Some(last) = self.last_frame.replace(now) {
+            let ms = (now - last).as_secs_f32() * 1000.0;
+            self.frame_ms = if self.frame_ms == 0.0 {
+                ms
+            } else {
+                0.9 * self.frame_ms + 0.1 * ms
+            };
+        }
         let ctx = ui.ctx().clone();
         self.poll_jobs();
-        self.shortcuts(&ctx);
+        let mut out = Vec::new();
+        for command in self.keymap.pressed(&ctx, self.active_tool) {
+            self.command(command, &mut out);
+        }
+        self.apply_all(out);
         self.layout(ui);
-        panels::dialogs::show(self, &ctx);
+        let mut out = Vec::new();
+        let name = self
+            .doc
+            .as_ref()
+            .map_or_else(String::new, Document::display_name);
+        dialogs::show(&ctx, &mut self.dialogs, &self.jobs, &name, &mut out);
+        self.apply_all(out);
         self.update_title(&ctx);
-        self.autosave_tick();
+        if let Some(next) = self.autosave_tick() {
+            ctx.request_repaint_after(next);
+        }
         self.handle_close(&ctx);
-        if self.job.is_some() || self.autosave_job.is_some() {
+        if self.jobs.any() {
             ctx.request_repaint_after(Duration::from_millis(50));
         }
-        self.frame_ms = 0.9 * self.frame_ms + 0.1 * started.elapsed().as_secs_f32() * 1000.0;
     }
 
-    /// Lay out the panels inside `ui`.
+    /// Lay out the bars, panels, viewport and windows inside `ui`.
     pub fn layout(&mut self, ui: &mut egui::Ui) {
-        egui::Panel::top("menu").show(ui, |ui| panels::menu::show(self, ui));
-        let frame_ms = self.frame_ms;
-        egui::Panel::bottom("status").show(ui, |ui| panels::status::show(self, ui, frame_ms));
-        egui::Panel::left("tools")
-            .resizable(false)
-            .default_size(210.0)
-            .show(ui, |ui| panels::tools::show(self, ui));
-        egui::CentralPanel::no_frame().show(ui, |ui| self.central(ui));
+        let modifiers = ui.input(|i| i.modifiers);
+        let mut out = Vec::new();
+        {
+            let view = view!(self, modifiers);
+            let (panels, viewport) = (&self.panels, &mut self.viewport);
+            egui::Panel::top("menu").show(ui, |ui| {
+                crate::menu::show(ui, &view, panels, viewport, &mut out);
+            });
+            let line = StatusLine {
+                message: &self.message,
+                stale_chunks: self.viewport.stale_chunks(),
+                frame_ms: self.frame_ms,
+            };
+            let memory = &mut self.memory;
+            egui::Panel::bottom("status").show(ui, |ui| status::show(ui, &view, &line, memory));
+        }
+        self.apply_all(out);
+        self.docked(ui, Placement::Left);
+        self.docked(ui, Placement::Right);
+        egui::CentralPanel::no_frame().show(ui, |ui| self.central(ui, modifiers));
+        self.windows(ui.ctx(), modifiers);
     }
 
-    fn central(&mut self, ui: &mut egui::Ui) {
-        let Some(doc) = self.doc.as_mut() else {
-            ui.centered_and_justified(|ui| {
-                ui.label(match &self.job {
-                    Some(job) => format!("{}…", job.label()),
-                    None => "No world open. File > New World… or File > Open…".to_owned(),
-                });
+    fn docked(&mut self, ui: &mut egui::Ui, placement: Placement) {
+        let any = self
+            .panels
+            .entries()
+            .iter()
+            .any(|e| e.open && e.panel.placement() == placement);
+        if !any {
+            return;
+        }
+        let modifiers = ui.input(|i| i.modifiers);
+        let mut out = Vec::new();
+        {
+            let view = view!(self, modifiers);
+            let entries = self.panels.entries_mut();
+            let side = match placement {
+                Placement::Left => egui::Panel::left("left-panels").default_size(210.0),
+                _ => egui::Panel::right("right-panels").default_size(260.0),
+            };
+            side.resizable(true).show(ui, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt(("panels", placement == Placement::Left))
+                    .show(ui, |ui| {
+                        for e in entries.iter_mut() {
+                            if !e.open || e.panel.placement() != placement {
+                                continue;
+                            }
+                            if placement == Placement::Left {
+                                e.panel.ui(ui, &view, &mut out);
+                            } else {
+                                egui::CollapsingHeader::new(e.panel.name())
+                                    .default_open(true)
+                                    .show(ui, |ui| e.panel.ui(ui, &view, &mut out));
+                            }
+                        }
+                    });
             });
+        }
+        self.apply_all(out);
+    }
+
+    fn windows(&mut self, ctx: &egui::Context, modifiers: egui::Modifiers) {
+        let mut out = Vec::new();
+        {
+            let view = view!(self, modifiers);
+            for e in self.panels.entries_mut() {
+                e.panel.tick(&view, &mut out);
+                if !e.open || e.panel.placement() != Placement::Window {
+                    continue;
+                }
+                let panel = &mut e.panel;
+                egui::Window::new(panel.name())
+                    .open(&mut e.open)
+                    .collapsible(false)
+                    .show(ctx, |ui| panel.ui(ui, &view, &mut out));
+            }
+        }
+        self.apply_all(out);
+    }
+
+    fn central(&mut self, ui: &mut egui::Ui, modifiers: egui::Modifiers) {
+        let Some(doc) = self.doc.as_mut() else {
+            let text = match self.jobs.modal() {
+                Some(job) => format!("{}…", job.label()),
+                None => "No world open. File > New World… or File > Open…".to_owned(),
+            };
+            ui.centered_and_justified(|ui| ui.label(text));
             return;
         };
-        let modifiers = ui.input(|i| i.modifiers);
-        let tools = &self.tools;
-        let input = self
-            .viewport
-            .show(ui, doc, |hit| tools.cursor(hit.point, modifiers));
-        if let Some(message) = self.tools.handle(&input, modifiers, doc) {
-            self.message = message;
-        }
-        if self.tools.stroking() {
-            ui.ctx().request_repaint();
+        let frame = self.viewport.begin(ui, doc);
+        let mut out = Vec::new();
+        let cursor = {
+            let view = view!(self, modifiers);
+            let active = self.active_tool;
+            let mut cursor = None;
+            for e in self.panels.entries_mut() {
+                if e.panel.name() == active {
+                    cursor = e.panel.viewport(&frame.input, &view, &mut out);
+                }
+            }
+            cursor
+        };
+        self.apply_all(out);
+        if let Some(doc) = self.doc.as_ref() {
+            self.viewport.end(ui, doc, frame, cursor);
+            if doc.stroking() {
+                ui.ctx().request_repaint();
+            }
         }
     }
 

@@ -30,6 +30,14 @@ pub struct Prefs {
     pub lod: bool,
     /// Camera fly speed, voxels per second.
     pub fly_speed: f32,
+    /// The docked panels shown (`None`: each panel's default).
+    pub open_panels: Option<Vec<String>>,
+    /// Shortcuts changed from the defaults: command name → keys (`"Undo"` → `"Ctrl+Z"`).
+    pub key_bindings: Vec<(String, String)>,
+    /// Use Strata's own file browser even where the system's file dialog works.
+    pub in_app_file_browser: bool,
+    /// The folder the last file prompt answered in.
+    pub last_folder: Option<PathBuf>,
 }
 
 impl Default for Prefs {
@@ -41,6 +49,10 @@ impl Default for Prefs {
             brush_strength: 0.5,
             lod: true,
             fly_speed: 40.0,
+            open_panels: None,
+            key_bindings: Vec::new(),
+            in_app_file_browser: false,
+            last_folder: None,
         }
     }
 }

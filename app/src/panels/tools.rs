@@ -1,66 +1,98 @@
-//! The Tools panel (tool buttons, brush shape, size, strength, plane lock, materials, tool options)
-//! and the tool keyboard shortcuts: T / R / G for Add / Subtract / Paint, 1–9 for the tools in panel
-//! order, [ and ] for brush size.
+//! The Tools panel: tool buttons, brush shape, size, strength, plane lock, materials and tool
+//! options. It owns the brush tool's state and turns viewport drags into stroke actions; its
+//! shortcuts (T / R / G, 1–9, [ and ]) come from the keymap.
 
-use eframe::egui::{self, Key};
+use eframe::egui;
 
 use strata_engine::tools::{
     BrushShape, SeaLevelMode, ToolKind, MAX_SIZE, MAX_STRENGTH, MIN_SIZE, MIN_STRENGTH,
 };
 use strata_engine::voxel::MaterialTable;
 
-use crate::app::EditorApp;
+use super::{Panel, Placement, ToolInfo, View};
+use crate::action::Action;
+use crate::keymap::Command;
+use crate::tools::ToolState;
+use crate::viewport::scene::CursorDraw;
+use crate::viewport::ViewportInput;
 
-const DIGITS: [Key; 9] = [
-    Key::Num1,
-    Key::Num2,
-    Key::Num3,
-    Key::Num4,
-    Key::Num5,
-    Key::Num6,
-    Key::Num7,
-    Key::Num8,
-    Key::Num9,
-];
+/// The Tools panel.
+#[derive(Default)]
+pub struct ToolsPanel {
+    /// The brush tool's settings and the stroke in progress.
+    pub state: ToolState,
+}
 
-/// Apply tool shortcuts pressed this frame (only without Ctrl/Alt, and not while typing).
-pub fn tool_shortcuts(app: &mut EditorApp, ctx: &egui::Context) {
-    let (kind, size_step) = ctx.input(|i| {
-        if i.modifiers.command || i.modifiers.ctrl || i.modifiers.alt {
-            return (None, 0);
-        }
-        let letter = [(Key::T, 'T'), (Key::R, 'R'), (Key::G, 'G')]
-            .into_iter()
-            .find(|(k, _)| i.key_pressed(*k))
-            .and_then(|(_, c)| ToolKind::from_letter(c));
-        let digit = DIGITS
-            .iter()
-            .position(|k| i.key_pressed(*k))
-            .and_then(|d| ToolKind::from_digit(d as u8 + 1));
-        let step = i32::from(i.key_pressed(Key::CloseBracket))
-            - i32::from(i.key_pressed(Key::OpenBracket));
-        (letter.or(digit), step)
-    });
-    if let Some(kind) = kind {
-        app.tools.tool.kind = kind;
-        app.message = format!("{} tool", kind.name());
+/// The panel's name (also the name of its viewport tool).
+pub const NAME: &str = "Tools";
+
+impl Panel for ToolsPanel {
+    fn name(&self) -> &'static str {
+        NAME
     }
-    if size_step > 0 {
-        app.tools.brush = app.tools.brush.grown();
-    } else if size_step < 0 {
-        app.tools.brush = app.tools.brush.shrunk();
+
+    fn placement(&self) -> Placement {
+        Placement::Left
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
+        show(&mut self.state, ui, view, out);
+    }
+
+    fn tool(&self) -> Option<ToolInfo> {
+        Some(ToolInfo {
+            name: NAME,
+            hint: "Sculpt and paint with brushes",
+        })
+    }
+
+    fn on_command(&mut self, command: Command, _view: &View<'_>, out: &mut Vec<Action>) -> bool {
+        let kind = match command {
+            Command::AddTool => Some(ToolKind::Add),
+            Command::SubtractTool => Some(ToolKind::Subtract),
+            Command::PaintTool => Some(ToolKind::Paint),
+            Command::BrushTool(i) => ToolKind::from_digit(i + 1),
+            Command::BrushLarger => {
+                self.state.brush = self.state.brush.grown();
+                return true;
+            }
+            Command::BrushSmaller => {
+                self.state.brush = self.state.brush.shrunk();
+                return true;
+            }
+            _ => return false,
+        };
+        if let Some(kind) = kind {
+            self.state.tool.kind = kind;
+            out.push(Action::ActivateTool(NAME));
+            out.push(Action::Message(format!("{} tool", kind.name())));
+        }
+        true
+    }
+
+    fn viewport(
+        &mut self,
+        input: &ViewportInput,
+        view: &View<'_>,
+        out: &mut Vec<Action>,
+    ) -> Option<CursorDraw> {
+        let doc = view.doc?;
+        if let Some(message) = self.state.handle(input, view.modifiers, doc, out) {
+            out.push(Action::Message(message));
+        }
+        let hit = input.hover?;
+        self.state.cursor(hit.point, view.modifiers)
     }
 }
 
-/// Show the Tools panel.
-pub fn show(app: &mut EditorApp, ui: &mut egui::Ui) {
+fn show(state: &mut ToolState, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
     ui.heading("Tools");
     egui::Grid::new("tool-grid")
         .num_columns(2)
         .spacing([6.0, 6.0])
         .show(ui, |ui| {
             for (i, kind) in ToolKind::ALL.into_iter().enumerate() {
-                let selected = app.tools.tool.kind == kind;
+                let selected = view.active_tool == NAME && state.tool.kind == kind;
                 let hint = match kind.letter() {
                     Some(c) => format!("{} ({}, {c})", kind.name(), i + 1),
                     None => format!("{} ({})", kind.name(), i + 1),
@@ -70,7 +102,8 @@ pub fn show(app: &mut EditorApp, ui: &mut egui::Ui) {
                     .on_hover_text(hint)
                     .clicked()
                 {
-                    app.tools.tool.kind = kind;
+                    state.tool.kind = kind;
+                    out.push(Action::ActivateTool(NAME));
                 }
                 if i % 2 == 1 {
                     ui.end_row();
@@ -78,59 +111,55 @@ pub fn show(app: &mut EditorApp, ui: &mut egui::Ui) {
             }
         });
     ui.separator();
-    let kind = app.tools.tool.kind;
+    let kind = state.tool.kind;
     if kind == ToolKind::SeaLevel {
-        sea_level(app, ui);
+        sea_level(state, ui, view, out);
     } else {
-        brush(app, ui);
+        brush(state, ui);
     }
     ui.separator();
-    materials(app, ui);
+    materials(state, ui, view);
 }
 
-fn brush(app: &mut EditorApp, ui: &mut egui::Ui) {
+fn brush(state: &mut ToolState, ui: &mut egui::Ui) {
     ui.label("Brush");
     ui.horizontal(|ui| {
-        let shape = &mut app.tools.brush.shape;
+        let shape = &mut state.brush.shape;
         ui.selectable_value(shape, BrushShape::Sphere, "Sphere");
         ui.selectable_value(shape, BrushShape::Cube, "Cube");
         ui.selectable_value(shape, BrushShape::Cylinder, "Cylinder");
     });
-    ui.add(egui::Slider::new(&mut app.tools.brush.size, MIN_SIZE..=MAX_SIZE).text("Size"));
+    ui.add(egui::Slider::new(&mut state.brush.size, MIN_SIZE..=MAX_SIZE).text("Size"));
     ui.add(
-        egui::Slider::new(&mut app.tools.brush.strength, MIN_STRENGTH..=MAX_STRENGTH)
-            .text("Strength"),
+        egui::Slider::new(&mut state.brush.strength, MIN_STRENGTH..=MAX_STRENGTH).text("Strength"),
     );
-    ui.label(format!("Size: {:.0}", app.tools.brush.size));
-    ui.checkbox(&mut app.tools.plane_lock, "Plane Lock");
-    if app.tools.tool.kind == ToolKind::Flatten {
-        ui.checkbox(&mut app.tools.flatten_fixed, "Fixed Plane");
-        if app.tools.flatten_fixed {
-            ui.add(egui::DragValue::new(&mut app.tools.flatten_height).prefix("Height "));
+    ui.label(format!("Size: {:.0}", state.brush.size));
+    ui.checkbox(&mut state.plane_lock, "Plane Lock");
+    if state.tool.kind == ToolKind::Flatten {
+        ui.checkbox(&mut state.flatten_fixed, "Fixed Plane");
+        if state.flatten_fixed {
+            ui.add(egui::DragValue::new(&mut state.flatten_height).prefix("Height "));
         }
     }
     ui.small("Ctrl inverts · Shift smooths · Alt+click picks material");
 }
 
-fn sea_level(app: &mut EditorApp, ui: &mut egui::Ui) {
+fn sea_level(state: &mut ToolState, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
     ui.label("Sea Level");
-    let max = app
-        .doc
-        .as_ref()
-        .map_or(256.0, |d| d.project.header.bounds.max.y as f32);
-    ui.add(egui::Slider::new(&mut app.tools.sea_level, 0.0..=max).text("Level"));
-    let mut whole = app.tools.sea_area.is_none();
+    let max = view.doc.map_or(256.0, |d| d.bounds().max.y as f32);
+    ui.add(egui::Slider::new(&mut state.sea_level, 0.0..=max).text("Level"));
+    let mut whole = state.sea_area.is_none();
     if ui.checkbox(&mut whole, "Whole World").changed() {
-        app.tools.sea_area = if whole {
+        state.sea_area = if whole {
             None
         } else {
-            app.doc.as_ref().map(|d| {
-                let b = d.project.header.bounds;
+            view.doc.map(|d| {
+                let b = d.bounds();
                 [b.min.x, b.min.z, b.max.x, b.max.z]
             })
         };
     }
-    if let Some(area) = app.tools.sea_area.as_mut() {
+    if let Some(area) = state.sea_area.as_mut() {
         egui::Grid::new("sea-area").num_columns(3).show(ui, |ui| {
             ui.label("From");
             ui.add(egui::DragValue::new(&mut area[0]).prefix("X "));
@@ -143,14 +172,21 @@ fn sea_level(app: &mut EditorApp, ui: &mut egui::Ui) {
         });
     }
     ui.horizontal(|ui| {
-        let Some(doc) = app.doc.as_mut() else {
+        let Some(doc) = view.doc else {
             return;
         };
-        if ui.button("Fill Water").clicked() && !app.tools.sea_level(doc, SeaLevelMode::Fill) {
-            app.message = "No air below the level to fill".into();
+        let enabled = !view.busy;
+        if ui
+            .add_enabled(enabled, egui::Button::new("Fill Water"))
+            .clicked()
+        {
+            out.push(state.sea_level(doc.bounds(), SeaLevelMode::Fill));
         }
-        if ui.button("Clear Water").clicked() && !app.tools.sea_level(doc, SeaLevelMode::Clear) {
-            app.message = "No water to clear".into();
+        if ui
+            .add_enabled(enabled, egui::Button::new("Clear Water"))
+            .clicked()
+        {
+            out.push(state.sea_level(doc.bounds(), SeaLevelMode::Clear));
         }
     });
     ui.small("Fills air below the level with water in the area, or clears it.");
@@ -162,21 +198,20 @@ fn material_name(table: &MaterialTable, id: u8) -> String {
         .map_or_else(|| format!("#{id}"), |m| m.name.clone())
 }
 
-fn materials(app: &mut EditorApp, ui: &mut egui::Ui) {
-    let table = app
+fn materials(state: &mut ToolState, ui: &mut egui::Ui, view: &View<'_>) {
+    let table = view
         .doc
-        .as_ref()
         .map_or_else(MaterialTable::builtin, |d| d.materials().clone());
-    let kind = app.tools.tool.kind;
+    let kind = state.tool.kind;
     if kind == ToolKind::Replace {
-        material_combo(ui, &table, "Source", &mut app.tools.tool.source_material);
+        material_combo(ui, &table, "Source", &mut state.tool.source_material);
     }
     let label = if kind == ToolKind::Replace {
         "Target"
     } else {
         "Material"
     };
-    material_combo(ui, &table, label, &mut app.tools.tool.material);
+    material_combo(ui, &table, label, &mut state.tool.material);
 }
 
 fn material_combo(ui: &mut egui::Ui, table: &MaterialTable, label: &str, id: &mut u8) {

@@ -1,25 +1,25 @@
-//! Tool input: turns viewport clicks and drags into engine tool strokes, one undo step per stroke.
+//! Brush input: turns viewport clicks and drags into stroke actions, one undo step per stroke. The
+//! Tools panel owns a [`ToolState`]; the document applies the actions.
 //!
 //! ```text
 //!   primary down over terrain ── Alt? ──> pick the hovered material
 //!            │ no
 //!            ▼
-//!   Stroke::begin(name)   tool = chosen tool, Ctrl inverts Add/Subtract and Grow/Erode,
+//!   BeginStroke(name)     tool = chosen tool, Ctrl inverts Add/Subtract and Grow/Erode,
 //!            │            Shift smooths for this stroke; plane lock fixes the plane at the first hit
-//!   every frame held: one dab at the hovered point ──> Document::edited (physics, remesh)
+//!   every frame held: Dab at the hovered point ──> Document::dab (undo, physics, publish)
 //!            ▼
-//!   release: Stroke::end ──> the Edit menu shows the step's name
+//!   release: EndStroke ──> the Edit menu shows the step's name
 //! ```
 //!
 //! The voxel operations themselves live in the engine's `tools` module.
 
 use eframe::egui::Modifiers;
 
-use strata_engine::tools::{
-    pick_material, Brush, BrushShape, Plane, SeaLevelMode, Stroke, Tool, ToolKind,
-};
+use strata_engine::tools::{pick_material, Brush, BrushShape, Plane, SeaLevelMode, Tool, ToolKind};
 use strata_engine::voxel::VoxelBox;
 
+use crate::action::Action;
 use crate::document::Document;
 use crate::viewport::scene::{CursorDraw, CursorShape};
 use crate::viewport::ViewportInput;
@@ -44,8 +44,9 @@ pub struct ToolState {
     stroke: Option<Active>,
 }
 
+/// The tool and brush a stroke started with (they stay fixed until it ends).
+#[derive(Debug, Clone, Copy)]
 struct Active {
-    stroke: Stroke,
     tool: Tool,
     brush: Brush,
 }
@@ -85,19 +86,20 @@ impl ToolState {
         tool
     }
 
-    /// Handle one frame of viewport input. Returns a message for the status bar (a picked material).
+    /// Handle one frame of viewport input: push the stroke actions; returns a message for the status
+    /// bar (a picked material).
     pub fn handle(
         &mut self,
         input: &ViewportInput,
         modifiers: Modifiers,
-        doc: &mut Document,
+        doc: &Document,
+        out: &mut Vec<Action>,
     ) -> Option<String> {
         let mut message = None;
         if input.primary_pressed && self.stroke.is_none() {
             if let Some(hit) = input.hover {
                 if modifiers.alt {
-                    let grid = &doc.project.grid;
-                    if let Some(id) = pick_material(grid, doc.materials(), hit.point) {
+                    if let Some(id) = pick_material(doc.grid(), doc.materials(), hit.point) {
                         self.tool.material = id;
                         let name = doc
                             .materials()
@@ -106,90 +108,63 @@ impl ToolState {
                         message = Some(format!("Picked {name}"));
                     }
                 } else if self.tool.kind != ToolKind::SeaLevel {
-                    self.begin(doc, modifiers, hit.point, hit.normal);
+                    self.begin(modifiers, hit.point, hit.normal, out);
                 }
             }
         }
         if input.primary_down {
-            if let (Some(active), Some(hit)) = (self.stroke.as_mut(), input.hover) {
-                let project = &mut doc.project;
-                let changed = active.stroke.dab(
-                    &mut project.history,
-                    &mut project.grid,
-                    &project.header.materials,
-                    &active.tool,
-                    &active.brush,
-                    hit.point,
-                );
-                if let Some(b) = changed {
-                    doc.edited(b);
-                }
+            if let (Some(active), Some(hit)) = (self.stroke.as_ref(), input.hover) {
+                out.push(Action::Dab {
+                    tool: active.tool,
+                    brush: active.brush,
+                    center: hit.point,
+                });
             }
         }
         if input.primary_released || (!input.primary_down && !input.primary_pressed) {
-            self.finish(doc);
+            self.finish(out);
         }
         message
     }
 
     fn begin(
         &mut self,
-        doc: &mut Document,
         modifiers: Modifiers,
         point: [f32; 3],
         normal: [f32; 3],
+        out: &mut Vec<Action>,
     ) {
         let tool = self.effective(modifiers);
         let mut brush = self.brush.clamped();
         if self.plane_lock {
             brush.plane_lock = Some(Plane::new(point, normal));
         }
-        let stroke = Stroke::begin(&mut doc.project.history, tool.kind.name());
-        self.stroke = Some(Active {
-            stroke,
-            tool,
-            brush,
-        });
+        out.push(Action::BeginStroke(tool.kind.name().to_owned()));
+        self.stroke = Some(Active { tool, brush });
     }
 
-    /// End the stroke in progress, if any (mouse released, or the document is about to change).
-    pub fn finish(&mut self, doc: &mut Document) {
-        if let Some(active) = self.stroke.take() {
-            active.stroke.end(&mut doc.project.history);
+    /// End the stroke in progress, if any (mouse released, or the tool changes).
+    pub fn finish(&mut self, out: &mut Vec<Action>) {
+        if self.stroke.take().is_some() {
+            out.push(Action::EndStroke);
         }
     }
 
-    /// Fill (or clear) water up to the sea level in the chosen area (whole world by default), as one
-    /// undo step. Returns false when nothing changed.
-    pub fn sea_level(&mut self, doc: &mut Document, mode: SeaLevelMode) -> bool {
-        self.finish(doc);
-        let project = &mut doc.project;
-        let mut bounds: VoxelBox = project.header.bounds;
+    /// The action that fills (or clears) water up to the sea level in the chosen area (whole world
+    /// by default) of a world with `bounds`, as one undo step.
+    pub fn sea_level(&self, bounds: VoxelBox, mode: SeaLevelMode) -> Action {
+        let mut region = bounds;
         if let Some([x0, z0, x1, z1]) = self.sea_area {
-            bounds.min.x = x0.min(x1);
-            bounds.min.z = z0.min(z1);
-            bounds.max.x = x0.max(x1);
-            bounds.max.z = z0.max(z1);
+            region.min.x = x0.min(x1);
+            region.min.z = z0.min(z1);
+            region.max.x = x0.max(x1);
+            region.max.z = z0.max(z1);
         }
-        let name = match mode {
-            SeaLevelMode::Fill => "Fill Water",
-            SeaLevelMode::Clear => "Clear Water",
-        };
-        let mut stroke = Stroke::begin(&mut project.history, name);
-        let changed = stroke.sea_level(
-            &mut project.history,
-            &mut project.grid,
-            &project.header.materials,
-            bounds,
-            self.sea_level,
+        Action::SeaLevel {
+            region,
+            level: self.sea_level,
             mode,
-        );
-        stroke.end(&mut project.history);
-        if let Some(b) = changed {
-            doc.edited(b);
-            return true;
         }
-        false
     }
 
     /// The cursor to draw at a hovered point.

@@ -5,8 +5,8 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 
-use crate::app::EditorApp;
 use crate::document::Document;
+use crate::panels::View;
 
 /// Memory per non-air voxel, recomputed at most once a second and only after edits (counting
 /// voxels walks the whole grid).
@@ -25,7 +25,7 @@ impl MemoryGauge {
             .at
             .is_some_and(|t| t.elapsed() < Duration::from_secs(1));
         if changed && !throttled {
-            let grid = &doc.project.grid;
+            let grid = doc.grid();
             let nonair = grid.stats().nonair_voxels;
             self.value = if nonair > 0 {
                 grid.memory_bytes() as f64 / nonair as f64
@@ -39,14 +39,24 @@ impl MemoryGauge {
     }
 }
 
+/// What the status bar shows besides the document.
+pub struct StatusLine<'a> {
+    /// The last message (empty: a hint).
+    pub message: &'a str,
+    /// Chunks still waiting for a mesh.
+    pub stale_chunks: usize,
+    /// Frame time, milliseconds.
+    pub frame_ms: f32,
+}
+
 /// Show the status bar.
-pub fn show(app: &mut EditorApp, ui: &mut egui::Ui, frame_ms: f32) {
+pub fn show(ui: &mut egui::Ui, view: &View<'_>, line: &StatusLine<'_>, memory: &mut MemoryGauge) {
     ui.horizontal(|ui| {
-        let Some(doc) = app.doc.as_ref() else {
-            ui.label(&app.message);
+        let Some(doc) = view.doc else {
+            ui.label(line.message);
             return;
         };
-        match app.viewport.hover {
+        match view.hover {
             Some(hit) => {
                 let v = hit.point.map(|c| c.floor() as i32);
                 let name = doc
@@ -60,33 +70,23 @@ pub fn show(app: &mut EditorApp, ui: &mut egui::Ui, frame_ms: f32) {
             }
         }
         ui.separator();
-        let grid = &doc.project.grid;
-        let per_voxel = app.memory.per_voxel(doc);
+        let per_voxel = memory.per_voxel(doc);
         ui.label(format!("{per_voxel:.2} B/voxel"));
         ui.separator();
-        ui.label(format!("{} chunks", grid.chunk_count()));
-        let stale = app.viewport.stale_chunks();
-        if stale > 0 {
+        ui.label(format!("{} chunks", doc.grid().chunk_count()));
+        if line.stale_chunks > 0 {
             ui.separator();
-            ui.label(format!("meshing {stale}"));
+            ui.label(format!("meshing {}", line.stale_chunks));
         }
         ui.separator();
-        ui.label(format!("{frame_ms:.1} ms"));
+        ui.label(format!("{:.1} ms", line.frame_ms));
         ui.separator();
-        if app.message.is_empty() {
-            ui.weak(hint(app));
+        if line.message.is_empty() {
+            ui.weak(
+                "Drag to sculpt · right drag orbits · middle drag pans · wheel zooms · F focuses",
+            );
         } else {
-            ui.label(&app.message);
+            ui.label(line.message);
         }
     });
-}
-
-fn hint(app: &EditorApp) -> &'static str {
-    use strata_engine::tools::ToolKind;
-    match app.tools.tool.kind {
-        ToolKind::SeaLevel => "Set a level, then Fill Water or Clear Water",
-        ToolKind::Replace => "Drag to replace Source with Target inside the brush",
-        ToolKind::Paint => "Drag to paint · Alt+click picks a material",
-        _ => "Drag to sculpt · right drag orbits · middle drag pans · wheel zooms · F focuses",
-    }
 }
