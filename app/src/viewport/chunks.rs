@@ -103,6 +103,11 @@ impl ChunkMeshes {
             .count()
     }
 
+    /// Chunks waiting to be remeshed because an edit touched them.
+    pub fn urgent_count(&self) -> usize {
+        self.urgent.len()
+    }
+
     /// Mark every chunk whose mesh reads voxels of `changed` as urgent.
     pub fn edited(&mut self, grid: &Grid, changed: VoxelBox) {
         let reach = (BORDER << MAX_LOD) as i32 + 1;
