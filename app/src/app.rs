@@ -24,9 +24,10 @@ use crate::file_browser::FileBrowser;
 use crate::files::{self, NativeAnswer, PathPurpose};
 use crate::jobs::{Finished, JobOutput, JobRunner};
 use crate::keymap::{Command, Keymap};
+use crate::panels::FrameStats;
 use crate::panels::{self, Panels, Placement, View};
 use crate::prefs::{config_dir, Prefs};
-use crate::status::{self, MemoryGauge, StatusLine};
+use crate::status::{self, StatusLine};
 use crate::viewport::camera::AxisView;
 use crate::viewport::Viewport;
 
@@ -63,8 +64,26 @@ macro_rules! view {
             prefs: &$app.prefs,
             keymap: &$app.keymap,
             config: $app.config.as_deref(),
+            frame: $app.frame_stats(),
         }
     };
+}
+
+/// The one-line hint shown in the viewport until the first stroke.
+pub const FIRST_HINT: &str = "Left-drag to sculpt · Right-drag to orbit · F to focus";
+
+/// Draw [`FIRST_HINT`] on a dark band at the top of the viewport.
+fn first_hint(ui: &egui::Ui, rect: egui::Rect) {
+    let font = egui::FontId::proportional(15.0);
+    let color = egui::Color32::from_rgb(235, 238, 242);
+    let galley = ui
+        .painter()
+        .layout_no_wrap(FIRST_HINT.to_owned(), font, color);
+    let at = rect.center_top() + egui::vec2(-galley.size().x / 2.0, 14.0);
+    let band = egui::Rect::from_min_size(at, galley.size()).expand2(egui::vec2(12.0, 6.0));
+    ui.painter()
+        .rect_filled(band, 6.0, egui::Color32::from_black_alpha(150));
+    ui.painter().galley(at, galley, color);
 }
 
 /// Owner name of the autosave job.
@@ -100,7 +119,7 @@ pub struct EditorApp {
     after_save: Option<Guarded>,
     frame_ms: f32,
     last_frame: Option<Instant>,
-    memory: MemoryGauge,
+    capturing_keys: bool,
 }
 
 impl EditorApp {
@@ -110,6 +129,7 @@ impl EditorApp {
         let prefs = Prefs::load(config.as_deref());
         let mut viewport = Viewport::new(gl);
         viewport.meshes.lod_enabled = prefs.lod;
+        viewport.meshes.lod_distance = prefs.lod_distance;
         viewport.fly_speed = prefs.fly_speed;
         let mut panels = Panels::default();
         if let Some(tools) = panels.get_mut::<panels::tools::ToolsPanel>() {
@@ -146,7 +166,7 @@ impl EditorApp {
             after_save: None,
             frame_ms: 0.0,
             last_frame: None,
-            memory: MemoryGauge::default(),
+            capturing_keys: false,
         };
         if !skipped.is_empty() {
             app.message = format!("Ignored key bindings: {}", skipped.join(", "));
@@ -196,6 +216,14 @@ impl EditorApp {
         self.panels
             .get_mut::<panels::tools::ToolsPanel>()
             .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
+    }
+
+    fn frame_stats(&self) -> FrameStats {
+        FrameStats {
+            frame_ms: self.frame_ms,
+            stale_chunks: self.viewport.stale_chunks(),
+            triangles: self.viewport.drawn_triangles(),
+        }
     }
 
     /// Register one more consumer of the document's edits.
@@ -321,12 +349,34 @@ impl EditorApp {
         }
     }
 
+    /// Take new preferences (from the Preferences window) and save them.
+    fn set_prefs(&mut self, prefs: crate::prefs::Prefs) {
+        let recent = std::mem::take(&mut self.prefs.recent);
+        self.prefs = prefs;
+        self.prefs.recent = recent;
+        self.viewport.meshes.lod_enabled = self.prefs.lod;
+        self.viewport.meshes.lod_distance = self.prefs.lod_distance;
+        self.viewport.fly_speed = self.prefs.fly_speed;
+        let mut keymap = Keymap::default();
+        let skipped = keymap.apply_overrides(&self.prefs.key_bindings);
+        self.keymap = keymap;
+        // The autosave timer restarts with the new interval.
+        self.last_autosave = Instant::now();
+        self.save_prefs();
+        self.message = if skipped.is_empty() {
+            "Preferences saved".into()
+        } else {
+            format!("Ignored key bindings: {}", skipped.join(", "))
+        };
+    }
+
     /// Remember the brush, display and panel settings in the preferences file.
     pub fn save_prefs(&mut self) {
         let brush = self.tools().state.brush;
         self.prefs.brush_size = brush.size;
         self.prefs.brush_strength = brush.strength;
         self.prefs.lod = self.viewport.meshes.lod_enabled;
+        self.prefs.lod_distance = self.viewport.meshes.lod_distance;
         self.prefs.fly_speed = self.viewport.fly_speed;
         self.prefs.open_panels = Some(self.panels.open_names());
         self.prefs.key_bindings = self.keymap.overrides();
@@ -599,6 +649,11 @@ impl EditorApp {
             Action::EndStroke => {
                 if let Some(doc) = self.doc.as_mut() {
                     doc.end_stroke();
+                    if !self.prefs.hint_seen {
+                        // The first stroke: the viewport hint has done its job.
+                        self.prefs.hint_seen = true;
+                        self.save_prefs();
+                    }
                 }
             }
             Action::SeaLevel {
@@ -636,6 +691,8 @@ impl EditorApp {
                 self.panels.set_open(name, !open);
             }
             Action::ShowPanel(name) => self.panels.set_open(name, true),
+            Action::SetPrefs(prefs) => self.set_prefs(*prefs),
+            Action::CaptureKeys(on) => self.capturing_keys = on,
             Action::Message(m) => self.message = m,
             Action::Error(e) => self.dialogs.error = Some(e),
             Action::Save
@@ -689,8 +746,10 @@ impl EditorApp {
         let ctx = ui.ctx().clone();
         self.poll_jobs();
         let mut out = Vec::new();
-        for command in self.keymap.pressed(&ctx, self.active_tool) {
-            self.command(command, &mut out);
+        if !self.capturing_keys {
+            for command in self.keymap.pressed(&ctx, self.active_tool) {
+                self.command(command, &mut out);
+            }
         }
         self.apply_all(out);
         self.layout(ui);
@@ -721,13 +780,17 @@ impl EditorApp {
             egui::Panel::top("menu").show(ui, |ui| {
                 crate::menu::show(ui, &view, panels, viewport, &mut out);
             });
+            let tool = self
+                .panels
+                .entries()
+                .iter()
+                .find(|e| e.panel.name() == self.active_tool)
+                .and_then(|e| e.panel.status(&view));
             let line = StatusLine {
                 message: &self.message,
-                stale_chunks: self.viewport.stale_chunks(),
-                frame_ms: self.frame_ms,
+                tool,
             };
-            let memory = &mut self.memory;
-            egui::Panel::bottom("status").show(ui, |ui| status::show(ui, &view, &line, memory));
+            egui::Panel::bottom("status").show(ui, |ui| status::show(ui, &view, &line));
         }
         self.apply_all(out);
         self.docked(ui, Placement::Left);
@@ -818,8 +881,18 @@ impl EditorApp {
             cursor
         };
         self.apply_all(out);
+        let mut overlays = Vec::new();
+        {
+            let view = view!(self, modifiers);
+            for e in self.panels.entries() {
+                e.panel.overlays(&view, &mut overlays);
+            }
+        }
         if let Some(doc) = self.doc.as_ref() {
-            self.viewport.end(ui, doc, frame, cursor);
+            self.viewport.end(ui, doc, frame, cursor, overlays);
+            if !self.prefs.hint_seen {
+                first_hint(ui, frame.rect());
+            }
             if doc.stroking() {
                 ui.ctx().request_repaint();
             }
@@ -853,6 +926,12 @@ impl EditorApp {
             self.guard(Guarded::Quit);
         }
         if self.quit_confirmed {
+            let (rect, maximized) =
+                ctx.input(|i| (i.viewport().inner_rect, i.viewport().maximized));
+            if let Some(rect) = rect {
+                self.prefs.window_size = Some([rect.width(), rect.height()]);
+            }
+            self.prefs.window_maximized = maximized.unwrap_or(false);
             self.save_prefs();
             self.discard_autosave();
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

@@ -112,6 +112,9 @@ pub struct Brush {
     pub strength: f32,
     /// When set, every dab centre is projected onto this plane, so a stroke stays on it.
     pub plane_lock: Option<Plane>,
+    /// When set, voxels with `y` below this are never changed: the editor passes the world's lowest
+    /// layer plus one, so no brush digs through the bottom of the world.
+    pub floor_y: Option<i32>,
 }
 
 impl Default for Brush {
@@ -122,6 +125,7 @@ impl Default for Brush {
             size: 6.0,
             strength: 1.0,
             plane_lock: None,
+            floor_y: None,
         }
     }
 }
@@ -134,6 +138,7 @@ impl Brush {
             size,
             strength,
             plane_lock: None,
+            floor_y: None,
         }
         .clamped()
     }
@@ -146,6 +151,7 @@ impl Brush {
             size: clamp(self.size, MIN_SIZE, MAX_SIZE),
             strength: clamp(self.strength, MIN_STRENGTH, MAX_STRENGTH),
             plane_lock: self.plane_lock,
+            floor_y: self.floor_y,
         }
     }
 
