@@ -30,6 +30,7 @@
 //! the vertical cylinder the larger of the horizontal radius and the vertical half height (both equal
 //! to the brush radius).
 
+use crate::vec3::{dot, sub};
 use crate::voxel::{VoxelBox, VoxelPos};
 
 /// Smallest brush size in voxels.
@@ -275,16 +276,6 @@ pub fn falloff(d: f32) -> f32 {
     }
     let t = (d - FALLOFF_CORE) / (1.0 - FALLOFF_CORE);
     1.0 - t * t * (3.0 - 2.0 * t)
-}
-
-#[inline]
-pub(crate) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-#[inline]
-pub(crate) fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 #[cfg(test)]
