@@ -113,6 +113,9 @@ pub struct Brush {
     pub strength: f32,
     /// When set, every dab centre is projected onto this plane, so a stroke stays on it.
     pub plane_lock: Option<Plane>,
+    /// When set, voxels with `y` below this are never changed: the editor passes the world's lowest
+    /// layer plus one, so no brush digs through the bottom of the world.
+    pub floor_y: Option<i32>,
 }
 
 impl Default for Brush {
@@ -123,6 +126,7 @@ impl Default for Brush {
             size: 6.0,
             strength: 1.0,
             plane_lock: None,
+            floor_y: None,
         }
     }
 }
@@ -135,6 +139,7 @@ impl Brush {
             size,
             strength,
             plane_lock: None,
+            floor_y: None,
         }
         .clamped()
     }
@@ -147,6 +152,7 @@ impl Brush {
             size: clamp(self.size, MIN_SIZE, MAX_SIZE),
             strength: clamp(self.strength, MIN_STRENGTH, MAX_STRENGTH),
             plane_lock: self.plane_lock,
+            floor_y: self.floor_y,
         }
     }
 
