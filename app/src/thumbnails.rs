@@ -49,7 +49,7 @@ pub fn write(dir: &Path, path: &Path, project: &Project) -> AppResult<()> {
 /// Write the thumbnail of `project` unless one exists.
 ///
 /// # Errors
-/// As for [`write`].
+/// As for [`write()`].
 pub fn ensure(dir: &Path, path: &Path, project: &Project) -> AppResult<()> {
     if path_of(dir, path).is_file() {
         return Ok(());
