@@ -82,11 +82,17 @@ fn scene(ids: &Ids) -> Grid {
     g
 }
 
-/// One edit: the boxes it records (in order) and the change, from plain grid calls.
+/// One edit: the change made after recording box `i` of its step, from plain grid calls.
 type Edit = fn(&Ids, &mut Grid, usize);
 
-/// The four steps: name, recorded boxes, and the edit applied after recording box `i`.
-const STEPS: [(&str, &[[[i32; 3]; 2]], Edit); 4] = [
+/// A recorded box as `[min, max]`.
+type BoxCorners = [[i32; 3]; 2];
+
+/// One undoable step: its name, the boxes it records (in order) and its edit.
+type Step = (&'static str, &'static [BoxCorners], Edit);
+
+/// The four steps.
+const STEPS: [Step; 4] = [
     (
         "Add",
         &[
