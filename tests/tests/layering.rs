@@ -1,0 +1,193 @@
+//! House rules that a compiler does not check, read from the engine's source: top-level modules form
+//! no import cycle (codecs below history and formats, helpers below their users), and no module is
+//! hidden from its parent's list by a `#[path]` attribute.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// Every `.rs` file under `dir`, sorted (build output in `target/` skipped).
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("read dir") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "target") {
+                    stack.push(path);
+                }
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// The non-test code of a source file: comments dropped, and everything from the first
+/// `#[cfg(test)]` on (unit tests sit at the bottom of each file).
+fn shipped_code(text: &str) -> String {
+    let end = text.find("#[cfg(test)]").unwrap_or(text.len());
+    text[..end]
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Top-level engine module → the top-level modules its shipped code names as `crate::NAME`.
+fn engine_imports() -> BTreeMap<String, BTreeSet<String>> {
+    let src = workspace().join("engine/src");
+    let top: BTreeSet<String> = rust_files(&src)
+        .iter()
+        .filter_map(|p| {
+            let rel = p.strip_prefix(&src).ok()?;
+            let first = rel.components().next()?.as_os_str().to_str()?;
+            Some(first.trim_end_matches(".rs").to_owned())
+        })
+        .filter(|m| m != "lib")
+        .collect();
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for path in rust_files(&src) {
+        let rel = path.strip_prefix(&src).expect("under src");
+        let name = rel.to_string_lossy();
+        let module = name.split('/').next().unwrap_or("").trim_end_matches(".rs");
+        let file = rel.file_name().and_then(|f| f.to_str()).unwrap_or("");
+        if module == "lib" || file.contains("tests") || file.starts_with("test_") {
+            continue;
+        }
+        let code = shipped_code(&std::fs::read_to_string(&path).expect("read"));
+        let deps = graph.entry(module.to_owned()).or_default();
+        for (i, _) in code.match_indices("crate::") {
+            let rest = &code[i + "crate::".len()..];
+            let word: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let word = match word.as_str() {
+                "Error" | "Result" => "error".to_owned(),
+                _ => word,
+            };
+            if word != module && top.contains(&word) {
+                deps.insert(word);
+            }
+        }
+        // `use crate::{a::X, b::Y}` lists.
+        for (i, _) in code.match_indices("crate::{") {
+            let list = &code[i + "crate::{".len()..];
+            let list = &list[..list.find('}').unwrap_or(list.len())];
+            for item in list.split(',') {
+                let word: String = item
+                    .trim()
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let word = match word.as_str() {
+                    "Error" | "Result" => "error".to_owned(),
+                    _ => word,
+                };
+                if word != module && top.contains(&word) {
+                    deps.insert(word);
+                }
+            }
+        }
+    }
+    graph
+}
+
+/// A cycle in `graph`, as the modules along it, if there is one.
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(node.to_owned());
+            return Some(cycle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_owned());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        done.insert(node.to_owned());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn cycle_finder_finds_cycles() {
+    let g = |edges: &[(&str, &str)]| {
+        let mut m: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            m.entry((*a).to_owned())
+                .or_default()
+                .insert((*b).to_owned());
+        }
+        m
+    };
+    assert_eq!(
+        find_cycle(&g(&[("format", "history"), ("history", "format")])),
+        Some(vec!["format".into(), "history".into(), "format".into()])
+    );
+    assert_eq!(
+        find_cycle(&g(&[("a", "b"), ("b", "c"), ("c", "a")])).map(|c| c.len()),
+        Some(4)
+    );
+    assert_eq!(
+        find_cycle(&g(&[("format", "codec"), ("history", "codec")])),
+        None
+    );
+}
+
+#[test]
+fn engine_modules_form_no_import_cycle() {
+    let graph = engine_imports();
+    // The layering the codec move set up, checked explicitly.
+    assert!(graph["format"].contains("codec") && graph["history"].contains("codec"));
+    assert!(
+        !graph["history"].contains("format"),
+        "history must not import format"
+    );
+    assert!(graph["codec"].iter().all(|m| m == "error" || m == "voxel"));
+    assert!(graph["vec3"].is_empty(), "vec3 is a leaf");
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("engine modules import each other: {}", cycle.join(" -> "));
+    }
+}
+
+#[test]
+fn no_path_attributes() {
+    let root = workspace();
+    let mut found = Vec::new();
+    for dir in ["engine", "app", "tests", "fuzz"] {
+        let dir = root.join(dir);
+        for path in rust_files(&dir) {
+            let text = std::fs::read_to_string(&path).expect("read");
+            if text.lines().any(|l| l.trim_start().starts_with("#[path")) {
+                found.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(found.is_empty(), "#[path] includes: {found:?}");
+}
