@@ -6,6 +6,7 @@
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
 //! - [`gen`]: seeded procedural terrain presets and heightmap import.
 //! - [`render`]: top-down shaded map images (previews, thumbnails).
+//! - [`light`]: the snowflake lighting bake (packed solidity, random walks, baked light).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
@@ -22,6 +23,7 @@ pub mod error;
 pub mod format;
 pub mod gen;
 pub mod history;
+pub mod light;
 pub mod mesh;
 pub mod physics;
 pub mod progress;

@@ -58,7 +58,9 @@ mod tests;
 mod weld;
 
 pub use buffer::{MaterialSlots, MeshBuffer};
-pub use export::{export_glb, export_obj, surface_owners, ExportStats};
+pub use export::{
+    export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportStats,
+};
 pub use field::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use input::{MeshInput, BORDER, MAX_LOD};
 
