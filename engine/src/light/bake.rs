@@ -91,7 +91,12 @@ pub fn rebake(
         .boxes
         .iter()
         .flat_map(|(_, b)| volume.surface_in(grown(b, r)))
-        .filter(|s| request.boxes.iter().any(|(_, b)| within_reach(s.pos, b, reach)))
+        .filter(|s| {
+            request
+                .boxes
+                .iter()
+                .any(|(_, b)| within_reach(s.pos, b, reach))
+        })
         .collect();
     surface.sort_unstable_by_key(|s| order_key(s.pos));
     surface.dedup_by_key(|s| s.pos);

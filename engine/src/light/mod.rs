@@ -47,13 +47,13 @@ mod bake;
 mod map;
 mod sample;
 pub mod serial;
-pub mod settings;
-pub mod solid;
-mod walk;
 #[cfg(test)]
 mod serial_tests;
+pub mod settings;
+pub mod solid;
 #[cfg(test)]
 mod tests;
+mod walk;
 
 pub use bake::{bake, rebake, BakeStats};
 pub use map::{LightMap, LightPatch, RebakeRequest};

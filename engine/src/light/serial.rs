@@ -133,7 +133,10 @@ pub fn from_bytes(bytes: &[u8], base: usize) -> Result<LightMap> {
         for x in &mut v {
             *x = r.i32("stale box")?;
         }
-        let b = VoxelBox::new(VoxelPos::new(v[0], v[1], v[2]), VoxelPos::new(v[3], v[4], v[5]));
+        let b = VoxelBox::new(
+            VoxelPos::new(v[0], v[1], v[2]),
+            VoxelPos::new(v[3], v[4], v[5]),
+        );
         if b.is_empty() {
             return Err(Error::corrupt(at, "empty stale box"));
         }
@@ -204,8 +207,14 @@ pub fn from_bytes(bytes: &[u8], base: usize) -> Result<LightMap> {
 ///
 /// # Errors
 /// [`Error::Corrupt`] at `offset` naming the first voxel that does not fit.
-pub fn check_against(map: &LightMap, grid: &Grid, table: &MaterialTable, offset: usize) -> Result<()> {
-    let vol = SolidVolume::from_grid(grid, table).map_err(|e| Error::corrupt(offset, e.to_string()))?;
+pub fn check_against(
+    map: &LightMap,
+    grid: &Grid,
+    table: &MaterialTable,
+    offset: usize,
+) -> Result<()> {
+    let vol =
+        SolidVolume::from_grid(grid, table).map_err(|e| Error::corrupt(offset, e.to_string()))?;
     for c in map.sorted_chunks() {
         for &i in &map.chunks[&c].index {
             let p = voxel_at(c, i);

@@ -62,7 +62,10 @@ fn golden_bytes() {
     assert_eq!(bytes, expected);
     let back = from_bytes(&bytes, 0).expect("decodes");
     assert!(back == map);
-    assert_eq!(back.light(VoxelPos::new(1, 0, 0)), Some([1.0, 0.5, 1.0 / 4096.0]));
+    assert_eq!(
+        back.light(VoxelPos::new(1, 0, 0)),
+        Some([1.0, 0.5, 1.0 / 4096.0])
+    );
 }
 
 fn baked_project() -> Project {
@@ -93,7 +96,10 @@ fn projects_keep_their_light_and_old_files_still_open() {
     old.light = None;
     let old_bytes = old.to_bytes().expect("encodes");
     assert!(!old_bytes.windows(4).any(|w| w == b"LITE"));
-    assert!(Project::from_bytes(&old_bytes).expect("old").light.is_none());
+    assert!(Project::from_bytes(&old_bytes)
+        .expect("old")
+        .light
+        .is_none());
     // Stale regions survive a save.
     let mut edited = p.clone();
     let b = bx([5, 3, 5], [8, 10, 8]);
@@ -106,7 +112,10 @@ fn projects_keep_their_light_and_old_files_still_open() {
 
 /// The LITE payload range inside a project file's bytes.
 fn lite_payload(bytes: &[u8]) -> std::ops::Range<usize> {
-    let at = bytes.windows(4).position(|w| w == b"LITE").expect("LITE section");
+    let at = bytes
+        .windows(4)
+        .position(|w| w == b"LITE")
+        .expect("LITE section");
     let mut len = [0u8; 8];
     len.copy_from_slice(&bytes[at + 4..at + 12]);
     let start = at + 20;
@@ -171,7 +180,10 @@ fn files_whose_light_does_not_fit_their_voxels_are_rejected() {
         Err(e) => e.to_string(),
         Ok(_) => panic!("light for a buried voxel loaded"),
     };
-    assert!(msg.contains("(10, 1, 10)") && msg.contains("not a surface voxel"), "{msg}");
+    assert!(
+        msg.contains("(10, 1, 10)") && msg.contains("not a surface voxel"),
+        "{msg}"
+    );
     // Light for a voxel of air.
     let mut air = p.clone();
     air.grid.fill_box(bx([5, 3, 5], [8, 10, 8]), Voxel::AIR);
@@ -182,7 +194,9 @@ fn files_whose_light_does_not_fit_their_voxels_are_rejected() {
     assert!(msg.contains("not a surface voxel"), "{msg}");
     // A surface voxel without light.
     let mut grown = p.clone();
-    grown.grid.fill_box(bx([15, 5, 15], [16, 6, 16]), Voxel::filled(7));
+    grown
+        .grid
+        .fill_box(bx([15, 5, 15], [16, 6, 16]), Voxel::filled(7));
     let msg = match Project::from_bytes(&grown.to_bytes().expect("enc")) {
         Err(e) => e.to_string(),
         Ok(_) => panic!("missing light loaded"),

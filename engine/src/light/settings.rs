@@ -169,18 +169,79 @@ mod tests {
         LightSettings::default().validate().expect("defaults");
         let d = LightSettings::default();
         let cases: Vec<(LightSettings, &str)> = vec![
-            (LightSettings { sun_dir: [0.0; 3], ..d }, "zero"),
-            (LightSettings { sun_dir: [f32::NAN, 1.0, 0.0], ..d }, "finite"),
-            (LightSettings { sun_color: [1.0, -0.1, 1.0], ..d }, "sun colour"),
-            (LightSettings { sky_color: [f32::INFINITY, 1.0, 1.0], ..d }, "sky colour"),
+            (
+                LightSettings {
+                    sun_dir: [0.0; 3],
+                    ..d
+                },
+                "zero",
+            ),
+            (
+                LightSettings {
+                    sun_dir: [f32::NAN, 1.0, 0.0],
+                    ..d
+                },
+                "finite",
+            ),
+            (
+                LightSettings {
+                    sun_color: [1.0, -0.1, 1.0],
+                    ..d
+                },
+                "sun colour",
+            ),
+            (
+                LightSettings {
+                    sky_color: [f32::INFINITY, 1.0, 1.0],
+                    ..d
+                },
+                "sky colour",
+            ),
             (LightSettings { particles: 0, ..d }, "particles"),
             (LightSettings { steps: 0, ..d }, "steps"),
-            (LightSettings { step_length: 0.0, ..d }, "step length"),
-            (LightSettings { step_length: -1.0, ..d }, "step length"),
-            (LightSettings { step_length: f32::NAN, ..d }, "step length"),
-            (LightSettings { sun_bias: -0.5, ..d }, "sun bias"),
-            (LightSettings { sun_bias: f32::NAN, ..d }, "sun bias"),
-            (LightSettings { steps: 4000, step_length: 16.0, ..d }, "reaches"),
+            (
+                LightSettings {
+                    step_length: 0.0,
+                    ..d
+                },
+                "step length",
+            ),
+            (
+                LightSettings {
+                    step_length: -1.0,
+                    ..d
+                },
+                "step length",
+            ),
+            (
+                LightSettings {
+                    step_length: f32::NAN,
+                    ..d
+                },
+                "step length",
+            ),
+            (
+                LightSettings {
+                    sun_bias: -0.5,
+                    ..d
+                },
+                "sun bias",
+            ),
+            (
+                LightSettings {
+                    sun_bias: f32::NAN,
+                    ..d
+                },
+                "sun bias",
+            ),
+            (
+                LightSettings {
+                    steps: 4000,
+                    step_length: 16.0,
+                    ..d
+                },
+                "reaches",
+            ),
         ];
         for (s, word) in cases {
             let msg = s.validate().expect_err(word).to_string();
@@ -190,7 +251,11 @@ mod tests {
 
     #[test]
     fn reach_covers_every_step() {
-        let s = LightSettings { steps: 10, step_length: 0.5, ..LightSettings::default() };
+        let s = LightSettings {
+            steps: 10,
+            step_length: 0.5,
+            ..LightSettings::default()
+        };
         assert!(s.reach() >= 6.0 && s.reach() < 6.1);
         let u = s.sun_unit();
         assert!((u.iter().map(|c| c * c).sum::<f32>() - 1.0).abs() < 1e-6);

@@ -568,7 +568,11 @@ impl SolidVolume {
     /// # Panics
     /// When an invariant does not hold (tests call this after every operation).
     pub fn assert_valid(&self) {
-        assert_eq!(&self.bricks[..16], &constant_bricks()[..], "constant bricks");
+        assert_eq!(
+            &self.bricks[..16],
+            &constant_bricks()[..],
+            "constant bricks"
+        );
         let count = self.bricks.len() / 8;
         let mut used = vec![false; count];
         for &e in &self.dir {
@@ -587,7 +591,10 @@ impl SolidVolume {
         let mut fresh = self.clone();
         fresh.update_clearance([0; 3], self.cells);
         let bad = fresh.dir.iter().zip(&self.dir).position(|(a, b)| a != b);
-        assert!(bad.is_none(), "clearance of cell {bad:?} differs from a fresh computation");
+        assert!(
+            bad.is_none(),
+            "clearance of cell {bad:?} differs from a fresh computation"
+        );
     }
 }
 
@@ -602,7 +609,11 @@ impl PartialEq for SolidVolume {
 fn chunk_brick(chunk: &Chunk, at: VoxelPos, rule: &SolidRule) -> Words {
     if let Some(m) = chunk.uniform_material() {
         let v = crate::voxel::Voxel::filled(m);
-        return if rule.is_solid(v) { [u64::MAX; 8] } else { [0; 8] };
+        return if rule.is_solid(v) {
+            [u64::MAX; 8]
+        } else {
+            [0; 8]
+        };
     }
     let [lx, ly, lz] = at.local();
     let mut w = [0u64; 8];

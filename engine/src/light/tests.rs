@@ -112,7 +112,11 @@ fn one_thread_and_two_threads_give_identical_light() {
     assert!(one.len() > 1000);
     assert_eq!(s1.walk_steps, s2.walk_steps);
     assert!(one == two);
-    assert_eq!(serial::to_bytes(&one), serial::to_bytes(&two), "bit for bit");
+    assert_eq!(
+        serial::to_bytes(&one),
+        serial::to_bytes(&two),
+        "bit for bit"
+    );
 }
 
 #[test]
@@ -121,7 +125,15 @@ fn the_seed_changes_the_light_and_rebuilt_volumes_do_not() {
     let t = table();
     let vol = SolidVolume::from_grid(&grid, &t).expect("volume");
     let (a, _) = bake(&vol, &small(), &Progress::new()).expect("bake");
-    let (b, _) = bake(&vol, &LightSettings { seed: 99, ..small() }, &Progress::new()).expect("b");
+    let (b, _) = bake(
+        &vol,
+        &LightSettings {
+            seed: 99,
+            ..small()
+        },
+        &Progress::new(),
+    )
+    .expect("b");
     assert!(a.entries().zip(b.entries()).any(|(x, y)| x.1 != y.1));
     // A volume grown by patches has another layout but gives the same light.
     let mut grown = SolidVolume::empty();
@@ -253,13 +265,31 @@ fn bad_settings_and_empty_worlds_do_not_panic() {
     let (light, _) = bake_grid(&water, &table(), &small(), &Progress::new()).expect("water");
     assert!(light.is_empty(), "water is not lit");
     for bad in [
-        LightSettings { sun_dir: [0.0; 3], ..small() },
-        LightSettings { particles: 0, ..small() },
-        LightSettings { steps: 0, ..small() },
-        LightSettings { step_length: f32::NAN, ..small() },
-        LightSettings { sky_color: [-1.0, 0.0, 0.0], ..small() },
+        LightSettings {
+            sun_dir: [0.0; 3],
+            ..small()
+        },
+        LightSettings {
+            particles: 0,
+            ..small()
+        },
+        LightSettings {
+            steps: 0,
+            ..small()
+        },
+        LightSettings {
+            step_length: f32::NAN,
+            ..small()
+        },
+        LightSettings {
+            sky_color: [-1.0, 0.0, 0.0],
+            ..small()
+        },
     ] {
-        assert!(matches!(bake(&vol, &bad, &Progress::new()), Err(Error::Invalid(_))));
+        assert!(matches!(
+            bake(&vol, &bad, &Progress::new()),
+            Err(Error::Invalid(_))
+        ));
     }
 }
 
@@ -275,7 +305,9 @@ fn edits_during_a_bake_stay_stale_after_install() {
     let (mut light, _) = bake(&snapshot, &small(), &Progress::new()).expect("bake");
     light.mark_stale_between(&snapshot, &vol);
     assert!(light.is_stale(VoxelPos::new(6, 9, 6)));
-    assert!(light.stale_boxes().all(|s| s.intersect(&b) == b || !s.intersect(&b).is_empty()));
+    assert!(light
+        .stale_boxes()
+        .all(|s| s.intersect(&b) == b || !s.intersect(&b).is_empty()));
     // A patch started before another edit clears only what it re-baked.
     let request = light.stale_request();
     light.mark_stale(bx([-10, 5, -10], [-9, 6, -9]));
@@ -307,7 +339,10 @@ fn samples_blend_the_voxels_around_a_point() {
     assert!(rgb.iter().all(|&c| c > 0), "the top layer is lit");
     let mut inside = vec![7u8; 3 * 4];
     light.rgb8_box(bx([4, 1, 4], [8, 2, 5]), &mut inside);
-    assert!(inside.iter().all(|&c| c == 0), "buried voxels carry no light");
+    assert!(
+        inside.iter().all(|&c| c == 0),
+        "buried voxels carry no light"
+    );
 }
 
 #[test]

@@ -133,7 +133,10 @@ impl<'a> Walker<'a> {
     pub fn light_voxel(&self, sv: SurfaceVoxel) -> VoxelWalks {
         let mut faces = [0usize; 6];
         let mut k = 0;
-        for (f, slot) in (0..6).filter(|f| sv.open >> f & 1 != 0).zip(faces.iter_mut()) {
+        for (f, slot) in (0..6)
+            .filter(|f| sv.open >> f & 1 != 0)
+            .zip(faces.iter_mut())
+        {
             *slot = f;
             k += 1;
         }

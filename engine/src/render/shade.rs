@@ -115,7 +115,10 @@ impl Shader<'_> {
         let s = self.step_cells;
         let cell = self.field.cell_voxels() as f32;
         let h = |x: f32, z: f32| self.height_at(x, z, fallback);
-        if let Some(l) = self.light.and_then(|light| self.baked(light, fx, fz, h(fx, fz))) {
+        if let Some(l) = self
+            .light
+            .and_then(|light| self.baked(light, fx, fz, h(fx, fz)))
+        {
             let base = self.palette.linear[usize::from(material)];
             return [base[0] * l[0], base[1] * l[1], base[2] * l[2]];
         }
