@@ -10,7 +10,9 @@
 //!   surface, then `SolidVolume::patch`, `rebake` of the stale region and `LightMap::apply`; goal
 //!   ≤ 50 ms.
 //!
-//! A summary line with the measured ratios is printed before the criterion groups.
+//! A summary line with the measured ratios is printed before the criterion groups
+//! (`STRATA_LIGHT_NO_SUMMARY=1` skips it, for profiling one group under callgrind:
+//! `valgrind --tool=callgrind target/release/deps/light-* --bench light_walk_one_core/walk --profile-time 1`).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -168,7 +170,9 @@ fn summary() {
 }
 
 fn benches(c: &mut Criterion) {
-    summary();
+    if std::env::var_os("STRATA_LIGHT_NO_SUMMARY").is_none() {
+        summary();
+    }
     let table = MaterialTable::builtin();
     let settings = LightSettings::default();
     let grid = default_world();

@@ -36,6 +36,9 @@ pub(crate) const CLEAR_SHIFT: u32 = 24;
 pub(crate) const MAX_CLEAR: u32 = 8;
 /// Most directory cells a volume may have (2 GiB of directory).
 const MAX_CELLS: usize = 1 << 29;
+/// Empty bricks added around the occupied box on every side, so particles that leave the terrain
+/// stay inside the directory, where the clearance lets them skip bit tests and finish early.
+const PAD: i32 = 4;
 
 type Words = [u64; 8];
 
@@ -200,14 +203,16 @@ impl SolidVolume {
         Ok(vol)
     }
 
-    /// An all-empty volume whose directory covers `bounds` (rounded out to bricks).
+    /// An all-empty volume whose directory covers `bounds` (rounded out to bricks) and [`PAD`]
+    /// bricks more on every side.
     fn with_bounds(bounds: VoxelBox) -> Result<Self> {
         let mut vol = Self::empty();
         if bounds.is_empty() {
             return Ok(vol);
         }
-        let lo = [bounds.min.x, bounds.min.y, bounds.min.z].map(|a| floor_div(a, BRICK));
-        let hi = [bounds.max.x, bounds.max.y, bounds.max.z].map(|a| floor_div(a - 1, BRICK) + 1);
+        let lo = [bounds.min.x, bounds.min.y, bounds.min.z].map(|a| floor_div(a, BRICK) - PAD);
+        let hi = [bounds.max.x, bounds.max.y, bounds.max.z]
+            .map(|a| floor_div(a - 1, BRICK) + 1 + PAD);
         let cells = [0, 1, 2].map(|a| (i64::from(hi[a]) - i64::from(lo[a])) as u64);
         let total = cells.iter().try_fold(1u64, |acc, &c| acc.checked_mul(c));
         if total.is_none_or(|t| t > MAX_CELLS as u64) || cells.iter().any(|&c| c > 1 << 27) {
@@ -228,6 +233,19 @@ impl SolidVolume {
         VoxelBox::new(
             VoxelPos::new(o[0], o[1], o[2]),
             VoxelPos::new(o[0] + s[0], o[1] + s[1], o[2] + s[2]),
+        )
+    }
+
+    /// The box without its padding (the directory box shrunk by [`PAD`] bricks).
+    fn unpadded(&self) -> VoxelBox {
+        let b = self.bounds();
+        if b.is_empty() {
+            return b;
+        }
+        let p = PAD * BRICK;
+        VoxelBox::new(
+            VoxelPos::new(b.min.x + p, b.min.y + p, b.min.z + p),
+            VoxelPos::new(b.max.x - p, b.max.y - p, b.max.z - p),
         )
     }
 
@@ -333,7 +351,7 @@ impl SolidVolume {
         }
         let inside = self.bounds();
         if !grown.is_empty() && grown.union(&inside) != inside {
-            self.grow_to(grown.union(&inside))?;
+            self.grow_to(grown.union(&self.unpadded()))?;
         }
         let Some((lo, hi)) = self.cell_range(changed) else {
             return Ok(());

@@ -7,6 +7,11 @@
 //!               solid? bit (p >> 20) of the volume   one bit test (directory word + brick word)
 //! ```
 //!
+//! The bit test is skipped where it cannot fail: a brick's clearance (or the distance to the volume,
+//! outside it) bounds how many steps the particle can take before it could reach a solid voxel, and
+//! those steps are only drawn and added. A particle whose remaining steps all fit in that free space
+//! survives without walking them. Neither shortcut changes any result.
+//!
 //! Directions come from two tables of 1024 steps, each already scaled by the step length: the sky
 //! table holds a spherical Fibonacci set (uniform on the sphere to within its spacing of about 6°),
 //! the sun table the same directions bent towards the sun, `normalize(u + bias · sun)`. One table is
@@ -60,8 +65,9 @@ pub struct Walker<'a> {
     seed: u64,
     /// Volume size in voxels.
     size: [u64; 3],
-    /// A particle in a brick of clearance `c` survives when fewer than `exit_below[c]` steps remain.
-    exit_below: [u32; MAX_CLEAR as usize + 1],
+    /// Steps a particle in a brick of clearance `c` can take without reaching a solid voxel (256
+    /// entries so that any directory byte indexes it without a bounds check).
+    free_steps: [u32; 256],
     /// The longest table step, fixed point (for the distance test outside the volume).
     max_step: i64,
 }
@@ -110,11 +116,17 @@ impl<'a> Walker<'a> {
             })
             .max()
             .unwrap_or(ONE);
-        let mut exit_below = [0u32; MAX_CLEAR as usize + 1];
-        for (c, e) in exit_below.iter_mut().enumerate().skip(2) {
-            // At least (c - 1) · 8 voxels to any solid voxel; r steps move at most r · max_step.
-            let free = (c as i64 - 1) * 8 * ONE;
-            *e = ((free - 1) / max_step + 1).min(i64::from(u32::MAX)) as u32;
+        let mut free_steps = [0u32; 256];
+        for (c, e) in free_steps
+            .iter_mut()
+            .enumerate()
+            .take(MAX_CLEAR as usize + 1)
+            .skip(2)
+        {
+            // At least (c - 1) · 8 voxels to any solid voxel; r steps move less than that when
+            // r · max_step < (c - 1) · 8.
+            let room = (c as i64 - 1) * 8 * ONE;
+            *e = ((room - 1) / max_step).min(i64::from(u32::MAX)) as u32;
         }
         Self {
             vol,
@@ -124,7 +136,7 @@ impl<'a> Walker<'a> {
             particles: settings.particles,
             seed: settings.seed,
             size: vol.cells.map(|c| u64::from(c) * 8),
-            exit_below,
+            free_steps,
             max_step,
         }
     }
@@ -153,8 +165,10 @@ impl<'a> Walker<'a> {
         for (kind, table) in [(SUN, &self.sun), (SKY, &self.sky)] {
             let mut stream = Rng::with_seed(stream_seed(self.seed, sv.pos, kind));
             let mut hits = 0u32;
-            for i in 0..self.particles as usize {
-                let f = FACES[faces[i % k]];
+            let mut face = 0;
+            for _ in 0..self.particles {
+                let f = FACES[faces[face]];
+                face = if face + 1 == k { 0 } else { face + 1 };
                 let start = [0, 1, 2].map(|a| centre[a] + i64::from(f[a]) * ONE);
                 let mut rng = stream.fork();
                 let (alive, steps) = self.walk(table, start, &mut rng);
@@ -171,49 +185,59 @@ impl<'a> Walker<'a> {
     }
 
     /// One particle from `p` (fixed point, relative to the volume origin): `(survived, steps taken)`.
+    ///
+    /// Where the particle is known to be far from every solid voxel (a brick of clearance `c`, or
+    /// outside the volume), the steps that cannot reach one skip the bit test; a particle whose
+    /// remaining steps all fit in that free space survives at once.
     #[inline]
     pub fn walk(&self, table: &[[i32; 4]], mut p: [i64; 3], rng: &mut Rng) -> (bool, u32) {
         let vol = self.vol;
         let [sx, sy, sz] = self.size;
         let nx = u64::from(vol.cells[0]);
         let ny = u64::from(vol.cells[1]);
+        let mut free = 0u32;
         for i in 0..self.steps {
             let d = table[(rng.u64(..) >> DIR_SHIFT) as usize];
             p[0] += i64::from(d[0]);
             p[1] += i64::from(d[1]);
             p[2] += i64::from(d[2]);
+            if free > 0 {
+                free -= 1;
+                continue;
+            }
             let (x, y, z) = (
                 (p[0] >> FRAC) as u64,
                 (p[1] >> FRAC) as u64,
                 (p[2] >> FRAC) as u64,
             );
-            let left = self.steps - i - 1;
             if x < sx && y < sy && z < sz {
                 let e = vol.dir[(((z >> 3) * ny + (y >> 3)) * nx + (x >> 3)) as usize];
                 let word = vol.bricks[((e & INDEX_MASK) as usize) * 8 + (z & 7) as usize];
                 if word >> ((y & 7) * 8 + (x & 7)) & 1 != 0 {
                     return (false, i + 1);
                 }
-                if left < self.exit_below[(e >> CLEAR_SHIFT) as usize] {
-                    return (true, i + 1);
-                }
-            } else if self.far_outside(p, left) {
+                free = self.free_steps[(e >> CLEAR_SHIFT) as usize];
+            } else {
+                free = self.free_outside(p);
+            }
+            if self.steps - i - 1 <= free {
                 return (true, i + 1);
             }
         }
         (true, self.steps)
     }
 
-    /// True when `p`, outside the volume, is too far from it to reach it in `left` steps.
-    #[cold]
-    fn far_outside(&self, p: [i64; 3], left: u32) -> bool {
-        let mut out = 0i64;
-        for (a, &c) in p.iter().enumerate() {
-            let size = self.size[a] as i64 * ONE;
-            let d = if c < 0 { -c } else { c - size };
-            out = out.max(d);
-        }
-        out > i64::from(left) * self.max_step
+    /// Steps a particle at `p`, outside the volume, can take without reaching it.
+    #[inline]
+    fn free_outside(&self, p: [i64; 3]) -> u32 {
+        let size = self.size.map(|s| s as i64 * ONE);
+        let out = (-p[0])
+            .max(p[0] - size[0])
+            .max(-p[1])
+            .max(p[1] - size[1])
+            .max(-p[2])
+            .max(p[2] - size[2]);
+        ((out - 1).max(0) / self.max_step).min(i64::from(u32::MAX)) as u32
     }
 }
 
