@@ -25,6 +25,9 @@ use crate::progress::Progress;
 use crate::voxel::VoxelPos;
 use crate::{Error, Result};
 
+/// Baked light of some voxels, sorted like the light map.
+type Entries = Vec<(VoxelPos, [u16; 3])>;
+
 /// Surface voxels walked per batch (one cancellation check each).
 const BATCH: usize = 256;
 
@@ -125,11 +128,11 @@ fn walk_all(
     settings: &LightSettings,
     mut surface: Vec<SurfaceVoxel>,
     progress: &Progress,
-) -> Result<(Vec<(VoxelPos, [u16; 3])>, u64)> {
+) -> Result<(Entries, u64)> {
     surface.sort_unstable_by_key(|s| order_key(s.pos));
     progress.start(surface.len() as u64);
     let walker = Walker::new(volume, settings);
-    let batches: Vec<(Vec<(VoxelPos, [u16; 3])>, u64)> = surface
+    let batches: Vec<(Entries, u64)> = surface
         .par_chunks(BATCH)
         .map(|batch| {
             progress.check()?;

@@ -9,7 +9,7 @@
 use super::map::{voxel_at, ChunkLight, LightMap};
 use super::settings::LightSettings;
 use super::solid::SolidVolume;
-use crate::format::Reader;
+use crate::codec::Reader;
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SIZE};
 use crate::{Error, Result};

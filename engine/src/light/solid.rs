@@ -211,8 +211,8 @@ impl SolidVolume {
             return Ok(vol);
         }
         let lo = [bounds.min.x, bounds.min.y, bounds.min.z].map(|a| floor_div(a, BRICK) - PAD);
-        let hi = [bounds.max.x, bounds.max.y, bounds.max.z]
-            .map(|a| floor_div(a - 1, BRICK) + 1 + PAD);
+        let hi =
+            [bounds.max.x, bounds.max.y, bounds.max.z].map(|a| floor_div(a - 1, BRICK) + 1 + PAD);
         let cells = [0, 1, 2].map(|a| (i64::from(hi[a]) - i64::from(lo[a])) as u64);
         let total = cells.iter().try_fold(1u64, |acc, &c| acc.checked_mul(c));
         if total.is_none_or(|t| t > MAX_CELLS as u64) || cells.iter().any(|&c| c > 1 << 27) {

@@ -39,8 +39,8 @@ const DIR_SHIFT: u32 = 64 - 10;
 pub const LIGHT_ONE: f32 = 4096.0;
 
 /// Kinds of particle, mixed into the stream seeds.
-const SUN: u64 = 0x5375_6e;
-const SKY: u64 = 0x536b_79;
+const SUN: u64 = 0x0053_756e;
+const SKY: u64 = 0x0053_6b79;
 
 type Table = Box<[[i32; 4]]>;
 
