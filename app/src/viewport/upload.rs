@@ -296,7 +296,7 @@ mod tests {
         let mesh = lit.solid.expect("ground");
         let (under, open) = (at(&mesh, 6.0), at(&mesh, 26.0));
         assert!(
-            u32::from(under.g) + 30 < u32::from(open.g),
+            u32::from(under.g) + 10 < u32::from(open.g),
             "{under:?} vs {open:?}"
         );
         light.mark_stale(VoxelBox::new(
