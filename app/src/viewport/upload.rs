@@ -100,10 +100,13 @@ fn light_at(light: Option<&LightMap>, p: [f32; 3]) -> Light {
         p[1].floor() as i32,
         p[2].floor() as i32,
     );
+    let stale = map.is_stale(cell);
+    // Surface points no lit voxel reaches are dark (deep cracks), unless the surface is new since
+    // the bake: then it shows unlit (and grey, as stale) until the next bake.
+    let fallback = if stale { [1.0; 3] } else { [0.0; 3] };
     Light::Baked {
-        // Surface points no lit voxel reaches (deep cracks) are dark.
-        rgb: map.sample(p).unwrap_or([0.0; 3]),
-        stale: map.is_stale(cell),
+        rgb: map.sample(p).unwrap_or(fallback),
+        stale,
     }
 }
 
