@@ -6,6 +6,8 @@
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
 //! - [`gen`]: seeded procedural terrain presets and heightmap import.
 //! - [`render`]: top-down shaded map images (previews, thumbnails).
+//! - [`enhance`]: voxel detail enhancement (recursive subdivision, direct resampling), surface only
+//!   and incremental, with raw / MagicaVoxel / mesh export.
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
@@ -18,6 +20,7 @@
 //! grid.assert_valid();
 //! ```
 
+pub mod enhance;
 pub mod error;
 pub mod format;
 pub mod gen;

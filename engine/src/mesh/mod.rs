@@ -47,15 +47,15 @@ mod buffer;
 mod components;
 pub(crate) mod export;
 mod field;
-mod gltf;
+pub(crate) mod gltf;
 mod input;
 mod nets;
-mod obj;
+pub(crate) mod obj;
 mod qef;
 mod skirt;
 #[cfg(test)]
 mod tests;
-mod weld;
+pub(crate) mod weld;
 
 pub use buffer::{MaterialSlots, MeshBuffer};
 pub use export::{export_glb, export_obj, surface_owners, ExportStats};

@@ -8,7 +8,7 @@ mod coords;
 mod material;
 
 pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE};
-pub use material::{Material, MaterialTable, Shaping};
+pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping};
 
 /// Number of distinct material ids (6 bits).
 pub const MATERIAL_COUNT: usize = 64;

@@ -1,0 +1,1 @@
+//! Enhancement tests.
