@@ -16,6 +16,21 @@ use rand_chacha::ChaCha8Rng;
 
 use super::ResampleParams;
 
+/// The probe offsets of `params`: `count` points uniform in `[−spread, spread)³`, from a ChaCha8
+/// stream seeded with `seed` (53-bit uniform doubles).
+pub(crate) fn probes(params: &ResampleParams) -> Vec<[f64; 3]> {
+    let mut rng = ChaCha8Rng::seed_from_u64(params.seed);
+    let spread = f64::from(params.spread);
+    (0..params.count)
+        .map(|_| {
+            [0; 3].map(|_| {
+                let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                spread * (2.0 * u - 1.0)
+            })
+        })
+        .collect()
+}
+
 /// A resampling pattern resolved for one factor.
 #[derive(Debug, Clone)]
 pub(crate) struct Pattern {
@@ -38,16 +53,7 @@ impl Pattern {
     pub fn new(params: &ResampleParams) -> Self {
         let factor = params.factor as usize;
         let count = params.count as usize;
-        let mut rng = ChaCha8Rng::seed_from_u64(params.seed);
-        let spread = f64::from(params.spread);
-        let probes: Vec<[f64; 3]> = (0..count)
-            .map(|_| {
-                [0; 3].map(|_| {
-                    let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-                    spread * (2.0 * u - 1.0)
-                })
-            })
-            .collect();
+        let probes = probes(params);
         let mut offsets = [Vec::new(), Vec::new(), Vec::new()];
         let mut lo = [i32::MAX; 3];
         let mut hi = [i32::MIN; 3];
