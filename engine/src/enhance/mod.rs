@@ -53,6 +53,8 @@ mod block;
 mod compute;
 mod enhancer;
 mod export;
+#[cfg(test)]
+mod export_tests;
 mod face_mesh;
 mod fragments;
 mod resample;
