@@ -6,6 +6,7 @@
 
 mod args;
 mod drop;
+mod enhance;
 mod export;
 mod format;
 mod godot;
@@ -78,6 +79,9 @@ commands! {
     /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
     /// landed: final positions, deepest penetration, at rest, in water.
     Drop(drop::DropArgs),
+    /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw
+    /// fragments, a MagicaVoxel .vox, or the fragments' visible faces as .obj / .glb.
+    Enhance(enhance::EnhanceArgs),
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.
