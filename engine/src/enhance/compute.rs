@@ -38,28 +38,62 @@ pub(crate) struct ChunkScratch {
     encoded: Encoded,
 }
 
-/// True when chunk `pos` and its 26 neighbours are each one class with the same key, so no voxel of
-/// `pos` can have a window that is not uniform (every window fits in the 3×3×3 chunks: reach ≤ 17).
-pub(crate) fn chunk_is_uniform(e: &Enhancer, grid: &Grid, pos: ChunkPos) -> bool {
-    let key = |p: ChunkPos| -> Option<u8> {
-        let class = match grid.chunk(p) {
-            None => 0,
-            Some(c) => e.classify(Voxel::filled(c.uniform_material()?)),
-        };
-        Some(if e.key_by_material() {
-            class
-        } else {
-            u8::from(class != 0)
-        })
+/// The key of a chunk that is one class throughout (`None` when it is not).
+fn chunk_key(e: &Enhancer, grid: &Grid, p: ChunkPos) -> Option<u8> {
+    let class = match grid.chunk(p) {
+        None => 0,
+        Some(c) => e.classify(Voxel::filled(c.uniform_material()?)),
     };
-    let Some(k) = key(pos) else {
-        return false;
-    };
-    (-1..=1).all(|dz| {
-        (-1..=1).all(|dy| {
-            (-1..=1).all(|dx| key(ChunkPos::new(pos.x + dx, pos.y + dy, pos.z + dz)) == Some(k))
-        })
+    Some(if e.key_by_material() {
+        class
+    } else {
+        u8::from(class != 0)
     })
+}
+
+/// The parts of `part` (inside chunk `pos`) whose voxels can have a window that is not uniform: all
+/// of it when the chunk is not one class; otherwise the slabs within the window's reach of each
+/// neighbour chunk that differs (every window fits in the 3×3×3 chunks: reach ≤ 17). Empty when the
+/// chunk and its 26 neighbours all share one key.
+pub(crate) fn parts_to_compute(
+    e: &Enhancer,
+    grid: &Grid,
+    pos: ChunkPos,
+    part: VoxelBox,
+) -> Vec<VoxelBox> {
+    let Some(k) = chunk_key(e, grid, pos) else {
+        return vec![part];
+    };
+    let reach = e.window().reach() as i32;
+    let cb = pos.voxel_box();
+    let mut parts = Vec::new();
+    for dz in -1..=1i32 {
+        for dy in -1..=1i32 {
+            for dx in -1..=1i32 {
+                let d = [dx, dy, dz];
+                if d == [0, 0, 0] {
+                    continue;
+                }
+                let n = ChunkPos::new(pos.x + dx, pos.y + dy, pos.z + dz);
+                if chunk_key(e, grid, n) == Some(k) {
+                    continue;
+                }
+                let (lo, hi) = (cb.min.to_array(), cb.max.to_array());
+                let range = |a: usize| match d[a] {
+                    -1 => (lo[a], lo[a] + reach),
+                    1 => (hi[a] - reach, hi[a]),
+                    _ => (lo[a], hi[a]),
+                };
+                let (x, y, z) = (range(0), range(1), range(2));
+                let slab = VoxelBox::new(VoxelPos::new(x.0, y.0, z.0), VoxelPos::new(x.1, y.1, z.1));
+                let slab = slab.intersect(&part);
+                if !slab.is_empty() {
+                    parts.push(slab);
+                }
+            }
+        }
+    }
+    parts
 }
 
 /// Compute the stored blocks of the voxels of `b` (which lies inside one chunk) into `list`.
@@ -87,7 +121,15 @@ pub(crate) fn compute_box(
         s.keys.extend(s.cells.iter().map(|&c| u8::from(c != 0)));
     }
     let gd = g.size();
-    mark_surface(&s.keys, gd, h, e.window(), &mut s.window, &mut s.surface);
+    mark_surface(
+        &s.keys,
+        gd,
+        h,
+        e.window(),
+        !e.key_by_material(),
+        &mut s.window,
+        &mut s.surface,
+    );
     if !s.surface.contains(&true) {
         return;
     }

@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::block::{words_for, BlockView, Encoded, MIXED};
-use super::compute::{chunk_is_uniform, compute_box, ChunkScratch};
+use super::compute::{compute_box, parts_to_compute, ChunkScratch};
 use super::enhancer::Enhancer;
 use super::volume::FragmentVolume;
 use super::Method;
@@ -339,10 +339,10 @@ impl Enhanced {
         FragmentVolume::new(grid, self)
     }
 
-    /// The chunks every voxel of the region can lie in, with work to do: stored chunks and their 26
-    /// neighbours (an empty chunk can grow fragments next to a solid one), less chunks whose whole
-    /// neighbourhood is uniform. Sorted Z, Y, X.
-    fn chunks_to_compute(&self, grid: &Grid) -> Vec<ChunkPos> {
+    /// The chunks of the region that can hold surface voxels: stored chunks and their 26 neighbours
+    /// (an empty chunk can grow fragments next to a solid one), less chunks whose whole neighbourhood
+    /// is one class. Sorted Z, Y, X.
+    pub fn chunks_to_compute(&self, grid: &Grid) -> Vec<ChunkPos> {
         let mut set: FxHashSet<ChunkPos> = FxHashSet::default();
         for (p, _) in grid.chunks() {
             for dz in -1..=1 {
@@ -359,13 +359,14 @@ impl Enhanced {
                 self.region
                     .is_none_or(|r| !r.intersect(&p.voxel_box()).is_empty())
             })
-            .filter(|&p| !chunk_is_uniform(&self.enhancer, grid, p))
+            .filter(|&p| !parts_to_compute(&self.enhancer, grid, p, p.voxel_box()).is_empty())
             .collect();
         v.sort_unstable_by_key(|p| (p.z, p.y, p.x));
         v
     }
 
-    fn part(&self, pos: ChunkPos) -> VoxelBox {
+    /// The voxels of chunk `pos` inside the region.
+    pub fn part(&self, pos: ChunkPos) -> VoxelBox {
         match self.region {
             Some(r) => r.intersect(&pos.voxel_box()),
             None => pos.voxel_box(),
@@ -385,7 +386,9 @@ impl Enhanced {
             .map_init(ChunkScratch::default, |s, &pos| {
                 progress.check()?;
                 let mut list = BlockList::new(f);
-                compute_box(&self.enhancer, grid, self.part(pos), s, &mut list);
+                for part in parts_to_compute(&self.enhancer, grid, pos, self.part(pos)) {
+                    compute_box(&self.enhancer, grid, part, s, &mut list);
+                }
                 progress.advance(1);
                 Ok((pos, FragmentChunk::from_list(&list)))
             })

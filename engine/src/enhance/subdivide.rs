@@ -145,7 +145,7 @@ fn run_levels(
             };
             (src.as_slice(), if last { &mut *out } else { dst })
         };
-        dst.clear();
+        // Every output byte is written, so a buffer of the right length is reused as it is.
         dst.resize(len, 0);
         step_fn(src, &step, rules, dst);
         base_y = 2 * (base_y + first[1] as i64);
@@ -258,48 +258,140 @@ fn step_scalar(src: &[u8], step: &Step, rules: &SubdivideRules, dst: &mut [u8]) 
 fn step_fast(src: &[u8], step: &Step, rules: &SubdivideRules, dst: &mut [u8]) {
     let [sx, sy, _] = step.dims;
     let sxy = sx * sy;
-    let (x0, x1) = (step.first[0], step.first[0] + step.count[0]);
+    let (x0, n) = (step.first[0], step.count[0]);
     for pz in step.first[2]..step.first[2] + step.count[2] {
         for py in step.first[1]..step.first[1] + step.count[1] {
             let set = set_of(step, rules, py);
             let rows = out_rows(step, py, pz);
             let row = (pz * sy + py) * sx;
+            // A row of one value between four equal rows: its children are that value (memset).
+            let span = row + x0 - 1..row + x0 + n + 1;
+            let first = src[row + x0];
+            if src[span.clone()].iter().all(|&c| c == first)
+                && [sx, sxy].iter().all(|&d| {
+                    src[span.start - d..span.end - d] == src[span.clone()]
+                        && src[span.start + d..span.end + d] == src[span.clone()]
+                })
+            {
+                for &r in &rows {
+                    dst[r..r + 2 * n].fill(first);
+                }
+                continue;
+            }
+            // Every cell doubled, as nearest-neighbour upsampling would: right for uniform windows.
+            let centre = &src[row + x0..row + x0 + n];
+            let out0 = &mut dst[rows[0]..rows[0] + 2 * n];
+            let mut groups = centre.chunks_exact(8);
+            let mut outs = out0.chunks_exact_mut(16);
+            for (c, o) in (&mut groups).zip(&mut outs) {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(c);
+                o.copy_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
+            }
+            for (&c, o) in groups.remainder().iter().zip(outs.into_remainder().chunks_exact_mut(2)) {
+                o.fill(c);
+            }
+            for &r in &rows[1..] {
+                dst.copy_within(rows[0]..rows[0] + 2 * n, r);
+            }
+            // Then the cells whose window is not uniform, through the table.
             let mut px = x0;
-            while px < x1 {
+            while px < x0 + n {
                 let i = row + px;
-                if px + 8 > x1 || px + 9 > sx {
-                    let w = cell(src, i, sx, sxy, set, rules.borders);
-                    put(dst, &rows, 2 * (px - x0), w);
-                    px += 1;
-                    continue;
-                }
-                let c = load(src, i);
-                let diff = (c ^ load(src, i - 1))
-                    | (c ^ load(src, i + 1))
-                    | (c ^ load(src, i - sx))
-                    | (c ^ load(src, i + sx))
-                    | (c ^ load(src, i - sxy))
-                    | (c ^ load(src, i + sxy));
-                let ox = 2 * (px - x0);
-                if diff == 0 {
-                    let d = double(c).to_le_bytes();
-                    for r in rows {
-                        dst[r + ox..r + ox + 16].copy_from_slice(&d);
+                if px + 8 <= x0 + n && px + 9 <= sx {
+                    let words = Words {
+                        c: load(src, i),
+                        n: [
+                            load(src, i - 1),
+                            load(src, i + 1),
+                            load(src, i - sx),
+                            load(src, i + sx),
+                            load(src, i - sxy),
+                            load(src, i + sxy),
+                        ],
+                    };
+                    let diff = words.n.iter().fold(0, |d, &w| d | (w ^ words.c));
+                    if diff != 0 {
+                        fix_group(&words, diff, set, rules.borders, |lane, w| {
+                            put(dst, &rows, 2 * (px + lane - x0), w);
+                        });
                     }
+                    px += 8;
                 } else {
-                    for lane in 0..8 {
-                        let w = if (diff >> (8 * lane)) & 0xff == 0 {
-                            ((c >> (8 * lane)) & 0xff) * 0x0101_0101_0101_0101
-                        } else {
-                            cell(src, i + lane, sx, sxy, set, rules.borders)
-                        };
-                        put(dst, &rows, ox + 2 * lane, w);
+                    let c = src[i];
+                    let uniform = src[i - 1] == c
+                        && src[i + 1] == c
+                        && src[i - sx] == c
+                        && src[i + sx] == c
+                        && src[i - sxy] == c
+                        && src[i + sxy] == c;
+                    if !uniform {
+                        put(dst, &rows, 2 * (px - x0), cell(src, i, sx, sxy, set, rules.borders));
                     }
+                    px += 1;
                 }
-                px += 8;
             }
         }
     }
+}
+
+/// Eight cells of a row and their six neighbours, a byte per cell (−x, +x, −y, +y, −z, +z).
+struct Words {
+    c: u64,
+    n: [u64; 6],
+}
+
+/// The children of the cells of a group whose window is not uniform (`diff` has a non-zero byte for
+/// each), computed for the eight lanes at once where possible: the 7-bit windows and the materials
+/// of empty cells come from whole-word bit operations, then one table lookup per lane.
+#[inline]
+fn fix_group(g: &Words, diff: u64, set: &RuleSet, borders: bool, mut put: impl FnMut(usize, u64)) {
+    let ones = |v: u64| nonzero_bytes(v) >> 7;
+    let c_solid = ones(g.c);
+    let mut window_any = c_solid;
+    let mut window_same = c_solid;
+    let mut or = 0u64;
+    for (k, &w) in g.n.iter().enumerate() {
+        window_any |= ones(w) << (k + 1);
+        if borders {
+            window_same |= (!ones(w ^ g.c) & 0x0101_0101_0101_0101) << (k + 1);
+        }
+        or |= w;
+    }
+    // Empty cells whose solid neighbours are not all one material take the per-corner path.
+    let mut mixed = 0u64;
+    for &w in &g.n {
+        mixed |= nonzero_bytes(w) & nonzero_bytes(w ^ or);
+    }
+    let mut lanes = nonzero_bytes(diff);
+    while lanes != 0 {
+        let lane = (lanes.trailing_zeros() / 8) as usize;
+        lanes &= lanes - 1;
+        let shift = 8 * lane;
+        let c = (g.c >> shift) as u8;
+        let (material, window) = if c != 0 {
+            let w = if borders { window_same } else { window_any };
+            (c, (w >> shift) as u8 & 0x7f)
+        } else if (mixed >> shift) & 0x80 != 0 {
+            let n = g.n.map(|w| (w >> shift) as u8);
+            put(lane, u64::from_le_bytes(rule_cell(0, n, set, borders)));
+            continue;
+        } else {
+            ((or >> shift) as u8, (window_any >> shift) as u8 & 0x7f)
+        };
+        let bits = set.lut[usize::from(material & 0x3f)][usize::from(window)];
+        put(
+            lane,
+            SPREAD[usize::from(bits)] & (u64::from(material) * 0x0101_0101_0101_0101),
+        );
+    }
+}
+
+/// Bit 7 of each byte of the result is set when that byte of `v` is not zero (and no other bit).
+#[inline]
+fn nonzero_bytes(v: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    (((v & LOW7) + LOW7) | v) & !LOW7
 }
 
 /// Plain nearest-neighbour upsampling of the interior of a padded box (the peer of [`subdivide`] in

@@ -84,6 +84,7 @@ pub(crate) fn mark_surface(
     dims: [usize; 3],
     halo: usize,
     window: Window,
+    binary: bool,
     scratch: &mut [Vec<u8>; 2],
     surface: &mut Vec<bool>,
 ) {
@@ -111,39 +112,38 @@ pub(crate) fn mark_surface(
                 }
             }
         }
+        Window::Box { lo, hi } if binary && dims[0] <= 64 => {
+            mark_box_bits(keys, dims, halo, lo, hi, surface);
+        }
         Window::Box { lo, hi } => {
-            // Separable "max − min over the window": a voxel is uniform when both agree.
-            let [lo_buf, hi_buf] = scratch;
-            lo_buf.clear();
-            lo_buf.extend_from_slice(keys);
-            hi_buf.clear();
-            hi_buf.extend_from_slice(keys);
-            let strides = [1, dims[0], dims[0] * dims[1]];
-            let mut tmp_lo = Vec::new();
-            let mut tmp_hi = Vec::new();
-            for axis in 0..3 {
-                tmp_lo.clone_from(lo_buf);
-                tmp_hi.clone_from(hi_buf);
-                let s = strides[axis] as isize;
-                let (a, b) = (lo[axis] as isize, hi[axis] as isize);
-                for z in 0..dims[2] {
-                    for y in 0..dims[1] {
-                        for x in 0..dims[0] {
-                            let p = [x, y, z];
-                            let at = p[axis] as isize;
-                            if at + a < 0 || at + b >= dims[axis] as isize {
-                                continue;
+            // Separable "max − min over the window": a voxel is uniform when both agree. Each pass
+            // combines whole rows (or planes) element by element, which the compiler vectorizes.
+            let [mn, mx] = scratch;
+            window_pass_x(keys, dims, lo[0], hi[0], mn, mx);
+            let plane = dims[0] * dims[1];
+            let mut tmp = (Vec::new(), Vec::new());
+            for (axis, stride, count) in [(1, dims[0], dims[1]), (2, plane, dims[2])] {
+                let (a, b) = (lo[axis], hi[axis]);
+                tmp.0.clone_from(mn);
+                tmp.1.clone_from(mx);
+                let block = if axis == 1 { plane } else { plane * dims[2] };
+                for start in (0..keys.len()).step_by(block) {
+                    for at in 0..count {
+                        if (at as i32) + a < 0 || (at as i32) + b >= count as i32 {
+                            continue;
+                        }
+                        let row = start + at * stride;
+                        for d in a..=b {
+                            let src = (row as isize + d as isize * stride as isize) as usize;
+                            let (from_mn, from_mx) = (&tmp.0[src..src + stride], &tmp.1[src..src + stride]);
+                            let (to_mn, to_mx) = (&mut mn[row..row + stride], &mut mx[row..row + stride]);
+                            if d == a {
+                                to_mn.copy_from_slice(from_mn);
+                                to_mx.copy_from_slice(from_mx);
+                            } else {
+                                to_mn.iter_mut().zip(from_mn).for_each(|(t, &f)| *t = (*t).min(f));
+                                to_mx.iter_mut().zip(from_mx).for_each(|(t, &f)| *t = (*t).max(f));
                             }
-                            let i = idx(x, y, z) as isize;
-                            let mut mn = u8::MAX;
-                            let mut mx = 0u8;
-                            for d in a..=b {
-                                let j = (i + d * s) as usize;
-                                mn = mn.min(tmp_lo[j]);
-                                mx = mx.max(tmp_hi[j]);
-                            }
-                            lo_buf[i as usize] = mn;
-                            hi_buf[i as usize] = mx;
                         }
                     }
                 }
@@ -151,13 +151,85 @@ pub(crate) fn mark_surface(
             let mut o = 0;
             for z in 0..inner[2] {
                 for y in 0..inner[1] {
-                    for x in 0..inner[0] {
-                        let i = idx(x + halo, y + halo, z + halo);
-                        surface[o] = lo_buf[i] != hi_buf[i];
+                    let i = idx(halo, y + halo, z + halo);
+                    for (lo, hi) in mn[i..i + inner[0]].iter().zip(&mx[i..i + inner[0]]) {
+                        surface[o] = lo != hi;
                         o += 1;
                     }
                 }
             }
+        }
+    }
+}
+
+/// [`mark_surface`] for keys that are 0 or 1 and rows of at most 64: each X row becomes a bit mask,
+/// and the window's AND (all solid) and OR (any solid) are taken with shifts, then across rows and
+/// planes.
+fn mark_box_bits(
+    keys: &[u8],
+    dims: [usize; 3],
+    halo: usize,
+    lo: [i32; 3],
+    hi: [i32; 3],
+    surface: &mut [bool],
+) {
+    let rows: Vec<u64> = keys
+        .chunks_exact(dims[0])
+        .map(|r| r.iter().enumerate().fold(0u64, |m, (x, &k)| m | (u64::from(k & 1) << x)))
+        .collect();
+    let shift = |r: u64, d: i32| if d >= 0 { r >> d } else { r << -d };
+    let mut all: Vec<u64> = rows
+        .iter()
+        .map(|&r| (lo[0]..=hi[0]).fold(u64::MAX, |a, d| a & shift(r, d)))
+        .collect();
+    let mut any: Vec<u64> = rows
+        .iter()
+        .map(|&r| (lo[0]..=hi[0]).fold(0, |a, d| a | shift(r, d)))
+        .collect();
+    for (axis, stride, count) in [(1, 1, dims[1]), (2, dims[1], dims[2])] {
+        let (a0, b0) = (all.clone(), any.clone());
+        for (r, (al, an)) in all.iter_mut().zip(any.iter_mut()).enumerate() {
+            let at = if axis == 1 { r % dims[1] } else { r / dims[1] } as i32;
+            if at + lo[axis] < 0 || at + hi[axis] >= count as i32 {
+                continue;
+            }
+            for d in lo[axis]..=hi[axis] {
+                let j = (r as isize + d as isize * stride as isize) as usize;
+                *al &= a0[j];
+                *an |= b0[j];
+            }
+        }
+    }
+    let inner = dims.map(|d| d - 2 * halo);
+    let mut o = 0;
+    for z in 0..inner[2] {
+        for y in 0..inner[1] {
+            let r = (z + halo) * dims[1] + y + halo;
+            let mixed = !all[r] & any[r];
+            for x in 0..inner[0] {
+                surface[o] = (mixed >> (x + halo)) & 1 == 1;
+                o += 1;
+            }
+        }
+    }
+}
+
+/// Minimum and maximum of `keys` over offsets `a..=b` along X (valid where the window fits).
+fn window_pass_x(keys: &[u8], dims: [usize; 3], a: i32, b: i32, mn: &mut Vec<u8>, mx: &mut Vec<u8>) {
+    mn.clear();
+    mn.extend_from_slice(keys);
+    mx.clear();
+    mx.extend_from_slice(keys);
+    let w = (b - a + 1) as usize;
+    if dims[0] < w {
+        return;
+    }
+    for (r, row) in keys.chunks_exact(dims[0]).enumerate() {
+        let first = (r * dims[0]) as isize - a as isize;
+        for (k, win) in row.windows(w).enumerate() {
+            let at = (first + k as isize) as usize;
+            mn[at] = *win.iter().min().unwrap_or(&0);
+            mx[at] = *win.iter().max().unwrap_or(&0);
         }
     }
 }
@@ -217,7 +289,10 @@ mod tests {
             },
         ] {
             let mut surface = Vec::new();
-            mark_surface(&keys, dims, halo, window, &mut Default::default(), &mut surface);
+            mark_surface(&keys, dims, halo, window, false, &mut Default::default(), &mut surface);
+            let mut bits = Vec::new();
+            mark_surface(&keys, dims, halo, window, true, &mut Default::default(), &mut bits);
+            assert_eq!(bits, surface, "the bit path agrees");
             let inner = dims.map(|d| d - 2 * halo);
             let key = |x: i32, y: i32, z: i32| {
                 keys[((z as usize) * dims[1] + y as usize) * dims[0] + x as usize]
