@@ -108,23 +108,23 @@ pub(crate) struct Encoded {
 /// Pack `frags` (`f³` class bytes, X fastest) into `out`; returns false (and leaves `out` unusable)
 /// when the block equals the uniform block of `implicit`, which need not be stored.
 pub(crate) fn encode(frags: &[u8], implicit: u8, out: &mut Encoded) -> bool {
-    out.bits.clear();
-    out.bits.resize(frags.len().div_ceil(64), 0);
-    let mut material = 0u8;
-    let mut same_as_implicit = true;
-    for (at, &c) in frags.iter().enumerate() {
-        same_as_implicit &= c == implicit;
-        if c != 0 {
-            out.bits[at / 64] |= 1 << (at % 64);
-            material = match material {
-                0 => c,
-                m if m == c => m,
-                _ => MIXED,
-            };
-        }
+    if frags.iter().all(|&c| c == implicit) {
+        return false;
     }
-    out.material = material;
-    !same_as_implicit
+    out.bits.clear();
+    out.bits.extend(frags.chunks(64).map(|chunk| {
+        chunk
+            .iter()
+            .enumerate()
+            .fold(0u64, |w, (b, &c)| w | (u64::from(c != 0) << b))
+    }));
+    let first = frags.iter().copied().find(|&c| c != 0).unwrap_or(0);
+    out.material = if frags.iter().any(|&c| c != 0 && c != first) {
+        MIXED
+    } else {
+        first
+    };
+    true
 }
 
 #[cfg(test)]
@@ -141,6 +141,7 @@ mod tests {
             let mut e = Encoded::default();
             let stored = encode(&frags, 4, &mut e);
             assert_eq!(stored, frags.iter().any(|&c| c != 4));
+            assert!(encode(&frags, 0xfe, &mut e), "differs from a class it cannot hold");
             assert_eq!(e.bits.len(), words_for(f));
             let view = BlockView::Stored {
                 bits: &e.bits,

@@ -8,8 +8,9 @@
 //!   each block ──encode──> kept only when it differs from the voxel's own uniform block
 //! ```
 //!
-//! Tiles keep the dense kernel's halo overhead small (a 4³ tile at two levels computes 1.4× its
-//! fragments; a lone voxel would compute 2.1×) while skipping tiles with no surface.
+//! Tiles are about 128 fragments on an edge (32 voxels at two levels, 8 at four): large enough that
+//! the kernel's halo costs little and its row-at-a-time fast paths (a uniform row is one `memset`)
+//! carry the uniform parts, small enough to stay in cache; tiles with no surface voxel are skipped.
 
 use super::block::{encode, Encoded};
 use super::enhancer::{Enhancer, Kind};
@@ -19,8 +20,11 @@ use super::surface::mark_surface;
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos};
 
-/// Voxels per tile edge for exact subdivision.
-const TILE: usize = 4;
+/// Voxels per tile edge for exact subdivision at factor `f`: tiles of about 128 fragments per edge
+/// (2 MiB of output, cache-sized), 32 voxels at most.
+fn tile_edge(f: usize) -> usize {
+    (128 / f).clamp(4, 32)
+}
 
 /// Buffers reused across boxes (one per worker).
 #[derive(Debug, Default)]
@@ -145,11 +149,12 @@ pub(crate) fn compute_box(
     };
     match &e.kind {
         Kind::Subdivide { levels, rules } => {
-            for tz in (0..size[2]).step_by(TILE) {
-                for ty in (0..size[1]).step_by(TILE) {
-                    for tx in (0..size[0]).step_by(TILE) {
+            let tile = tile_edge(f);
+            for tz in (0..size[2]).step_by(tile) {
+                for ty in (0..size[1]).step_by(tile) {
+                    for tx in (0..size[0]).step_by(tile) {
                         let t0 = [tx, ty, tz];
-                        let t = [0, 1, 2].map(|a| TILE.min(size[a] - t0[a]));
+                        let t = [0, 1, 2].map(|a| tile.min(size[a] - t0[a]));
                         let has_surface = (0..t[2]).any(|z| {
                             (0..t[1]).any(|y| {
                                 let row = ((tz + z) * size[1] + ty + y) * size[0] + tx;
