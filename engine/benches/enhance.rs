@@ -171,7 +171,14 @@ fn volume_figures(grid: &Grid, table: &MaterialTable) {
     println!("\nsurface only vs full volume, hills 256×96×256 seed 1 (rayon, 2 cores)");
     println!(
         "{:<7} {:>12} {:>14} {:>12} {:>16} {:>8} {:>10} {:>8}",
-        "levels", "surface ms", "surface bytes", "full ms", "full bytes", "time ÷", "memory ÷", "blocks"
+        "levels",
+        "surface ms",
+        "surface bytes",
+        "full ms",
+        "full bytes",
+        "time ÷",
+        "memory ÷",
+        "blocks"
     );
     for levels in [2, 4] {
         let method = subdivide(levels);
@@ -182,7 +189,9 @@ fn volume_figures(grid: &Grid, table: &MaterialTable) {
         let runs = if levels == 2 { 5 } else { 3 };
         let mut e = None;
         let surface = time(runs, || {
-            e = Some(Enhanced::build(grid, table, &method, None, &Progress::new()).expect("builds"));
+            e = Some(
+                Enhanced::build(grid, table, &method, None, &Progress::new()).expect("builds"),
+            );
         });
         let stats = e.expect("built").stats();
         let f = 1usize << levels;
@@ -197,7 +206,10 @@ fn volume_figures(grid: &Grid, table: &MaterialTable) {
                     black_box(&buf[..]);
                 });
             });
-            (full.as_secs_f64() * 1e3, full.as_secs_f64() / surface.as_secs_f64())
+            (
+                full.as_secs_f64() * 1e3,
+                full.as_secs_f64() / surface.as_secs_f64(),
+            )
         };
         println!(
             "{:<7} {:>12.1} {:>14} {:>12.1} {:>16} {:>7.1}× {:>9.0}× {:>8}",
@@ -258,7 +270,11 @@ fn update_figures(grid: &mut Grid, table: &MaterialTable) {
             .expect("builds");
         for (name, x, z) in [("mid-chunk", 80, 80), ("chunk corner", 128, 128)] {
             let sp = spot(grid, x, z);
-            let t = median((0..40).map(|_| dab_update(grid, &mut e, table, &sp)).collect());
+            let t = median(
+                (0..40)
+                    .map(|_| dab_update(grid, &mut e, table, &sp))
+                    .collect(),
+            );
             println!(
                 "{levels} levels, {name:<13} {:>8.2} ms",
                 t.as_secs_f64() * 1e3
@@ -286,7 +302,10 @@ fn profile(what: &str, grid: &mut Grid, table: &MaterialTable) {
         }
         "nearest" => (0..20).for_each(|_| e2.upsample_cells(&cells, dims, &mut out)),
         "build" => {
-            black_box(Enhanced::build(grid, table, &subdivide(2), None, &Progress::new()).expect("builds"));
+            black_box(
+                Enhanced::build(grid, table, &subdivide(2), None, &Progress::new())
+                    .expect("builds"),
+            );
         }
         _ => {
             let mut e = Enhanced::build(grid, table, &subdivide(2), None, &Progress::new())
@@ -339,7 +358,11 @@ fn bench(c: &mut Criterion) {
     let sp = spot(&grid, 80, 80);
     let mut g = c.benchmark_group("enhance_update_2_levels");
     g.bench_function("radius_4_dab", |b| {
-        b.iter_custom(|n| (0..n).map(|_| dab_update(&mut grid, &mut e, &table, &sp)).sum())
+        b.iter_custom(|n| {
+            (0..n)
+                .map(|_| dab_update(&mut grid, &mut e, &table, &sp))
+                .sum()
+        })
     });
     g.finish();
 }

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use strata_engine::enhance::{
-    export_mesh, export_raw, export_vox, Enhanced, ExportSummary, HeightBand, Method,
-    OutputFormat, ResampleParams, SubdivideParams, MAX_COUNT, MAX_FACTOR, MAX_LEVELS, MAX_SPREAD,
+    export_mesh, export_raw, export_vox, Enhanced, ExportSummary, HeightBand, Method, OutputFormat,
+    ResampleParams, SubdivideParams, MAX_COUNT, MAX_FACTOR, MAX_LEVELS, MAX_SPREAD,
 };
 use strata_engine::format::project::Project;
 use strata_engine::voxel::{EnhanceThreshold, VoxelBox};
@@ -95,14 +95,19 @@ fn parse_band(text: &str) -> AppResult<HeightBand> {
         .iter()
         .map(|p| p.parse::<i64>())
         .collect::<Result<_, _>>()
-        .map_err(|_| AppError::Usage(format!("--band {text:?}: expected Y0,Y1,T or Y0,Y1,EVEN,ODD")))?;
+        .map_err(|_| {
+            AppError::Usage(format!(
+                "--band {text:?}: expected Y0,Y1,T or Y0,Y1,EVEN,ODD"
+            ))
+        })?;
     if !(3..=4).contains(&nums.len()) {
         return Err(AppError::Usage(format!(
             "--band {text:?}: expected Y0,Y1,T or Y0,Y1,EVEN,ODD"
         )));
     }
     let y = |v: i64| {
-        i32::try_from(v).map_err(|_| AppError::Usage(format!("--band {text:?}: altitude {v} is out of range")))
+        i32::try_from(v)
+            .map_err(|_| AppError::Usage(format!("--band {text:?}: altitude {v} is out of range")))
     };
     let (min_y, max_y) = (y(nums[0])?, y(nums[1])?);
     if min_y >= max_y {
@@ -127,7 +132,9 @@ impl EnhanceArgs {
     fn method(&self) -> AppResult<Method> {
         let not_for = |present: bool, flag: &str, method: &str| -> AppResult<()> {
             if present {
-                Err(AppError::Usage(format!("{flag} applies to --method {method}")))
+                Err(AppError::Usage(format!(
+                    "{flag} applies to --method {method}"
+                )))
             } else {
                 Ok(())
             }
@@ -145,9 +152,15 @@ impl EnhanceArgs {
                 };
                 let threshold = self
                     .threshold
-                    .map(|t| range_i64(t, 1, 4, "--threshold", "a threshold counts").map(|t| t as u8))
+                    .map(|t| {
+                        range_i64(t, 1, 4, "--threshold", "a threshold counts").map(|t| t as u8)
+                    })
                     .transpose()?;
-                let bands = self.bands.iter().map(|b| parse_band(b)).collect::<AppResult<_>>()?;
+                let bands = self
+                    .bands
+                    .iter()
+                    .map(|b| parse_band(b))
+                    .collect::<AppResult<_>>()?;
                 Ok(Method::Subdivide(SubdivideParams {
                     levels,
                     threshold,
@@ -310,8 +323,10 @@ impl Report<'_> {
                 j["bands"] = Value::Array(
                     p.bands
                         .iter()
-                        .map(|b| json!({"min_y": b.min_y, "max_y": b.max_y,
-                            "even": b.threshold.even, "odd": b.threshold.odd}))
+                        .map(|b| {
+                            json!({"min_y": b.min_y, "max_y": b.max_y,
+                            "even": b.threshold.even, "odd": b.threshold.odd})
+                        })
                         .collect(),
                 );
             }
@@ -334,10 +349,7 @@ impl Report<'_> {
             self.factor
         );
         match self.format {
-            OutputFormat::Raw => s.push_str(&format!(
-                ", {} solid",
-                self.summary.solid_fragments
-            )),
+            OutputFormat::Raw => s.push_str(&format!(", {} solid", self.summary.solid_fragments)),
             OutputFormat::Vox => s.push_str(&format!(
                 ", {} solid in {} models",
                 self.summary.solid_fragments, self.summary.models

@@ -141,7 +141,10 @@ mod tests {
             let mut e = Encoded::default();
             let stored = encode(&frags, 4, &mut e);
             assert_eq!(stored, frags.iter().any(|&c| c != 4));
-            assert!(encode(&frags, 0xfe, &mut e), "differs from a class it cannot hold");
+            assert!(
+                encode(&frags, 0xfe, &mut e),
+                "differs from a class it cannot hold"
+            );
             assert_eq!(e.bits.len(), words_for(f));
             let view = BlockView::Stored {
                 bits: &e.bits,

@@ -89,7 +89,8 @@ pub(crate) fn parts_to_compute(
                     _ => (lo[a], hi[a]),
                 };
                 let (x, y, z) = (range(0), range(1), range(2));
-                let slab = VoxelBox::new(VoxelPos::new(x.0, y.0, z.0), VoxelPos::new(x.1, y.1, z.1));
+                let slab =
+                    VoxelBox::new(VoxelPos::new(x.0, y.0, z.0), VoxelPos::new(x.1, y.1, z.1));
                 let slab = slab.intersect(&part);
                 if !slab.is_empty() {
                     parts.push(slab);
@@ -168,10 +169,9 @@ pub(crate) fn compute_box(
                         s.tile_in.clear();
                         for z in 0..dims[2] {
                             for y in 0..dims[1] {
-                                let at = ((tz + z + h - 2) * gd[1] + ty + y + h - 2) * gd[0]
-                                    + tx
-                                    + h
-                                    - 2;
+                                let at =
+                                    ((tz + z + h - 2) * gd[1] + ty + y + h - 2) * gd[0] + tx + h
+                                        - 2;
                                 s.tile_in.extend_from_slice(&s.cells[at..at + dims[0]]);
                             }
                         }

@@ -59,8 +59,7 @@ impl Enhancer {
         }
         let (kind, window, key_by_material) = match method {
             Method::Subdivide(p) => {
-                let rules =
-                    SubdivideRules::new(table, p.threshold, &p.bands, p.material_borders);
+                let rules = SubdivideRules::new(table, p.threshold, &p.bands, p.material_borders);
                 if p.approximate_table {
                     let tables = ApproxTables::new(p.levels, &rules.thresholds_in_use());
                     (
@@ -280,7 +279,13 @@ impl Enhancer {
 
     /// Exact subdivision of padded cells (`dims − 4` interior per axis, see `subdivide.rs`); `origin_y`
     /// is the voxel altitude of row 0. Does nothing for other methods.
-    pub fn subdivide_cells(&self, cells: &[u8], dims: [usize; 3], origin_y: i32, out: &mut Vec<u8>) {
+    pub fn subdivide_cells(
+        &self,
+        cells: &[u8],
+        dims: [usize; 3],
+        origin_y: i32,
+        out: &mut Vec<u8>,
+    ) {
         if let Kind::Subdivide { levels, rules } = &self.kind {
             subdivide(
                 cells,

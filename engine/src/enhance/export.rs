@@ -174,7 +174,9 @@ pub fn export_vox(
 type WeldKey = ([u32; 3], u8, u8);
 
 fn direction(n: [f32; 3]) -> u8 {
-    (0..3).find(|&a| n[a] != 0.0).map_or(0, |a| 2 * a as u8 + u8::from(n[a] > 0.0))
+    (0..3)
+        .find(|&a| n[a] != 0.0)
+        .map_or(0, |a| 2 * a as u8 + u8::from(n[a] > 0.0))
 }
 
 /// Append `mesh` to `welded`, sharing vertices of the same position, direction and material.

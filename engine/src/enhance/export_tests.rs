@@ -64,8 +64,14 @@ fn brute_faces(vol: &FragmentVolume<'_>, b: VoxelBox, closed: bool) -> usize {
                 if get(x, y, z) == 0 {
                     continue;
                 }
-                for (dx, dy, dz) in [(0, 0, 1), (0, 0, -1), (0, 1, 0), (0, -1, 0), (1, 0, 0), (-1, 0, 0)]
-                {
+                for (dx, dy, dz) in [
+                    (0, 0, 1),
+                    (0, 0, -1),
+                    (0, 1, 0),
+                    (0, -1, 0),
+                    (1, 0, 0),
+                    (-1, 0, 0),
+                ] {
                     let q = (x as i32 + dx, y as i32 + dy, z as i32 + dz);
                     n += usize::from(get(q.0 as usize, q.1 as usize, q.2 as usize) == 0);
                 }
@@ -82,8 +88,16 @@ fn check_quads(vol: &FragmentVolume<'_>, mesh: &FragmentMesh, clip: Option<Voxel
     let mut area = 0;
     for (q, quad) in mesh.positions.chunks(4).enumerate() {
         let n = mesh.normals[4 * q];
-        let lo = [0, 1, 2].map(|a| quad.iter().map(|p| f64::from(p[a])).fold(f64::MAX, f64::min));
-        let hi = [0, 1, 2].map(|a| quad.iter().map(|p| f64::from(p[a])).fold(f64::MIN, f64::max));
+        let lo = [0, 1, 2].map(|a| {
+            quad.iter()
+                .map(|p| f64::from(p[a]))
+                .fold(f64::MAX, f64::min)
+        });
+        let hi = [0, 1, 2].map(|a| {
+            quad.iter()
+                .map(|p| f64::from(p[a]))
+                .fold(f64::MIN, f64::max)
+        });
         let span = ((hi[0] - lo[0]).max(hi[1] - lo[1]) * f).round() as usize;
         area += span * span;
         let centre = [0, 1, 2].map(|a| (lo[a] + hi[a]) / 2.0 * f);
@@ -96,14 +110,18 @@ fn check_quads(vol: &FragmentVolume<'_>, mesh: &FragmentMesh, clip: Option<Voxel
         } else {
             vol.fragment(front)
         };
-        assert_eq!(vol.fragment(behind), mesh.materials[4 * q], "quad {q}: behind");
+        assert_eq!(
+            vol.fragment(behind),
+            mesh.materials[4 * q],
+            "quad {q}: behind"
+        );
         assert_eq!(front_material, 0, "quad {q}: in front");
-        for i in 0..3 {
+        for (i, &ni) in n.iter().enumerate() {
             let cross = [(i + 1) % 3, (i + 2) % 3];
             let e1 = [0, 1, 2].map(|a| quad[1][a] - quad[0][a]);
             let e2 = [0, 1, 2].map(|a| quad[2][a] - quad[0][a]);
             let c = e1[cross[0]] * e2[cross[1]] - e1[cross[1]] * e2[cross[0]];
-            assert!(c * n[i] >= 0.0, "quad {q} winds against its normal");
+            assert!(c * ni >= 0.0, "quad {q} winds against its normal");
         }
     }
     area
@@ -155,7 +173,10 @@ fn raw_export_is_the_read_box() {
     vol.read_box(fb, &mut want);
     assert_eq!(bytes, want);
     assert_eq!(summary.fragments, 8 * 7 * 7 * 64);
-    assert_eq!(summary.solid_fragments, want.iter().filter(|&&c| c != 0).count() as u64);
+    assert_eq!(
+        summary.solid_fragments,
+        want.iter().filter(|&&c| c != 0).count() as u64
+    );
 }
 
 #[test]
@@ -182,7 +203,10 @@ fn vox_files_parse_back_with_dot_vox() {
     let mut frags = vec![0; fb.volume()];
     vol.read_box(fb, &mut frags);
     assert_eq!(
-        data.models.iter().map(|m| m.voxels.len() as u64).sum::<u64>(),
+        data.models
+            .iter()
+            .map(|m| m.voxels.len() as u64)
+            .sum::<u64>(),
         frags.iter().filter(|&&c| c != 0).count() as u64
     );
     for m in 1..24 {
@@ -206,7 +230,11 @@ fn vox_files_parse_back_with_dot_vox() {
         assert!(size.iter().all(|&s| s <= 256));
         let min = [t.x - size[0] / 2, t.y - size[1] / 2, t.z - size[2] / 2];
         for v in &model.voxels {
-            let vox = [min[0] + i32::from(v.x), min[1] + i32::from(v.y), min[2] + i32::from(v.z)];
+            let vox = [
+                min[0] + i32::from(v.x),
+                min[1] + i32::from(v.y),
+                min[2] + i32::from(v.z),
+            ];
             let (x, y, z) = (vox[0] as usize, vox[2] as usize, sz - 1 - vox[1] as usize);
             assert!(x < sx && y < sy && z < sz);
             assert_eq!(frags[(z * sy + y) * sx + x], v.i + 1, "at {x},{y},{z}");
@@ -230,7 +258,8 @@ fn mesh_exports_load_in_standard_readers() {
         let vol = e.volume(&grid);
         let b = VoxelBox::new(VoxelPos::new(2, 2, 2), VoxelPos::new(14, 10, 12));
         let obj = temp("piece.obj");
-        let s = export_mesh(&vol, b, &table, OutputFormat::Obj, &obj, &Progress::new()).expect("obj");
+        let s =
+            export_mesh(&vol, b, &table, OutputFormat::Obj, &obj, &Progress::new()).expect("obj");
         assert!(s.faces > 0);
         let (models, materials) = tobj::load_obj(
             &obj,
@@ -245,11 +274,18 @@ fn mesh_exports_load_in_standard_readers() {
         assert_eq!(triangles, 2 * s.faces, "{method:?}");
         assert!(materials.expect("mtl").len() >= 20);
         let glb = temp("piece.glb");
-        let g = export_mesh(&vol, b, &table, OutputFormat::Glb, &glb, &Progress::new()).expect("glb");
+        let g =
+            export_mesh(&vol, b, &table, OutputFormat::Glb, &glb, &Progress::new()).expect("glb");
         assert_eq!(g, s);
         let bytes = std::fs::read(&glb).expect("read");
         let doc = ::gltf::Gltf::from_slice(&bytes).expect("gltf validates it");
-        let prim = doc.meshes().next().expect("mesh").primitives().next().expect("primitive");
+        let prim = doc
+            .meshes()
+            .next()
+            .expect("mesh")
+            .primitives()
+            .next()
+            .expect("primitive");
         assert_eq!(prim.indices().expect("indices").count(), 6 * g.faces);
         let count = |s: ::gltf::Semantic| prim.get(&s).map(|a| a.count());
         assert_eq!(count(::gltf::Semantic::Positions), Some(g.vertices));
@@ -261,14 +297,20 @@ fn mesh_exports_load_in_standard_readers() {
 #[test]
 fn size_limits_are_checked_first() {
     let b = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(1024, 64, 1024));
-    assert!(OutputFormat::Raw.check_size(b, 4).is_ok(), "2^32 fragments exactly");
+    assert!(
+        OutputFormat::Raw.check_size(b, 4).is_ok(),
+        "2^32 fragments exactly"
+    );
     let e = OutputFormat::Raw.check_size(b, 5).expect_err("too large");
     assert!(e.to_string().contains("limited to 4294967296"), "{e}");
     assert!(OutputFormat::Vox.check_size(b, 1).is_ok());
     assert!(OutputFormat::Vox.check_size(b, 2).is_err());
     assert!(OutputFormat::Glb.check_size(b, 2).is_ok());
     assert!(OutputFormat::Obj.check_size(b, 3).is_err());
-    assert_eq!(OutputFormat::from_path("a/B.VOX".as_ref()), Some(OutputFormat::Vox));
+    assert_eq!(
+        OutputFormat::from_path("a/B.VOX".as_ref()),
+        Some(OutputFormat::Vox)
+    );
     assert_eq!(OutputFormat::from_path("a/b.png".as_ref()), None);
     let grid = Grid::new();
     let table = MaterialTable::builtin();

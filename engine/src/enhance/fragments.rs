@@ -559,7 +559,10 @@ impl Enhanced {
                         origin.y + (k / CHUNK_SIZE % CHUNK_SIZE) as i32,
                         origin.z + (k / (CHUNK_SIZE * CHUNK_SIZE)) as i32,
                     );
-                    assert!(r.contains(p), "chunk {pos:?}: block at {p:?} outside the region");
+                    assert!(
+                        r.contains(p),
+                        "chunk {pos:?}: block at {p:?} outside the region"
+                    );
                 }
             }
         }

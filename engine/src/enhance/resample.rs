@@ -186,7 +186,11 @@ mod tests {
         assert_eq!((a.lo, a.hi), ([-1; 3], [1; 3]));
         assert_eq!(a.need, 17, "more than 25 % of 64");
         let zero = Pattern::new(&params(3, 5, 0.0, 0.0, 1));
-        assert_eq!((zero.lo, zero.hi), ([0; 3], [0; 3]), "no spread: the fragment's own voxel");
+        assert_eq!(
+            (zero.lo, zero.hi),
+            ([0; 3], [0; 3]),
+            "no spread: the fragment's own voxel"
+        );
         assert_eq!(zero.need, 1);
         let wide = Pattern::new(&params(2, 256, 3.0, 0.5, 1));
         assert_eq!(wide.reach(), 3);
@@ -197,7 +201,13 @@ mod tests {
         let p = Pattern::new(&params(1, 4, 0.0, 0.0, 1));
         let cells = [5u8, 3, 3, 5];
         let mut tally = [0; 64];
-        assert_eq!(p.most_frequent(&cells, &[0, 1, 2, 3], &[0; 4], &mut tally), 3);
-        assert_eq!(p.most_frequent(&cells, &[0, 0, 0, 1], &[0; 4], &mut tally), 5);
+        assert_eq!(
+            p.most_frequent(&cells, &[0, 1, 2, 3], &[0; 4], &mut tally),
+            3
+        );
+        assert_eq!(
+            p.most_frequent(&cells, &[0, 0, 0, 1], &[0; 4], &mut tally),
+            5
+        );
     }
 }

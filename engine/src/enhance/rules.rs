@@ -241,7 +241,11 @@ mod tests {
         }
         assert_eq!(plain_table(1)[0], 0, "nothing grows from nothing");
         assert_eq!(plain_table(4)[127], 0xff, "a full window stays full");
-        assert_eq!(plain_table(4)[CENTRE as usize], 0, "threshold 4 erodes a lone voxel");
+        assert_eq!(
+            plain_table(4)[CENTRE as usize],
+            0,
+            "threshold 4 erodes a lone voxel"
+        );
         assert_eq!(plain_table(1)[CENTRE as usize], 0xff);
     }
 

@@ -83,7 +83,9 @@ pub(crate) fn subdivide(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) {
-    run_levels(input, dims, origin_y, levels, rules, scratch, out, step_fast);
+    run_levels(
+        input, dims, origin_y, levels, rules, scratch, out, step_fast,
+    );
 }
 
 /// [`subdivide`] cell by cell without the uniform-run shortcut (the scalar twin of the fast path).
@@ -96,12 +98,24 @@ pub(crate) fn subdivide_scalar(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) {
-    run_levels(input, dims, origin_y, levels, rules, scratch, out, step_scalar);
+    run_levels(
+        input,
+        dims,
+        origin_y,
+        levels,
+        rules,
+        scratch,
+        out,
+        step_scalar,
+    );
 }
 
 type StepFn = fn(&[u8], &Step, &SubdivideRules, &mut [u8]);
 
-#[expect(clippy::too_many_arguments, reason = "internal driver shared by the two kernels")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "internal driver shared by the two kernels"
+)]
 fn run_levels(
     input: &[u8],
     dims: [usize; 3],
@@ -114,10 +128,17 @@ fn run_levels(
 ) {
     assert!(levels >= 1, "at least one level");
     assert!(dims.iter().all(|&d| d >= 5), "a box needs a halo and a pad");
-    assert_eq!(input.len(), dims[0] * dims[1] * dims[2], "input does not match dims");
+    assert_eq!(
+        input.len(),
+        dims[0] * dims[1] * dims[2],
+        "input does not match dims"
+    );
     let mut cur_dims = dims;
     let mut base_y = i64::from(origin_y);
-    let mut bufs = [std::mem::take(&mut scratch.a), std::mem::take(&mut scratch.b)];
+    let mut bufs = [
+        std::mem::take(&mut scratch.a),
+        std::mem::take(&mut scratch.b),
+    ];
     for level in 0..levels {
         let last = level + 1 == levels;
         let (first, count) = if last {
@@ -178,7 +199,12 @@ fn out_rows(step: &Step, py: usize, pz: usize) -> [usize; 4] {
     let oy = 2 * (py - step.first[1]);
     let oz = 2 * (pz - step.first[2]);
     let row = |y: usize, z: usize| (z * od[1] + y) * od[0];
-    [row(oy, oz), row(oy + 1, oz), row(oy, oz + 1), row(oy + 1, oz + 1)]
+    [
+        row(oy, oz),
+        row(oy + 1, oz),
+        row(oy, oz + 1),
+        row(oy + 1, oz + 1),
+    ]
 }
 
 /// The rule set of parent row `py`.
@@ -288,7 +314,11 @@ fn step_fast(src: &[u8], step: &Step, rules: &SubdivideRules, dst: &mut [u8]) {
                 b.copy_from_slice(c);
                 o.copy_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
             }
-            for (&c, o) in groups.remainder().iter().zip(outs.into_remainder().chunks_exact_mut(2)) {
+            for (&c, o) in groups
+                .remainder()
+                .iter()
+                .zip(outs.into_remainder().chunks_exact_mut(2))
+            {
                 o.fill(c);
             }
             for &r in &rows[1..] {
@@ -326,7 +356,12 @@ fn step_fast(src: &[u8], step: &Step, rules: &SubdivideRules, dst: &mut [u8]) {
                         && src[i - sxy] == c
                         && src[i + sxy] == c;
                     if !uniform {
-                        put(dst, &rows, 2 * (px - x0), cell(src, i, sx, sxy, set, rules.borders));
+                        put(
+                            dst,
+                            &rows,
+                            2 * (px - x0),
+                            cell(src, i, sx, sxy, set, rules.borders),
+                        );
                     }
                     px += 1;
                 }
@@ -441,7 +476,15 @@ mod tests {
         let input = vec![7u8; dims[0] * dims[1] * dims[2]];
         let mut out = Vec::new();
         for levels in 1..=3 {
-            subdivide(&input, dims, 0, levels, &rules, &mut Scratch::default(), &mut out);
+            subdivide(
+                &input,
+                dims,
+                0,
+                levels,
+                &rules,
+                &mut Scratch::default(),
+                &mut out,
+            );
             let f = 1 << levels;
             assert_eq!(out.len(), 9 * 5 * 7 * f * f * f);
             assert!(out.iter().all(|&b| b == 7));

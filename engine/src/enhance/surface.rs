@@ -135,14 +135,22 @@ pub(crate) fn mark_surface(
                         let row = start + at * stride;
                         for d in a..=b {
                             let src = (row as isize + d as isize * stride as isize) as usize;
-                            let (from_mn, from_mx) = (&tmp.0[src..src + stride], &tmp.1[src..src + stride]);
-                            let (to_mn, to_mx) = (&mut mn[row..row + stride], &mut mx[row..row + stride]);
+                            let (from_mn, from_mx) =
+                                (&tmp.0[src..src + stride], &tmp.1[src..src + stride]);
+                            let (to_mn, to_mx) =
+                                (&mut mn[row..row + stride], &mut mx[row..row + stride]);
                             if d == a {
                                 to_mn.copy_from_slice(from_mn);
                                 to_mx.copy_from_slice(from_mx);
                             } else {
-                                to_mn.iter_mut().zip(from_mn).for_each(|(t, &f)| *t = (*t).min(f));
-                                to_mx.iter_mut().zip(from_mx).for_each(|(t, &f)| *t = (*t).max(f));
+                                to_mn
+                                    .iter_mut()
+                                    .zip(from_mn)
+                                    .for_each(|(t, &f)| *t = (*t).min(f));
+                                to_mx
+                                    .iter_mut()
+                                    .zip(from_mx)
+                                    .for_each(|(t, &f)| *t = (*t).max(f));
                             }
                         }
                     }
@@ -175,7 +183,11 @@ fn mark_box_bits(
 ) {
     let rows: Vec<u64> = keys
         .chunks_exact(dims[0])
-        .map(|r| r.iter().enumerate().fold(0u64, |m, (x, &k)| m | (u64::from(k & 1) << x)))
+        .map(|r| {
+            r.iter()
+                .enumerate()
+                .fold(0u64, |m, (x, &k)| m | (u64::from(k & 1) << x))
+        })
         .collect();
     let shift = |r: u64, d: i32| if d >= 0 { r >> d } else { r << -d };
     let mut all: Vec<u64> = rows
@@ -215,7 +227,14 @@ fn mark_box_bits(
 }
 
 /// Minimum and maximum of `keys` over offsets `a..=b` along X (valid where the window fits).
-fn window_pass_x(keys: &[u8], dims: [usize; 3], a: i32, b: i32, mn: &mut Vec<u8>, mx: &mut Vec<u8>) {
+fn window_pass_x(
+    keys: &[u8],
+    dims: [usize; 3],
+    a: i32,
+    b: i32,
+    mn: &mut Vec<u8>,
+    mx: &mut Vec<u8>,
+) {
     mn.clear();
     mn.extend_from_slice(keys);
     mx.clear();
@@ -247,7 +266,10 @@ mod tests {
         };
         assert_eq!(
             cube.affected(c),
-            vec![VoxelBox::new(VoxelPos::new(-1, -1, -1), VoxelPos::new(3, 4, 5))]
+            vec![VoxelBox::new(
+                VoxelPos::new(-1, -1, -1),
+                VoxelPos::new(3, 4, 5)
+            )]
         );
         let skew = Window::Box {
             lo: [0, -2, 0],
@@ -266,7 +288,10 @@ mod tests {
         assert_eq!(faces.len(), 3);
         let hit = |p: VoxelPos| faces.iter().any(|b| b.contains(p));
         assert!(hit(VoxelPos::new(-1, 0, 0)) && hit(VoxelPos::new(0, 3, 0)));
-        assert!(!hit(VoxelPos::new(-1, -1, 0)), "an edge neighbour's window misses the box");
+        assert!(
+            !hit(VoxelPos::new(-1, -1, 0)),
+            "an edge neighbour's window misses the box"
+        );
         assert!(Window::Faces.affected(VoxelBox::default()).is_empty());
     }
 
@@ -289,9 +314,25 @@ mod tests {
             },
         ] {
             let mut surface = Vec::new();
-            mark_surface(&keys, dims, halo, window, false, &mut Default::default(), &mut surface);
+            mark_surface(
+                &keys,
+                dims,
+                halo,
+                window,
+                false,
+                &mut Default::default(),
+                &mut surface,
+            );
             let mut bits = Vec::new();
-            mark_surface(&keys, dims, halo, window, true, &mut Default::default(), &mut bits);
+            mark_surface(
+                &keys,
+                dims,
+                halo,
+                window,
+                true,
+                &mut Default::default(),
+                &mut bits,
+            );
             assert_eq!(bits, surface, "the bit path agrees");
             let inner = dims.map(|d| d - 2 * halo);
             let key = |x: i32, y: i32, z: i32| {

@@ -35,7 +35,13 @@ pub(super) fn terrain_grid(seed: u64, size: [i32; 3]) -> Grid {
     grid.modify_box(b, |p, _| {
         let h = size[1] / 2 + ((p.x / 3 + p.z / 4) % 4) - 2 + i32::from((p.x * 7 + p.z) % 5 == 0);
         if p.y < h {
-            Voxel::filled(if p.y + 1 == h { 2 } else if p.y < 3 { 7 } else { 3 })
+            Voxel::filled(if p.y + 1 == h {
+                2
+            } else if p.y < 3 {
+                7
+            } else {
+                3
+            })
         } else {
             Voxel::AIR
         }
@@ -43,7 +49,10 @@ pub(super) fn terrain_grid(seed: u64, size: [i32; 3]) -> Grid {
     for _ in 0..6 {
         let c = [0, 1, 2].map(|a| rng.random_range(0..size[a]));
         grid.fill_box(
-            VoxelBox::new(VoxelPos::from(c), VoxelPos::new(c[0] + 2, c[1] + 1, c[2] + 3)),
+            VoxelBox::new(
+                VoxelPos::from(c),
+                VoxelPos::new(c[0] + 2, c[1] + 1, c[2] + 3),
+            ),
             Voxel::AIR,
         );
     }
@@ -73,7 +82,11 @@ fn reference_subdivision(
         VoxelPos::new(b.min.x - margin, b.min.y - margin, b.min.z - margin),
         VoxelPos::new(b.max.x + margin, b.max.y + margin, b.max.z + margin),
     );
-    let mut cells: Vec<u8> = grid.read_box_vec(g).iter().map(|&v| e.classify(v)).collect();
+    let mut cells: Vec<u8> = grid
+        .read_box_vec(g)
+        .iter()
+        .map(|&v| e.classify(v))
+        .collect();
     let mut dims = g.size();
     let mut origin = g.min.to_array().map(i64::from);
     let threshold = |m: u8, voxel_y: i64, odd: bool| -> u8 {
@@ -84,7 +97,9 @@ fn reference_subdivision(
         }
         match p.threshold {
             Some(t) => t,
-            None => table.materials[usize::from(m)].enhance_threshold().at_parity(odd),
+            None => table.materials[usize::from(m)]
+                .enhance_threshold()
+                .at_parity(odd),
         }
     };
     for level in 0..p.levels {
@@ -201,7 +216,11 @@ fn subdivision_matches_the_definition_at_every_depth() {
                 let method = Method::Subdivide(p);
                 let what = format!("seed {seed} {method:?}");
                 assert_eq!(dense(&grid, &table, &method, b), want, "dense: {what}");
-                assert_eq!(sparse_read(&grid, &table, &method, b), want, "sparse: {what}");
+                assert_eq!(
+                    sparse_read(&grid, &table, &method, b),
+                    want,
+                    "sparse: {what}"
+                );
             }
         }
     }
@@ -247,7 +266,12 @@ fn the_fast_kernel_equals_its_scalar_twin() {
 }
 
 /// Per-fragment resampling with floats, straight from the definition.
-fn reference_resample(grid: &Grid, table: &MaterialTable, p: &ResampleParams, b: VoxelBox) -> Vec<u8> {
+fn reference_resample(
+    grid: &Grid,
+    table: &MaterialTable,
+    p: &ResampleParams,
+    b: VoxelBox,
+) -> Vec<u8> {
     let e = Enhancer::new(&Method::Resample(*p), table).expect("valid");
     let probes = resample::probes(p);
     let f = p.factor as i64;
@@ -324,10 +348,19 @@ fn six_matching_face_neighbours_do_not_make_two_levels_uniform() {
     grid.set(VoxelPos::new(1, 1, 0), Voxel::AIR);
     let centre = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(1, 1, 1));
     let one = dense(&grid, &table, &sub(1, Some(4), false), centre);
-    assert!(one.iter().all(|&c| c == 7), "one level: the six faces decide");
+    assert!(
+        one.iter().all(|&c| c == 7),
+        "one level: the six faces decide"
+    );
     let two = dense(&grid, &table, &sub(2, Some(4), false), centre);
-    assert!(two.contains(&0), "two levels: the empty edge neighbour erodes a fragment");
-    assert_eq!(sparse_read(&grid, &table, &sub(2, Some(4), false), centre), two);
+    assert!(
+        two.contains(&0),
+        "two levels: the empty edge neighbour erodes a fragment"
+    );
+    assert_eq!(
+        sparse_read(&grid, &table, &sub(2, Some(4), false), centre),
+        two
+    );
 }
 
 #[test]
@@ -341,10 +374,20 @@ fn fragments_depend_on_nothing_beyond_the_window() {
             let method = sub(levels, None, seed % 2 == 0);
             let before = dense(&grid, &table, &method, v);
             let window = Enhancer::new(&method, &table).expect("valid").window();
-            for p in [[2, 0, 0], [0, -2, 1], [1, 1, 2], [-2, -2, -2], [1, 1, 0], [0, 1, 0]] {
+            for p in [
+                [2, 0, 0],
+                [0, -2, 1],
+                [1, 1, 2],
+                [-2, -2, -2],
+                [1, 1, 0],
+                [0, 1, 0],
+            ] {
                 let pos = VoxelPos::from(p);
                 let inside = !window
-                    .affected(VoxelBox::new(pos, VoxelPos::new(p[0] + 1, p[1] + 1, p[2] + 1)))
+                    .affected(VoxelBox::new(
+                        pos,
+                        VoxelPos::new(p[0] + 1, p[1] + 1, p[2] + 1),
+                    ))
                     .iter()
                     .all(|b| !b.contains(VoxelPos::new(0, 0, 0)));
                 if inside {
@@ -352,7 +395,14 @@ fn fragments_depend_on_nothing_beyond_the_window() {
                 }
                 let mut edited = grid.clone();
                 let old = edited.get(pos);
-                edited.set(pos, if old.is_air() { Voxel::filled(3) } else { Voxel::AIR });
+                edited.set(
+                    pos,
+                    if old.is_air() {
+                        Voxel::filled(3)
+                    } else {
+                        Voxel::AIR
+                    },
+                );
                 assert_eq!(
                     dense(&edited, &table, &method, v),
                     before,
@@ -385,11 +435,21 @@ fn the_approximate_table_is_exact_at_one_level_and_only_close_beyond() {
     let guess = sparse_read(&grid, &table, &approx(3), b);
     assert_eq!(guess, dense(&grid, &table, &approx(3), b));
     let differ = exact.iter().zip(&guess).filter(|(a, b)| a != b).count();
-    assert!(differ > 0, "the approximation is not exact on a random world");
-    assert!(differ * 10 < exact.len(), "but close: {differ} of {} differ", exact.len());
+    assert!(
+        differ > 0,
+        "the approximation is not exact on a random world"
+    );
+    assert!(
+        differ * 10 < exact.len(),
+        "but close: {differ} of {} differ",
+        exact.len()
+    );
     // A slab has edges and corners that agree with the guess: exact there.
     let mut slab = Grid::new();
-    slab.fill_box(VoxelBox::new(VoxelPos::new(-4, -4, -4), VoxelPos::new(12, 3, 12)), Voxel::filled(7));
+    slab.fill_box(
+        VoxelBox::new(VoxelPos::new(-4, -4, -4), VoxelPos::new(12, 3, 12)),
+        Voxel::filled(7),
+    );
     assert_eq!(
         sparse_read(&slab, &table, &approx(3), b),
         dense(&slab, &table, &sub(3, Some(4), false), b)
@@ -404,8 +464,14 @@ fn liquids_and_thin_voxels_are_empty_and_fragments_keep_their_material() {
     assert_eq!(e.classify(Voxel::new(7, 126)), 0, "below one half");
     assert_eq!(e.classify(Voxel::new(7, 127)), 7, "exactly one half");
     let mut grid = Grid::new();
-    grid.fill_box(VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(4, 2, 4)), Voxel::filled(7));
-    grid.fill_box(VoxelBox::new(VoxelPos::new(0, 2, 0), VoxelPos::new(2, 3, 4)), Voxel::filled(2));
+    grid.fill_box(
+        VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(4, 2, 4)),
+        Voxel::filled(7),
+    );
+    grid.fill_box(
+        VoxelBox::new(VoxelPos::new(0, 2, 0), VoxelPos::new(2, 3, 4)),
+        Voxel::filled(2),
+    );
     let b = VoxelBox::new(VoxelPos::new(-1, -1, -1), VoxelPos::new(5, 4, 5));
     let frags = sparse_read(&grid, &table, &sub(2, Some(1), false), b);
     assert!(frags.iter().all(|&c| c == 0 || c == 7 || c == 2));
@@ -418,13 +484,23 @@ fn material_borders_count_other_materials_as_empty() {
     let mut grid = Grid::new();
     let all = VoxelBox::new(VoxelPos::new(-4, -4, -4), VoxelPos::new(5, 5, 5));
     grid.fill_box(all, Voxel::filled(7));
-    grid.fill_box(VoxelBox::new(VoxelPos::new(1, -4, -4), VoxelPos::new(5, 5, 5)), Voxel::filled(3));
+    grid.fill_box(
+        VoxelBox::new(VoxelPos::new(1, -4, -4), VoxelPos::new(5, 5, 5)),
+        Voxel::filled(3),
+    );
     let v = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(1, 1, 1));
     let plain = dense(&grid, &table, &sub(1, Some(4), false), v);
-    assert!(plain.iter().all(|&c| c == 7), "inside the ground: all solid");
+    assert!(
+        plain.iter().all(|&c| c == 7),
+        "inside the ground: all solid"
+    );
     let crisp = dense(&grid, &table, &sub(1, Some(4), true), v);
     for (corner, &c) in crisp.iter().enumerate() {
-        assert_eq!(c == 0, corner & 1 == 1, "the +x half faces the other material");
+        assert_eq!(
+            c == 0,
+            corner & 1 == 1,
+            "the +x half faces the other material"
+        );
     }
 }
 
@@ -436,13 +512,34 @@ fn bad_parameters_are_rejected() {
         sub(5, None, false),
         sub(2, Some(0), false),
         sub(2, Some(5), false),
-        Method::Resample(ResampleParams { factor: 0, ..ResampleParams::default() }),
-        Method::Resample(ResampleParams { factor: 17, ..ResampleParams::default() }),
-        Method::Resample(ResampleParams { count: 0, ..ResampleParams::default() }),
-        Method::Resample(ResampleParams { spread: -0.5, ..ResampleParams::default() }),
-        Method::Resample(ResampleParams { spread: f32::NAN, ..ResampleParams::default() }),
-        Method::Resample(ResampleParams { fraction: 1.5, ..ResampleParams::default() }),
-        Method::Resample(ResampleParams { fraction: -0.1, ..ResampleParams::default() }),
+        Method::Resample(ResampleParams {
+            factor: 0,
+            ..ResampleParams::default()
+        }),
+        Method::Resample(ResampleParams {
+            factor: 17,
+            ..ResampleParams::default()
+        }),
+        Method::Resample(ResampleParams {
+            count: 0,
+            ..ResampleParams::default()
+        }),
+        Method::Resample(ResampleParams {
+            spread: -0.5,
+            ..ResampleParams::default()
+        }),
+        Method::Resample(ResampleParams {
+            spread: f32::NAN,
+            ..ResampleParams::default()
+        }),
+        Method::Resample(ResampleParams {
+            fraction: 1.5,
+            ..ResampleParams::default()
+        }),
+        Method::Resample(ResampleParams {
+            fraction: -0.1,
+            ..ResampleParams::default()
+        }),
     ];
     for m in bad {
         assert!(Enhancer::new(&m, &table).is_err(), "{m:?} accepted");

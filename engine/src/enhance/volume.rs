@@ -116,7 +116,11 @@ impl<'a> FragmentVolume<'a> {
     /// # Panics
     /// If `out.len() != b.volume()`.
     pub fn read_box(&self, b: FragmentBox, out: &mut [u8]) {
-        assert_eq!(out.len(), b.volume(), "output buffer does not match the box");
+        assert_eq!(
+            out.len(),
+            b.volume(),
+            "output buffer does not match the box"
+        );
         if b.is_empty() {
             return;
         }
@@ -137,12 +141,10 @@ impl<'a> FragmentVolume<'a> {
                     let class = classes[(vz * cs[1] + vy) * cs[0] + vx];
                     let view = self.enhanced.block(v, class);
                     // This voxel's fragments, clipped to the box, in box coordinates.
-                    let lo = [0, 1, 2].map(|a| {
-                        (i64::from(v.to_array()[a]) * fi).max(b.min[a]) - b.min[a]
-                    });
-                    let hi = [0, 1, 2].map(|a| {
-                        ((i64::from(v.to_array()[a]) + 1) * fi).min(b.max[a]) - b.min[a]
-                    });
+                    let lo = [0, 1, 2]
+                        .map(|a| (i64::from(v.to_array()[a]) * fi).max(b.min[a]) - b.min[a]);
+                    let hi = [0, 1, 2]
+                        .map(|a| ((i64::from(v.to_array()[a]) + 1) * fi).min(b.max[a]) - b.min[a]);
                     let base = [0, 1, 2].map(|a| i64::from(v.to_array()[a]) * fi - b.min[a]);
                     for z in lo[2]..hi[2] {
                         for y in lo[1]..hi[1] {

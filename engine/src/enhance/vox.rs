@@ -93,7 +93,9 @@ fn scene(models: &[Model]) -> Vec<u8> {
     out.extend(chunk(b"nGRP", &group));
     for (i, m) in models.iter().enumerate() {
         let i = i as i32;
-        let t: Vec<String> = (0..3).map(|a| (m.min[a] + m.size[a] / 2).to_string()).collect();
+        let t: Vec<String> = (0..3)
+            .map(|a| (m.min[a] + m.size[a] / 2).to_string())
+            .collect();
         let mut trn = ints(&[2 + 2 * i]);
         trn.extend(dict(&[]));
         trn.extend(ints(&[3 + 2 * i, -1, 0, 1]));

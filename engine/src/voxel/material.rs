@@ -228,10 +228,19 @@ mod tests {
              (name: \"Rock\", color: (1,2,3), liquid: false, shaping: Sharp)])",
         )
         .expect("valid");
-        assert_eq!(t.materials[0].enhance_threshold(), EnhanceThreshold::uniform(3));
-        assert_eq!(t.materials[1].enhance_threshold(), EnhanceThreshold::uniform(2));
+        assert_eq!(
+            t.materials[0].enhance_threshold(),
+            EnhanceThreshold::uniform(3)
+        );
+        assert_eq!(
+            t.materials[1].enhance_threshold(),
+            EnhanceThreshold::uniform(2)
+        );
         let text = ron::to_string(&t).expect("ron");
-        assert!(!text.contains("enhance"), "absent thresholds stay absent: {text}");
+        assert!(
+            !text.contains("enhance"),
+            "absent thresholds stay absent: {text}"
+        );
         let builtin = MaterialTable::builtin();
         let sandstone = builtin.require("Sandstone").expect("sandstone");
         let s = builtin.materials[usize::from(sandstone)].enhance_threshold();
