@@ -5,6 +5,7 @@
 //! To add a command: write that file, declare it below, and add one line to the `commands!` list.
 
 mod args;
+mod bake;
 mod drop;
 mod enhance;
 mod export;
@@ -79,6 +80,8 @@ commands! {
     /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
     /// landed: final positions, deepest penetration, at rest, in water.
     Drop(drop::DropArgs),
+    /// Bake snowflake lighting (sun and sky particles) into a project's light section.
+    Bake(bake::BakeArgs),
     /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw
     /// fragments, a MagicaVoxel .vox, or the fragments' visible faces as .obj / .glb.
     Enhance(enhance::EnhanceArgs),

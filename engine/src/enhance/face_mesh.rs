@@ -15,8 +15,7 @@
 
 use super::block::BlockView;
 use super::volume::FragmentVolume;
-use crate::mesh::linear_palette;
-use crate::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, MATERIAL_COUNT};
+use crate::voxel::{linear_palette, ChunkPos, MaterialTable, VoxelBox, VoxelPos, MATERIAL_COUNT};
 
 /// A mesh of fragment faces: four vertices per quad, flat normals, a material and a linear colour per
 /// vertex.
