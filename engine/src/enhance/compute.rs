@@ -176,6 +176,17 @@ pub(crate) fn compute_box(
                             }
                         }
                         let origin_y = b.min.y + ty as i32 - 2;
+                        // Only the rows of surface voxels are extracted: skip the others' fragments.
+                        let surface = &s.surface;
+                        s.sub.want_rows(
+                            (0..t[2]).flat_map(|z| {
+                                (0..t[1]).map(move |y| {
+                                    let row = ((tz + z) * size[1] + ty + y) * size[0] + tx;
+                                    surface[row..row + t[0]].contains(&true)
+                                })
+                            }),
+                            t[1],
+                        );
                         subdivide(
                             &s.tile_in,
                             dims,

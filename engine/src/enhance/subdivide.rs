@@ -44,25 +44,53 @@ const SPREAD: [u64; 256] = {
     t
 };
 
-/// Reusable buffers for the intermediate levels.
+/// Reusable buffers for the intermediate levels, and which rows of the result are wanted.
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     a: Vec<u8>,
     b: Vec<u8>,
+    /// Wanted voxel rows of the interior (`[z · rows_y + y]`); empty: all. The last level skips the
+    /// fragments of unwanted rows (their output bytes are left as they were).
+    rows: Vec<bool>,
+    rows_y: usize,
+}
+
+impl Scratch {
+    /// Compute only the fragments of the interior's voxel rows marked in `rows` (`[z · rows_y + y]`)
+    /// at the last level; an empty `rows` computes everything.
+    pub fn want_rows(&mut self, rows: impl IntoIterator<Item = bool>, rows_y: usize) {
+        self.rows.clear();
+        self.rows.extend(rows);
+        self.rows_y = rows_y;
+    }
 }
 
 /// One level's geometry: input dims, first parent and parent count per axis, and the altitude of
 /// input row 0 in this level's cells.
 #[derive(Debug, Clone, Copy)]
-struct Step {
+struct Step<'a> {
     dims: [usize; 3],
     first: [usize; 3],
     count: [usize; 3],
     base_y: i64,
     level: u32,
+    /// At the last level: wanted voxel rows, their Y count, and log2 of parents per voxel.
+    rows: Option<(&'a [bool], usize, u32)>,
 }
 
-impl Step {
+impl Step<'_> {
+    /// False when parent row (`py`, `pz`) belongs to a voxel row nobody wants.
+    #[inline]
+    fn wanted(&self, py: usize, pz: usize) -> bool {
+        match self.rows {
+            Some((rows, ny, shift)) => {
+                let vy = (py - self.first[1]) >> shift;
+                let vz = (pz - self.first[2]) >> shift;
+                rows[vz * ny + vy]
+            }
+            None => true,
+        }
+    }
     fn out_dims(&self) -> [usize; 3] {
         self.count.map(|c| 2 * c)
     }
@@ -110,7 +138,7 @@ pub(crate) fn subdivide_scalar(
     );
 }
 
-type StepFn = fn(&[u8], &Step, &SubdivideRules, &mut [u8]);
+type StepFn = fn(&[u8], &Step<'_>, &SubdivideRules, &mut [u8]);
 
 #[expect(
     clippy::too_many_arguments,
@@ -152,6 +180,11 @@ fn run_levels(
             count,
             base_y,
             level,
+            rows: (last && !scratch.rows.is_empty()).then_some((
+                scratch.rows.as_slice(),
+                scratch.rows_y,
+                level,
+            )),
         };
         let od = step.out_dims();
         let len = od[0] * od[1] * od[2];
@@ -173,6 +206,7 @@ fn run_levels(
         cur_dims = od;
     }
     [scratch.a, scratch.b] = bufs;
+    scratch.rows.clear();
 }
 
 /// Byte `i` of `v` at bytes `2i` and `2i + 1`.
@@ -194,7 +228,7 @@ fn load(s: &[u8], i: usize) -> u64 {
 
 /// Output row starts of the four (dy, dz) rows of parent row (py, pz).
 #[inline]
-fn out_rows(step: &Step, py: usize, pz: usize) -> [usize; 4] {
+fn out_rows(step: &Step<'_>, py: usize, pz: usize) -> [usize; 4] {
     let od = step.out_dims();
     let oy = 2 * (py - step.first[1]);
     let oz = 2 * (pz - step.first[2]);
@@ -209,7 +243,7 @@ fn out_rows(step: &Step, py: usize, pz: usize) -> [usize; 4] {
 
 /// The rule set of parent row `py`.
 #[inline]
-fn set_of<'r>(step: &Step, rules: &'r SubdivideRules, py: usize) -> &'r RuleSet {
+fn set_of<'r>(step: &Step<'_>, rules: &'r SubdivideRules, py: usize) -> &'r RuleSet {
     rules.set_at((step.base_y + py as i64) >> step.level)
 }
 
@@ -265,11 +299,14 @@ fn put(dst: &mut [u8], rows: &[usize; 4], ox: usize, w: u64) {
     dst[rows[3] + ox..rows[3] + ox + 2].copy_from_slice(&b[6..8]);
 }
 
-fn step_scalar(src: &[u8], step: &Step, rules: &SubdivideRules, dst: &mut [u8]) {
+fn step_scalar(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]) {
     let [sx, sy, _] = step.dims;
     let sxy = sx * sy;
     for pz in step.first[2]..step.first[2] + step.count[2] {
         for py in step.first[1]..step.first[1] + step.count[1] {
+            if !step.wanted(py, pz) {
+                continue;
+            }
             let set = set_of(step, rules, py);
             let rows = out_rows(step, py, pz);
             for px in step.first[0]..step.first[0] + step.count[0] {
@@ -281,12 +318,15 @@ fn step_scalar(src: &[u8], step: &Step, rules: &SubdivideRules, dst: &mut [u8]) 
     }
 }
 
-fn step_fast(src: &[u8], step: &Step, rules: &SubdivideRules, dst: &mut [u8]) {
+fn step_fast(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]) {
     let [sx, sy, _] = step.dims;
     let sxy = sx * sy;
     let (x0, n) = (step.first[0], step.count[0]);
     for pz in step.first[2]..step.first[2] + step.count[2] {
         for py in step.first[1]..step.first[1] + step.count[1] {
+            if !step.wanted(py, pz) {
+                continue;
+            }
             let set = set_of(step, rules, py);
             let rows = out_rows(step, py, pz);
             let row = (pz * sy + py) * sx;
