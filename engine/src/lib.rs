@@ -18,6 +18,8 @@
 //!   OBJ / glb export.
 //! - [`physics`]: bit broadphase, lazy kD trees over chunk meshes, world raycasts and rigid bodies.
 //! - [`render`]: top-down shaded map images (previews, thumbnails).
+//! - [`enhance`]: voxel detail enhancement (recursive subdivision, direct resampling), surface only
+//!   and incremental, with raw / MagicaVoxel / mesh export.
 //! - [`light`]: the snowflake lighting bake (packed solidity, random walks, baked light).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
@@ -32,6 +34,7 @@
 //! ```
 
 pub mod codec;
+pub mod enhance;
 pub mod error;
 pub mod format;
 pub mod gen;

@@ -7,6 +7,7 @@
 mod args;
 mod bake;
 mod drop;
+mod enhance;
 mod export;
 mod format;
 mod godot;
@@ -81,6 +82,9 @@ commands! {
     Drop(drop::DropArgs),
     /// Bake snowflake lighting (sun and sky particles) into a project's light section.
     Bake(bake::BakeArgs),
+    /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw
+    /// fragments, a MagicaVoxel .vox, or the fragments' visible faces as .obj / .glb.
+    Enhance(enhance::EnhanceArgs),
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.

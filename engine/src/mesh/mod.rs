@@ -48,15 +48,15 @@ mod components;
 mod cube;
 pub(crate) mod export;
 mod field;
-mod gltf;
+pub(crate) mod gltf;
 mod input;
 mod nets;
-mod obj;
+pub(crate) mod obj;
 mod qef;
 mod skirt;
 #[cfg(test)]
 mod tests;
-mod weld;
+pub(crate) mod weld;
 
 /// Moved to [`crate::voxel`]; re-exported here so existing paths keep working.
 pub use crate::voxel::{linear_palette, linear_to_srgb, srgb_to_linear};

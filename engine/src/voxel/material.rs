@@ -1,7 +1,9 @@
-//! The material table: names, colors, liquid flag and shaping mode per material id.
+//! The material table: names, colors, liquid flag, shaping mode and detail-enhancement threshold per
+//! material id.
 //!
 //! The default table is `assets/materials.ron`, embedded at compile time; projects carry their own copy
-//! in their header so a file keeps its look when the default table changes.
+//! in their header so a file keeps its look when the default table changes. Rows written before the
+//! enhancement threshold existed have no `enhance` field and take the default of their shaping mode.
 
 use serde::{Deserialize, Serialize};
 
@@ -17,6 +19,43 @@ pub enum Shaping {
     Sharp,
 }
 
+/// The recursive-subdivision threshold of a material (see `enhance`): a fragment is solid when at least
+/// this many of its source voxel and the three face neighbours on its side are solid. `even` applies to
+/// fragments at an even altitude and `odd` to those at an odd one; equal values give a plain threshold,
+/// different ones the paper's alternating strata.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EnhanceThreshold {
+    /// Threshold (1..=4) for fragments at an even altitude.
+    pub even: u8,
+    /// Threshold (1..=4) for fragments at an odd altitude.
+    pub odd: u8,
+}
+
+impl EnhanceThreshold {
+    /// The same threshold at every altitude.
+    pub const fn uniform(t: u8) -> Self {
+        Self { even: t, odd: t }
+    }
+
+    /// The default of a shaping mode: 3 for `Smooth` (convex corners round off, flat ground stays),
+    /// 2 for `Sharp` (corners stay, hollows fill).
+    pub const fn for_shaping(shaping: Shaping) -> Self {
+        match shaping {
+            Shaping::Smooth => Self::uniform(3),
+            Shaping::Sharp => Self::uniform(2),
+        }
+    }
+
+    /// The threshold for a fragment whose altitude has parity `odd`.
+    pub const fn at_parity(self, odd: bool) -> u8 {
+        if odd {
+            self.odd
+        } else {
+            self.even
+        }
+    }
+}
+
 /// One material's properties.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Material {
@@ -28,6 +67,17 @@ pub struct Material {
     pub liquid: bool,
     /// Surface shaping mode.
     pub shaping: Shaping,
+    /// Recursive-subdivision threshold; `None` takes [`EnhanceThreshold::for_shaping`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enhance: Option<EnhanceThreshold>,
+}
+
+impl Material {
+    /// This material's subdivision threshold: its own, or its shaping mode's default.
+    pub fn enhance_threshold(&self) -> EnhanceThreshold {
+        self.enhance
+            .unwrap_or(EnhanceThreshold::for_shaping(self.shaping))
+    }
 }
 
 /// The material table. Index = material id; id 0 is Air.
@@ -60,7 +110,8 @@ impl MaterialTable {
         Ok(table)
     }
 
-    /// Check the table: 1..=64 entries, Air first, unique non-empty names.
+    /// Check the table: 1..=64 entries, Air first, unique non-empty names, enhancement thresholds in
+    /// 1..=4.
     ///
     /// # Errors
     /// [`Error::Invalid`] describing the first problem.
@@ -85,6 +136,13 @@ impl MaterialTable {
                 return Err(Error::Invalid(format!(
                     "material name {:?} is used twice",
                     m.name
+                )));
+            }
+            let t = m.enhance_threshold();
+            if !(1..=4).contains(&t.even) || !(1..=4).contains(&t.odd) {
+                return Err(Error::Invalid(format!(
+                    "material {:?}: enhancement thresholds must be 1 to 4, got even {} odd {}",
+                    m.name, t.even, t.odd
                 )));
             }
         }
@@ -157,5 +215,35 @@ mod tests {
         )
         .is_err());
         assert!(MaterialTable::from_ron("(materials: [(name: \"Air\")").is_err());
+        let bad = "(materials: [(name: \"Air\", color: (0,0,0), liquid: false, shaping: Smooth, \
+                   enhance: Some((even: 0, odd: 2)))])";
+        let e = MaterialTable::from_ron(bad).expect_err("threshold 0");
+        assert!(e.to_string().contains("1 to 4"), "{e}");
+    }
+
+    #[test]
+    fn rows_without_a_threshold_take_their_shaping_default() {
+        let t = MaterialTable::from_ron(
+            "(materials: [(name: \"Air\", color: (0,0,0), liquid: false, shaping: Smooth), \
+             (name: \"Rock\", color: (1,2,3), liquid: false, shaping: Sharp)])",
+        )
+        .expect("valid");
+        assert_eq!(
+            t.materials[0].enhance_threshold(),
+            EnhanceThreshold::uniform(3)
+        );
+        assert_eq!(
+            t.materials[1].enhance_threshold(),
+            EnhanceThreshold::uniform(2)
+        );
+        let text = ron::to_string(&t).expect("ron");
+        assert!(
+            !text.contains("enhance"),
+            "absent thresholds stay absent: {text}"
+        );
+        let builtin = MaterialTable::builtin();
+        let sandstone = builtin.require("Sandstone").expect("sandstone");
+        let s = builtin.materials[usize::from(sandstone)].enhance_threshold();
+        assert_ne!(s.even, s.odd, "layered rock alternates by altitude");
     }
 }

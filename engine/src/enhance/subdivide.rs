@@ -1,0 +1,547 @@
+//! Dense recursive subdivision of a padded box, level after level, through the rule tables.
+//!
+//! Cells are class bytes: 0 for empty, else the material of a solid voxel or fragment. A level reads a
+//! box of `P` cells per axis and writes the 2×2×2 children of a range of them:
+//!
+//! ```text
+//!   level l   | pad | halo | interior (T·2^l) | halo | pad |      P = T·2^l + 4
+//!   level l+1 children of halo + interior parents:  | pad | halo | interior (T·2^(l+1)) | halo | pad |
+//! ```
+//!
+//! A halo cell of level l+1 is the child of a level-l halo parent on the side facing the interior, so
+//! its window points inward and it is exact; the outer child of a halo parent reads the pad and is
+//! itself only a pad cell of the next level (read as a neighbour by nothing that is kept). The last
+//! level writes the children of the interior parents only, so the result is exactly the interior.
+//! The input therefore needs the box's voxels grown by 2 (1 halo + 1 pad); only the halo ring (the
+//! 26 neighbours of the box) changes the result.
+//!
+//! # Speed
+//! Most cells of terrain sit in uniform windows (all seven cells equal), and their children all equal
+//! the cell. Eight cells of a row are tested at once with 64-bit compares of the centre row against
+//! its ±x shifts and the four neighbouring rows; a uniform run writes its cells doubled (`double`)
+//! into the four output rows, which is what plain nearest-neighbour upsampling does too. Other cells
+//! go through the table: 7 window bits, one lookup, 8 fragment bits spread to bytes. An empty cell
+//! between solid neighbours of different materials takes the per-corner path (`rules::rule_cell`).
+//! [`subdivide_scalar`] is the same computation cell by cell, kept beside the fast path and
+//! compared with it in tests.
+
+use super::rules::{rule_cell, RuleSet, SubdivideRules, CENTRE};
+
+/// `SPREAD[bits]`: byte `i` is 0xff when bit `i` is set.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b] |= 0xff << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Reusable buffers for the intermediate levels, and which rows of the result are wanted.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    a: Vec<u8>,
+    b: Vec<u8>,
+    /// Wanted voxel rows of the interior (`[z · rows_y + y]`); empty: all. The last level skips the
+    /// fragments of unwanted rows (their output bytes are left as they were).
+    rows: Vec<bool>,
+    rows_y: usize,
+}
+
+impl Scratch {
+    /// Compute only the fragments of the interior's voxel rows marked in `rows` (`[z · rows_y + y]`)
+    /// at the last level; an empty `rows` computes everything.
+    pub fn want_rows(&mut self, rows: impl IntoIterator<Item = bool>, rows_y: usize) {
+        self.rows.clear();
+        self.rows.extend(rows);
+        self.rows_y = rows_y;
+    }
+}
+
+/// One level's geometry: input dims, first parent and parent count per axis, and the altitude of
+/// input row 0 in this level's cells.
+#[derive(Debug, Clone, Copy)]
+struct Step<'a> {
+    dims: [usize; 3],
+    first: [usize; 3],
+    count: [usize; 3],
+    base_y: i64,
+    level: u32,
+    /// At the last level: wanted voxel rows, their Y count, and log2 of parents per voxel.
+    rows: Option<(&'a [bool], usize, u32)>,
+}
+
+impl Step<'_> {
+    /// False when parent row (`py`, `pz`) belongs to a voxel row nobody wants.
+    #[inline]
+    fn wanted(&self, py: usize, pz: usize) -> bool {
+        match self.rows {
+            Some((rows, ny, shift)) => {
+                let vy = (py - self.first[1]) >> shift;
+                let vz = (pz - self.first[2]) >> shift;
+                rows[vz * ny + vy]
+            }
+            None => true,
+        }
+    }
+    fn out_dims(&self) -> [usize; 3] {
+        self.count.map(|c| 2 * c)
+    }
+}
+
+/// Subdivide `input` (`dims` cells per axis, X fastest) `levels` times. The interior is
+/// `dims − 4` per axis (a halo of 1 and a pad of 1 around it); `origin_y` is the voxel altitude of
+/// input row 0. Writes the interior's fragments (`(dims − 4)·2^levels` per axis) into `out`.
+///
+/// # Panics
+/// If a dimension is below 5, `levels` is 0, or `input` does not match `dims`.
+pub(crate) fn subdivide(
+    input: &[u8],
+    dims: [usize; 3],
+    origin_y: i32,
+    levels: u32,
+    rules: &SubdivideRules,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) {
+    run_levels(
+        input, dims, origin_y, levels, rules, scratch, out, step_fast,
+    );
+}
+
+/// [`subdivide`] cell by cell without the uniform-run shortcut (the scalar twin of the fast path).
+pub(crate) fn subdivide_scalar(
+    input: &[u8],
+    dims: [usize; 3],
+    origin_y: i32,
+    levels: u32,
+    rules: &SubdivideRules,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+) {
+    run_levels(
+        input,
+        dims,
+        origin_y,
+        levels,
+        rules,
+        scratch,
+        out,
+        step_scalar,
+    );
+}
+
+type StepFn = fn(&[u8], &Step<'_>, &SubdivideRules, &mut [u8]);
+
+#[expect(
+    clippy::too_many_arguments,
+    reason = "internal driver shared by the two kernels"
+)]
+fn run_levels(
+    input: &[u8],
+    dims: [usize; 3],
+    origin_y: i32,
+    levels: u32,
+    rules: &SubdivideRules,
+    scratch: &mut Scratch,
+    out: &mut Vec<u8>,
+    step_fn: StepFn,
+) {
+    assert!(levels >= 1, "at least one level");
+    assert!(dims.iter().all(|&d| d >= 5), "a box needs a halo and a pad");
+    assert_eq!(
+        input.len(),
+        dims[0] * dims[1] * dims[2],
+        "input does not match dims"
+    );
+    let mut cur_dims = dims;
+    let mut base_y = i64::from(origin_y);
+    let mut bufs = [
+        std::mem::take(&mut scratch.a),
+        std::mem::take(&mut scratch.b),
+    ];
+    for level in 0..levels {
+        let last = level + 1 == levels;
+        let (first, count) = if last {
+            ([2; 3], cur_dims.map(|d| d - 4))
+        } else {
+            ([1; 3], cur_dims.map(|d| d - 2))
+        };
+        let step = Step {
+            dims: cur_dims,
+            first,
+            count,
+            base_y,
+            level,
+            rows: (last && !scratch.rows.is_empty()).then_some((
+                scratch.rows.as_slice(),
+                scratch.rows_y,
+                level,
+            )),
+        };
+        let od = step.out_dims();
+        let len = od[0] * od[1] * od[2];
+        let (src, dst): (&[u8], &mut Vec<u8>) = if level == 0 {
+            (input, if last { &mut *out } else { &mut bufs[0] })
+        } else {
+            let (a, b) = bufs.split_at_mut(1);
+            let (src, dst) = if level % 2 == 1 {
+                (&a[0], &mut b[0])
+            } else {
+                (&b[0], &mut a[0])
+            };
+            (src.as_slice(), if last { &mut *out } else { dst })
+        };
+        // Every output byte is written, so a buffer of the right length is reused as it is.
+        dst.resize(len, 0);
+        step_fn(src, &step, rules, dst);
+        base_y = 2 * (base_y + first[1] as i64);
+        cur_dims = od;
+    }
+    [scratch.a, scratch.b] = bufs;
+    scratch.rows.clear();
+}
+
+/// Byte `i` of `v` at bytes `2i` and `2i + 1`.
+#[inline]
+fn double(v: u64) -> u128 {
+    let x = u128::from(v);
+    let x = (x | (x << 32)) & 0x0000_0000_ffff_ffff_0000_0000_ffff_ffff;
+    let x = (x | (x << 16)) & 0x0000_ffff_0000_ffff_0000_ffff_0000_ffff;
+    let x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff_00ff_00ff_00ff_00ff;
+    x | (x << 8)
+}
+
+#[inline]
+fn load(s: &[u8], i: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&s[i..i + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// Output row starts of the four (dy, dz) rows of parent row (py, pz).
+#[inline]
+fn out_rows(step: &Step<'_>, py: usize, pz: usize) -> [usize; 4] {
+    let od = step.out_dims();
+    let oy = 2 * (py - step.first[1]);
+    let oz = 2 * (pz - step.first[2]);
+    let row = |y: usize, z: usize| (z * od[1] + y) * od[0];
+    [
+        row(oy, oz),
+        row(oy + 1, oz),
+        row(oy, oz + 1),
+        row(oy + 1, oz + 1),
+    ]
+}
+
+/// The rule set of parent row `py`.
+#[inline]
+fn set_of<'r>(step: &Step<'_>, rules: &'r SubdivideRules, py: usize) -> &'r RuleSet {
+    rules.set_at((step.base_y + py as i64) >> step.level)
+}
+
+/// Children of one non-uniform cell, as 8 bytes in corner order.
+#[inline]
+fn cell(src: &[u8], i: usize, sx: usize, sxy: usize, set: &RuleSet, borders: bool) -> u64 {
+    let c = src[i];
+    let n = [
+        src[i - 1],
+        src[i + 1],
+        src[i - sx],
+        src[i + sx],
+        src[i - sxy],
+        src[i + sxy],
+    ];
+    let (material, window) = if c != 0 {
+        let mut w = CENTRE;
+        for (k, &v) in n.iter().enumerate() {
+            let solid = if borders { v == c } else { v != 0 };
+            w |= u8::from(solid) << (k + 1);
+        }
+        (c, w)
+    } else {
+        let mut m = 0u8;
+        let mut mixed = false;
+        let mut w = 0u8;
+        for (k, &v) in n.iter().enumerate() {
+            if v != 0 {
+                mixed |= m != 0 && v != m;
+                m = v;
+                w |= 1 << (k + 1);
+            }
+        }
+        if m == 0 {
+            return 0;
+        }
+        if mixed {
+            return u64::from_le_bytes(rule_cell(0, n, set, borders));
+        }
+        (m, w)
+    };
+    let bits = set.lut[usize::from(material & 0x3f)][usize::from(window)];
+    SPREAD[usize::from(bits)] & (u64::from(material) * 0x0101_0101_0101_0101)
+}
+
+/// Write a cell's 8 children (corner order) at output column `ox` of the four rows.
+#[inline]
+fn put(dst: &mut [u8], rows: &[usize; 4], ox: usize, w: u64) {
+    let b = w.to_le_bytes();
+    dst[rows[0] + ox..rows[0] + ox + 2].copy_from_slice(&b[0..2]);
+    dst[rows[1] + ox..rows[1] + ox + 2].copy_from_slice(&b[2..4]);
+    dst[rows[2] + ox..rows[2] + ox + 2].copy_from_slice(&b[4..6]);
+    dst[rows[3] + ox..rows[3] + ox + 2].copy_from_slice(&b[6..8]);
+}
+
+fn step_scalar(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]) {
+    let [sx, sy, _] = step.dims;
+    let sxy = sx * sy;
+    for pz in step.first[2]..step.first[2] + step.count[2] {
+        for py in step.first[1]..step.first[1] + step.count[1] {
+            if !step.wanted(py, pz) {
+                continue;
+            }
+            let set = set_of(step, rules, py);
+            let rows = out_rows(step, py, pz);
+            for px in step.first[0]..step.first[0] + step.count[0] {
+                let i = (pz * sy + py) * sx + px;
+                let w = cell(src, i, sx, sxy, set, rules.borders);
+                put(dst, &rows, 2 * (px - step.first[0]), w);
+            }
+        }
+    }
+}
+
+fn step_fast(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]) {
+    let [sx, sy, _] = step.dims;
+    let sxy = sx * sy;
+    let (x0, n) = (step.first[0], step.count[0]);
+    for pz in step.first[2]..step.first[2] + step.count[2] {
+        for py in step.first[1]..step.first[1] + step.count[1] {
+            if !step.wanted(py, pz) {
+                continue;
+            }
+            let set = set_of(step, rules, py);
+            let rows = out_rows(step, py, pz);
+            let row = (pz * sy + py) * sx;
+            // A row of one value between four equal rows: its children are that value (memset).
+            let span = row + x0 - 1..row + x0 + n + 1;
+            let first = src[row + x0];
+            if src[span.clone()].iter().all(|&c| c == first)
+                && [sx, sxy].iter().all(|&d| {
+                    src[span.start - d..span.end - d] == src[span.clone()]
+                        && src[span.start + d..span.end + d] == src[span.clone()]
+                })
+            {
+                for &r in &rows {
+                    dst[r..r + 2 * n].fill(first);
+                }
+                continue;
+            }
+            // Every cell doubled, as nearest-neighbour upsampling would: right for uniform windows.
+            let centre = &src[row + x0..row + x0 + n];
+            let out0 = &mut dst[rows[0]..rows[0] + 2 * n];
+            let mut groups = centre.chunks_exact(8);
+            let mut outs = out0.chunks_exact_mut(16);
+            for (c, o) in (&mut groups).zip(&mut outs) {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(c);
+                o.copy_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
+            }
+            for (&c, o) in groups
+                .remainder()
+                .iter()
+                .zip(outs.into_remainder().chunks_exact_mut(2))
+            {
+                o.fill(c);
+            }
+            for &r in &rows[1..] {
+                dst.copy_within(rows[0]..rows[0] + 2 * n, r);
+            }
+            // Then the cells whose window is not uniform, through the table.
+            let mut px = x0;
+            while px < x0 + n {
+                let i = row + px;
+                if px + 8 <= x0 + n && px + 9 <= sx {
+                    let words = Words {
+                        c: load(src, i),
+                        n: [
+                            load(src, i - 1),
+                            load(src, i + 1),
+                            load(src, i - sx),
+                            load(src, i + sx),
+                            load(src, i - sxy),
+                            load(src, i + sxy),
+                        ],
+                    };
+                    let diff = words.n.iter().fold(0, |d, &w| d | (w ^ words.c));
+                    if diff != 0 {
+                        fix_group(&words, diff, set, rules.borders, |lane, w| {
+                            put(dst, &rows, 2 * (px + lane - x0), w);
+                        });
+                    }
+                    px += 8;
+                } else {
+                    let c = src[i];
+                    let uniform = src[i - 1] == c
+                        && src[i + 1] == c
+                        && src[i - sx] == c
+                        && src[i + sx] == c
+                        && src[i - sxy] == c
+                        && src[i + sxy] == c;
+                    if !uniform {
+                        put(
+                            dst,
+                            &rows,
+                            2 * (px - x0),
+                            cell(src, i, sx, sxy, set, rules.borders),
+                        );
+                    }
+                    px += 1;
+                }
+            }
+        }
+    }
+}
+
+/// Eight cells of a row and their six neighbours, a byte per cell (−x, +x, −y, +y, −z, +z).
+struct Words {
+    c: u64,
+    n: [u64; 6],
+}
+
+/// The children of the cells of a group whose window is not uniform (`diff` has a non-zero byte for
+/// each), computed for the eight lanes at once where possible: the 7-bit windows and the materials
+/// of empty cells come from whole-word bit operations, then one table lookup per lane.
+#[inline]
+fn fix_group(g: &Words, diff: u64, set: &RuleSet, borders: bool, mut put: impl FnMut(usize, u64)) {
+    let ones = |v: u64| nonzero_bytes(v) >> 7;
+    let c_solid = ones(g.c);
+    let mut window_any = c_solid;
+    let mut window_same = c_solid;
+    let mut or = 0u64;
+    for (k, &w) in g.n.iter().enumerate() {
+        window_any |= ones(w) << (k + 1);
+        if borders {
+            window_same |= (!ones(w ^ g.c) & 0x0101_0101_0101_0101) << (k + 1);
+        }
+        or |= w;
+    }
+    // Empty cells whose solid neighbours are not all one material take the per-corner path.
+    let mut mixed = 0u64;
+    for &w in &g.n {
+        mixed |= nonzero_bytes(w) & nonzero_bytes(w ^ or);
+    }
+    let mut lanes = nonzero_bytes(diff);
+    while lanes != 0 {
+        let lane = (lanes.trailing_zeros() / 8) as usize;
+        lanes &= lanes - 1;
+        let shift = 8 * lane;
+        let c = (g.c >> shift) as u8;
+        let (material, window) = if c != 0 {
+            let w = if borders { window_same } else { window_any };
+            (c, (w >> shift) as u8 & 0x7f)
+        } else if (mixed >> shift) & 0x80 != 0 {
+            let n = g.n.map(|w| (w >> shift) as u8);
+            put(lane, u64::from_le_bytes(rule_cell(0, n, set, borders)));
+            continue;
+        } else {
+            ((or >> shift) as u8, (window_any >> shift) as u8 & 0x7f)
+        };
+        let bits = set.lut[usize::from(material & 0x3f)][usize::from(window)];
+        put(
+            lane,
+            SPREAD[usize::from(bits)] & (u64::from(material) * 0x0101_0101_0101_0101),
+        );
+    }
+}
+
+/// Bit 7 of each byte of the result is set when that byte of `v` is not zero (and no other bit).
+#[inline]
+fn nonzero_bytes(v: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    (((v & LOW7) + LOW7) | v) & !LOW7
+}
+
+/// Plain nearest-neighbour upsampling of the interior of a padded box (the peer of [`subdivide`] in
+/// the bench): every cell becomes `factor³` copies of itself.
+pub fn upsample_nearest(input: &[u8], dims: [usize; 3], factor: usize, out: &mut Vec<u8>) {
+    let inner = dims.map(|d| d.saturating_sub(4));
+    let od = inner.map(|d| d * factor);
+    out.clear();
+    out.resize(od[0] * od[1] * od[2], 0);
+    for z in 0..inner[2] {
+        for y in 0..inner[1] {
+            let src = ((z + 2) * dims[1] + y + 2) * dims[0] + 2;
+            let first = ((z * factor) * od[1] + y * factor) * od[0];
+            for x in 0..inner[0] {
+                let v = input[src + x];
+                out[first + x * factor..first + (x + 1) * factor].fill(v);
+            }
+            for k in 0..factor {
+                for j in 0..factor {
+                    if j == 0 && k == 0 {
+                        continue;
+                    }
+                    let to = ((z * factor + k) * od[1] + y * factor + j) * od[0];
+                    out.copy_within(first..first + od[0], to);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::voxel::MaterialTable;
+
+    #[test]
+    fn doubling_spreads_bytes_in_order() {
+        let d = double(0x0807_0605_0403_0201).to_le_bytes();
+        assert_eq!(d, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]);
+    }
+
+    #[test]
+    fn a_uniform_box_stays_uniform_at_every_depth() {
+        let table = MaterialTable::builtin();
+        let rules = SubdivideRules::new(&table, None, &[], false);
+        let dims = [13, 9, 11];
+        let input = vec![7u8; dims[0] * dims[1] * dims[2]];
+        let mut out = Vec::new();
+        for levels in 1..=3 {
+            subdivide(
+                &input,
+                dims,
+                0,
+                levels,
+                &rules,
+                &mut Scratch::default(),
+                &mut out,
+            );
+            let f = 1 << levels;
+            assert_eq!(out.len(), 9 * 5 * 7 * f * f * f);
+            assert!(out.iter().all(|&b| b == 7));
+        }
+    }
+
+    #[test]
+    fn nearest_neighbour_replicates_each_cell() {
+        let dims = [6, 5, 5];
+        let input: Vec<u8> = (0..150).map(|i| i as u8).collect();
+        let mut out = Vec::new();
+        upsample_nearest(&input, dims, 3, &mut out);
+        assert_eq!(out.len(), 6 * 3 * 3);
+        let first = input[(2 * 5 + 2) * 6 + 2];
+        let second = input[(2 * 5 + 2) * 6 + 3];
+        for row in out.chunks(6) {
+            assert_eq!(row, [first, first, first, second, second, second]);
+        }
+    }
+}
