@@ -6,6 +6,7 @@
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
 //! - [`gen`]: seeded procedural terrain presets and heightmap import.
 //! - [`render`]: top-down shaded map images (previews, thumbnails).
+//! - [`region`]: region tools: copy, cut, paste, move, fill, delete, turn, mirror, resize, stamps.
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
@@ -25,6 +26,7 @@ pub mod history;
 pub mod mesh;
 pub mod physics;
 pub mod progress;
+pub mod region;
 pub mod render;
 pub mod storage;
 pub mod tools;
