@@ -25,6 +25,7 @@
 
 mod builder;
 mod convert;
+mod copy;
 mod edit;
 mod resample;
 mod rows;

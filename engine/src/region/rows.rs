@@ -18,7 +18,7 @@
 use super::builder::RowsBuilder;
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE, MATERIAL_COUNT};
+use crate::voxel::{Voxel, VoxelBox, VoxelPos, MATERIAL_COUNT};
 use crate::{Error, Result};
 
 /// The longest edge a region may have, in voxels (the largest world edge Strata generates).
@@ -148,59 +148,18 @@ impl Region {
         Self::copy_with(grid, b, &Progress::new())
     }
 
-    /// Copy box `b` of `grid`: voxels outside every stored chunk are Air. Reports one progress unit
-    /// per Z layer and stops when `progress` is cancelled.
+    /// Copy box `b` of `grid`: voxels outside every stored chunk are Air. Bands of Z layers are
+    /// copied in parallel (rayon); reports one progress unit per Z layer and stops when `progress`
+    /// is cancelled.
     ///
     /// # Errors
     /// [`Error::Invalid`] for an empty box or one over [`MAX_REGION_EDGE`] on an axis;
     /// [`Error::Cancelled`].
     pub fn copy_with(grid: &Grid, b: VoxelBox, progress: &Progress) -> Result<Self> {
         let size = size_of_box(&b)?;
-        let sy = size[1] as usize;
-        let mut builder = RowsBuilder::new(size);
-        let (cx0, cx1) = (b.min.x >> CHUNK_BITS, (b.max.x - 1) >> CHUNK_BITS);
-        let (cy0, cy1) = (b.min.y >> CHUNK_BITS, (b.max.y - 1) >> CHUNK_BITS);
-        let mask = CHUNK_SIZE as i32 - 1;
-        // Per chunk column along X: the chunk (if stored) and the local x range inside the box.
-        let mut strip: Vec<(Option<&crate::storage::Chunk>, usize, usize)> = Vec::new();
         progress.start(size[2].into());
-        for z in b.min.z..b.max.z {
-            progress.check()?;
-            let cz = z >> CHUNK_BITS;
-            let lz = (z & mask) as usize;
-            for cy in cy0..=cy1 {
-                strip.clear();
-                for cx in cx0..=cx1 {
-                    let lo = (b.min.x.max(cx << CHUNK_BITS) - (cx << CHUNK_BITS)) as usize;
-                    let hi = (b.max.x.min((cx + 1) << CHUNK_BITS) - (cx << CHUNK_BITS)) as usize;
-                    strip.push((grid.chunk(ChunkPos::new(cx, cy, cz)), lo, hi));
-                }
-                let y0 = b.min.y.max(cy << CHUNK_BITS);
-                let y1 = b.max.y.min((cy + 1) << CHUNK_BITS);
-                for y in y0..y1 {
-                    let ly = (y & mask) as usize;
-                    let row = (z - b.min.z) as usize * sy + (y - b.min.y) as usize;
-                    builder.start_row(row);
-                    for &(chunk, lo, hi) in &strip {
-                        match chunk {
-                            None => builder.push_fill(Voxel::AIR, hi - lo),
-                            Some(c) => {
-                                let level = c.level0();
-                                let voxels = level.read_row(ly, lz);
-                                if level.is_row_allocated(ly, lz) {
-                                    builder.push_voxels(&voxels[lo..hi]);
-                                } else {
-                                    builder.push_fill(voxels[0], hi - lo);
-                                }
-                            }
-                        }
-                    }
-                    builder.end_row();
-                }
-            }
-            progress.advance(1);
-        }
-        Ok(builder.finish())
+        let (row_start, runs) = super::copy::copy_rows(grid, b, progress)?;
+        Ok(Self::from_parts(size, row_start, runs))
     }
 
     /// Edge lengths in voxels.
