@@ -153,7 +153,10 @@ fn every_edit_path_reaches_every_consumer() {
         write: Box::new(move |g: &mut Grid| g.fill_box(b, Voxel::new(3, 255))),
     };
     check_path(&mut app, &seen, "box edit", vec![Action::Edit(edit)]);
-    assert!(surface_y(&mut app, 75.5, 75.5) > 39.0, "physics sees the box");
+    assert!(
+        surface_y(&mut app, 75.5, 75.5) > 39.0,
+        "physics sees the box"
+    );
     check_path(&mut app, &seen, "undo", vec![Action::Undo]);
     check_path(&mut app, &seen, "redo", vec![Action::Redo]);
     check_path(&mut app, &seen, "history jump", vec![Action::JumpTo(0)]);

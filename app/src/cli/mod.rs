@@ -5,8 +5,11 @@
 //! To add a command: write that file, declare it below, and add one line to the `commands!` list.
 
 mod args;
+mod copy;
+mod delete;
 mod drop;
 mod export;
+mod fill;
 mod format;
 mod godot;
 mod heightmap;
@@ -15,8 +18,10 @@ mod info;
 mod mesh;
 mod new;
 mod open;
+mod paste;
 mod progress;
 mod raycast;
+mod region_edit;
 mod render;
 
 use clap::{Parser, Subcommand};
@@ -78,6 +83,14 @@ commands! {
     /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
     /// landed: final positions, deepest penetration, at rest, in water.
     Drop(drop::DropArgs),
+    /// Copy a box of a world into a stamp file (a project of its own, origin at 0,0,0).
+    Copy(copy::CopyArgs),
+    /// Paste a stamp into a world at a position, turned and mirrored, as one undo step.
+    Paste(paste::PasteArgs),
+    /// Fill a box with one material (and occupancy) as one undo step.
+    Fill(fill::FillArgs),
+    /// Turn a box to Air as one undo step.
+    Delete(delete::DeleteArgs),
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.

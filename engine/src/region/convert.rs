@@ -235,7 +235,10 @@ impl Region {
                 if !materials.contains(m) {
                     return Err(Error::corrupt(
                         at,
-                        format!("unknown material id {m} (the table has {})", materials.len()),
+                        format!(
+                            "unknown material id {m} (the table has {})",
+                            materials.len()
+                        ),
                     ));
                 }
                 if m == AIR && o != 0 {

@@ -15,7 +15,13 @@ use crate::Error;
 
 /// The merge/air rules written out again, independently of `PasteMode::combine`.
 fn reference_combine(mode: PasteMode, world: Voxel, stamp: Voxel) -> Voxel {
-    let occ = |v: Voxel| if v.material == 0 { 0 } else { u32::from(v.occupancy) + 1 };
+    let occ = |v: Voxel| {
+        if v.material == 0 {
+            0
+        } else {
+            u32::from(v.occupancy) + 1
+        }
+    };
     match mode {
         PasteMode::Replace => stamp,
         PasteMode::Merge if occ(stamp) > occ(world) => stamp,
@@ -34,7 +40,8 @@ fn grow(b: VoxelBox, d: i32) -> VoxelBox {
 
 fn positions(b: VoxelBox) -> impl Iterator<Item = VoxelPos> {
     (b.min.z..b.max.z).flat_map(move |z| {
-        (b.min.y..b.max.y).flat_map(move |y| (b.min.x..b.max.x).map(move |x| VoxelPos::new(x, y, z)))
+        (b.min.y..b.max.y)
+            .flat_map(move |y| (b.min.x..b.max.x).map(move |x| VoxelPos::new(x, y, z)))
     })
 }
 
@@ -58,7 +65,11 @@ fn check_step(
     area: VoxelBox,
     expect: impl Fn(VoxelPos, Voxel) -> Voxel,
 ) {
-    assert_eq!(changed, changed_between(before, &after, area), "changed box");
+    assert_eq!(
+        changed,
+        changed_between(before, &after, area),
+        "changed box"
+    );
     check_undo(before, after, history, changed, area, expect);
 }
 
@@ -76,14 +87,22 @@ fn check_undo(
         assert_eq!(after.get(p), expect(p, before.get(p)), "at {p:?}");
     }
     let truth = changed_between(before, &after, area);
-    assert_eq!(changed.union(&truth), changed, "the changed box covers every change");
+    assert_eq!(
+        changed.union(&truth),
+        changed,
+        "the changed box covers every change"
+    );
     if truth.is_empty() && changed.is_empty() {
         assert_eq!(history.undo_len(), 0, "no change, no step");
         assert_eq!(&after, before);
         return;
     }
     assert_eq!(history.undo_len(), 1);
-    assert_eq!(history.undo_region(), Some(changed), "the step covers the changed box");
+    assert_eq!(
+        history.undo_region(),
+        Some(changed),
+        "the step covers the changed box"
+    );
     let done = after.clone();
     history.undo(&mut after).expect("undo");
     assert_eq!(&after, before, "undo restores the grid bit for bit");
@@ -250,7 +269,10 @@ fn a_failed_or_aborted_edit_leaves_nothing() {
     // Explicit abort.
     let progress = Progress::new();
     let mut edit = RegionEdit::begin(&mut grid, Some(&mut history), "Fill", &progress);
-    assert!(!edit.fill(b, Fill::new(Voxel::filled(5))).expect("fills").is_empty());
+    assert!(!edit
+        .fill(b, Fill::new(Voxel::filled(5)))
+        .expect("fills")
+        .is_empty());
     edit.abort().expect("rolls back");
     assert_eq!(grid, world);
     assert_eq!(history.undo_len(), 0);
@@ -293,7 +315,10 @@ fn turning_a_selection_in_place() {
     assert_eq!(at, VoxelPos::new(-4, -4, -12));
     edit.paste(&turned, at, PasteMode::Replace).expect("paste");
     edit.finish();
-    assert_eq!(Region::copy(&grid, turned.placed_at(at)).expect("copy"), turned);
+    assert_eq!(
+        Region::copy(&grid, turned.placed_at(at)).expect("copy"),
+        turned
+    );
     assert_eq!(history.undo_len(), 1);
     history.undo(&mut grid).expect("undo");
     assert_eq!(grid, world);

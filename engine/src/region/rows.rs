@@ -306,16 +306,8 @@ impl Region {
             return None;
         }
         let local = VoxelBox::new(
-            VoxelPos::new(
-                kept.min.x - at.x,
-                kept.min.y - at.y,
-                kept.min.z - at.z,
-            ),
-            VoxelPos::new(
-                kept.max.x - at.x,
-                kept.max.y - at.y,
-                kept.max.z - at.z,
-            ),
+            VoxelPos::new(kept.min.x - at.x, kept.min.y - at.y, kept.min.z - at.z),
+            VoxelPos::new(kept.max.x - at.x, kept.max.y - at.y, kept.max.z - at.z),
         );
         Some((kept, local))
     }

@@ -226,21 +226,27 @@ fn resampling() {
     let big = region.resized([24, 12, 20], Resample::Nearest).expect("up");
     big.assert_valid();
     assert_eq!(big.get(3, 5, 7), region.get(1, 2, 3));
-    assert_eq!(
-        big.resized(size, Resample::Nearest).expect("down"),
-        region
-    );
+    assert_eq!(big.resized(size, Resample::Nearest).expect("down"), region);
     // Smooth: halving keeps the total occupancy (scaled by 8) up to rounding, one step per voxel.
     let units = |r: &Region| -> f64 {
         r.to_dense()
             .iter()
-            .map(|v| if v.is_air() { 0.0 } else { f64::from(v.occupancy) + 1.0 })
+            .map(|v| {
+                if v.is_air() {
+                    0.0
+                } else {
+                    f64::from(v.occupancy) + 1.0
+                }
+            })
             .sum()
     };
     let half = region.resized([6, 3, 5], Resample::Smooth).expect("down");
     half.assert_valid();
     let diff = (units(&half) * 8.0 - units(&region)).abs();
-    assert!(diff <= 0.5 * 8.0 * 90.0 + 1.0, "total occupancy drifted by {diff}");
+    assert!(
+        diff <= 0.5 * 8.0 * 90.0 + 1.0,
+        "total occupancy drifted by {diff}"
+    );
     // Smooth growth of a half-full slab keeps the surface where it was, scaled.
     let mut slab = vec![Voxel::AIR; 4 * 8 * 4];
     for (i, v) in slab.iter_mut().enumerate() {
@@ -250,7 +256,9 @@ fn resampling() {
     }
     let slab = Region::from_dense([4, 8, 4], &slab).expect("slab");
     let grown = slab.resized([4, 16, 4], Resample::Smooth).expect("up");
-    let column: Vec<f32> = (0..16).map(|y| grown.get(0, y, 0).occupancy_f32()).collect();
+    let column: Vec<f32> = (0..16)
+        .map(|y| grown.get(0, y, 0).occupancy_f32())
+        .collect();
     assert_eq!(column[6], 1.0);
     assert!(column[7] > 0.5 && column[8] < 0.5, "{column:?}");
     assert_eq!(column[9], 0.0);
@@ -269,14 +277,23 @@ fn crop_and_clip() {
     assert_eq!(c.get(0, 0, 0), region.get(2, 1, 3));
     assert_eq!(c.get(6, 4, 1), region.get(8, 5, 4));
     assert!(region
-        .cropped(VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(11, 1, 1)))
+        .cropped(VoxelBox::new(
+            VoxelPos::new(0, 0, 0),
+            VoxelPos::new(11, 1, 1)
+        ))
         .is_err());
     let limits = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(64, 64, 64));
     let (kept, local) = region
         .clip_to(VoxelPos::new(-3, 60, 2), limits)
         .expect("overlaps");
-    assert_eq!(kept, VoxelBox::new(VoxelPos::new(0, 60, 2), VoxelPos::new(7, 64, 10)));
-    assert_eq!(local, VoxelBox::new(VoxelPos::new(3, 0, 0), VoxelPos::new(10, 4, 8)));
+    assert_eq!(
+        kept,
+        VoxelBox::new(VoxelPos::new(0, 60, 2), VoxelPos::new(7, 64, 10))
+    );
+    assert_eq!(
+        local,
+        VoxelBox::new(VoxelPos::new(3, 0, 0), VoxelPos::new(10, 4, 8))
+    );
     assert!(region.clip_to(VoxelPos::new(64, 0, 0), limits).is_none());
 }
 
@@ -289,7 +306,10 @@ fn stamps_and_block_formats_round_trip() {
     let region = Region::copy(&grid, b).expect("copy");
     // Stamp project: origin 0,0,0 and bounds = the box size, through bytes.
     let project = region.to_project("stamp", &table).expect("project");
-    assert_eq!(project.header.bounds, region.placed_at(VoxelPos::new(0, 0, 0)));
+    assert_eq!(
+        project.header.bounds,
+        region.placed_at(VoxelPos::new(0, 0, 0))
+    );
     project.grid.assert_valid();
     let back = Project::from_bytes(&project.to_bytes().expect("bytes")).expect("decodes");
     assert_eq!(Region::from_project(&back).expect("stamp"), region);
@@ -299,13 +319,19 @@ fn stamps_and_block_formats_round_trip() {
     let mut expected = Vec::new();
     rle::encode(&grid.read_box_vec(b), &mut expected);
     assert_eq!(bytes, expected);
-    assert_eq!(Region::decode_rle(&bytes, region.size(), &table).expect("rle"), region);
+    assert_eq!(
+        Region::decode_rle(&bytes, region.size(), &table).expect("rle"),
+        region
+    );
     assert!(Region::decode_rle(&bytes[..bytes.len() - 1], region.size(), &table).is_err());
     // Raw.
     let mut raw = Vec::new();
     region.encode_raw(&mut raw);
     assert_eq!(raw.len() as u64, region.dense_bytes());
-    assert_eq!(Region::decode_raw(&raw, region.size(), &table).expect("raw"), region);
+    assert_eq!(
+        Region::decode_raw(&raw, region.size(), &table).expect("raw"),
+        region
+    );
     assert!(Region::decode_raw(&raw[1..], region.size(), &table).is_err());
     let mut bad = raw.clone();
     bad[0] = 63;
@@ -315,9 +341,11 @@ fn stamps_and_block_formats_round_trip() {
     assert!(Region::decode_raw(&bad, region.size(), &table).is_err());
     // v4 block.
     let block = region.to_block().expect("block");
-    let (from_block, report) =
-        Region::from_block(&block, &crate::format::godot::ImportRules::for_table(&table))
-            .expect("from block");
+    let (from_block, report) = Region::from_block(
+        &block,
+        &crate::format::godot::ImportRules::for_table(&table),
+    )
+    .expect("from block");
     assert_eq!(report.fallback_voxels, 0);
     assert_eq!(from_block, region);
 }
@@ -327,15 +355,21 @@ fn materials_move_by_name() {
     let builtin = MaterialTable::builtin();
     let mut other = builtin.clone();
     other.materials.swap(2, 3);
-    let mut region = Region::from_dense([3, 1, 1], &[Voxel::filled(2), Voxel::new(3, 9), Voxel::AIR])
-        .expect("region");
+    let mut region =
+        Region::from_dense([3, 1, 1], &[Voxel::filled(2), Voxel::new(3, 9), Voxel::AIR])
+            .expect("region");
     region.remap_materials(&builtin, &other).expect("remaps");
     region.assert_valid();
-    assert_eq!(region.to_dense(), vec![Voxel::filled(3), Voxel::new(2, 9), Voxel::AIR]);
+    assert_eq!(
+        region.to_dense(),
+        vec![Voxel::filled(3), Voxel::new(2, 9), Voxel::AIR]
+    );
     let mut small = builtin.clone();
     small.materials.truncate(3);
     let before = region.clone();
-    let err = region.remap_materials(&other, &small).expect_err("lacks a material");
+    let err = region
+        .remap_materials(&other, &small)
+        .expect_err("lacks a material");
     assert!(err.to_string().contains(&other.materials[2].name), "{err}");
     assert_eq!(region, before);
 }
