@@ -412,3 +412,24 @@ fn terrain_regions_are_small() {
         region.dense_bytes()
     );
 }
+
+#[test]
+fn hostile_bytes_never_panic() {
+    let mut rng = ChaCha8Rng::seed_from_u64(13);
+    let table = MaterialTable::builtin();
+    for _ in 0..2000 {
+        let size = [
+            rng.random_range(0..6u32),
+            rng.random_range(0..6),
+            rng.random_range(0..6),
+        ];
+        let n = rng.random_range(0..80);
+        let bytes: Vec<u8> = (0..n).map(|_| rng.random()).collect();
+        if let Ok(r) = Region::decode_raw(&bytes, size, &table) {
+            r.assert_valid();
+        }
+        if let Ok(r) = Region::decode_rle(&bytes, size, &table) {
+            r.assert_valid();
+        }
+    }
+}
