@@ -8,8 +8,10 @@
 //! fresh clone of the world each time (cloning is outside the timing). "paste + undo" also records
 //! the undo step the editor and CLI keep; the dense peer records nothing.
 //!
-//! A figure table (medians of interleaved runs) prints before the criterion groups; ratios are
-//! strata / dense from the same run.
+//! A figure table prints before the criterion groups: for each operation the fastest and the median
+//! wall time of interleaved runs and the mean CPU time (all threads, from `/proc/self/stat`, which a
+//! loaded machine does not inflate the way it inflates wall time), each as strata / dense from the
+//! same run. `cargo bench -p strata-engine --bench region -- nomatch` prints only the table.
 
 mod common;
 
@@ -73,83 +75,98 @@ fn dense_paste(grid: &mut Grid, voxels: &[strata_engine::voxel::Voxel], b: Voxel
     grid.write_box(VoxelBox::from_min_size(target(b), SIZE), voxels);
 }
 
-/// (fastest, median) of a set of timings.
-fn stats(mut v: Vec<Duration>) -> (Duration, Duration) {
-    v.sort_unstable();
-    (v[0], v[v.len() / 2])
+/// Process CPU time (all threads, user + system) from `/proc/self/stat`, in clock ticks of 10 ms;
+/// `None` off Linux. Summed over many runs it measures work without the waiting a loaded machine adds.
+fn cpu_ticks() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
+/// Wall times and CPU ticks of one operation over several runs.
+#[derive(Default, Clone)]
+struct Sample {
+    wall: Vec<Duration>,
+    ticks: u64,
 }
 
-/// Interleaved runs of the four operations; prints medians and ratios.
+impl Sample {
+    fn time<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let c = cpu_ticks();
+        let t = Instant::now();
+        let out = f();
+        self.wall.push(t.elapsed());
+        if let (Some(a), Some(b)) = (c, cpu_ticks()) {
+            self.ticks += b - a;
+        }
+        out
+    }
+
+    /// (fastest wall ms, median wall ms, mean CPU ms per run).
+    fn stats(&self) -> (f64, f64, f64) {
+        let mut v = self.wall.clone();
+        v.sort_unstable();
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        (
+            ms(v[0]),
+            ms(v[v.len() / 2]),
+            self.ticks as f64 * 10.0 / v.len() as f64,
+        )
+    }
+}
+
+fn line(what: &str, s: &Sample, d: &Sample) {
+    let (a, b) = (s.stats(), d.stats());
+    println!(
+        "  {what:<12} fastest {:7.2} / {:7.2} ms = {:.2} | median {:7.2} / {:7.2} ms = {:.2} | CPU {:7.2} / {:7.2} ms = {:.2}",
+        a.0,
+        b.0,
+        a.0 / b.0,
+        a.1,
+        b.1,
+        a.1 / b.1,
+        a.2,
+        b.2,
+        a.2 / b.2
+    );
+}
+
+/// Interleaved runs of every operation and its dense peer; prints strata / dense figures.
 fn figures(c: &Case) {
-    let runs = 9;
-    let copy_runs = 41;
-    let (mut copy_s, mut copy_d, mut paste_s, mut paste_u, mut paste_d) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (copy_runs, paste_runs) = (301, 11);
+    let [mut copy_s, mut copy_d, mut paste_s, mut paste_u, mut paste_d] =
+        std::array::from_fn(|_| Sample::default());
     let region = Region::copy(&c.grid, c.b).expect("copies");
     let dense = c.grid.read_box_vec(c.b);
     let at = target(c.b);
     for _ in 0..copy_runs {
-        let t = Instant::now();
-        black_box(Region::copy(&c.grid, c.b).expect("copies"));
-        copy_s.push(t.elapsed());
-        let t = Instant::now();
-        black_box(c.grid.read_box_vec(c.b));
-        copy_d.push(t.elapsed());
+        black_box(copy_s.time(|| Region::copy(&c.grid, c.b).expect("copies")));
+        black_box(copy_d.time(|| c.grid.read_box_vec(c.b)));
     }
-    for _ in 0..runs {
+    for _ in 0..paste_runs {
         let mut g = c.grid.clone();
-        let t = Instant::now();
-        strata_paste(&mut g, &region, at, None);
-        paste_s.push(t.elapsed());
+        paste_s.time(|| strata_paste(&mut g, &region, at, None));
         drop(g);
-        let mut g = c.grid.clone();
-        let mut h = History::default();
-        let t = Instant::now();
-        strata_paste(&mut g, &region, at, Some(&mut h));
-        paste_u.push(t.elapsed());
+        let (mut g, mut h) = (c.grid.clone(), History::default());
+        paste_u.time(|| strata_paste(&mut g, &region, at, Some(&mut h)));
         drop((g, h));
         let mut g = c.grid.clone();
-        let t = Instant::now();
-        dense_paste(&mut g, &dense, c.b);
-        paste_d.push(t.elapsed());
+        paste_d.time(|| dense_paste(&mut g, &dense, c.b));
     }
-    let (cs, cd, ps, pu, pd) = (
-        stats(copy_s),
-        stats(copy_d),
-        stats(paste_s),
-        stats(paste_u),
-        stats(paste_d),
-    );
     let held = region.heap_bytes() as f64;
     let dense_bytes = (dense.capacity() * 2) as f64;
     println!(
-        "region {} 256x128x256: bytes held strata {:.0} KiB, dense {:.0} KiB, ratio {:.4} ({} runs); {copy_runs} copies and {runs} pastes each, interleaved",
+        "region {} 256x128x256: bytes held strata {:.0} KiB, dense {:.0} KiB, ratio {:.4} ({} runs); \
+         {copy_runs} copies and {paste_runs} pastes each, interleaved; strata / dense",
         c.name,
         held / 1024.0,
         dense_bytes / 1024.0,
         held / dense_bytes,
         region.run_count()
     );
-    let line = |what: &str, s: (Duration, Duration), d: (Duration, Duration)| {
-        println!(
-            "  {what:<12} fastest strata {:7.2} ms dense {:7.2} ms ratio {:.2} | median strata {:7.2} ms dense {:7.2} ms ratio {:.2}",
-            ms(s.0),
-            ms(d.0),
-            ms(s.0) / ms(d.0),
-            ms(s.1),
-            ms(d.1),
-            ms(s.1) / ms(d.1)
-        );
-    };
-    line("copy", cs, cd);
-    line("paste", ps, pd);
-    line("paste + undo", pu, pd);
-    let both = |a: (Duration, Duration), b: (Duration, Duration)| (a.0 + b.0, a.1 + b.1);
-    line("copy + paste", both(cs, ps), both(cd, pd));
+    line("copy", &copy_s, &copy_d);
+    line("paste", &paste_s, &paste_d);
+    line("paste + undo", &paste_u, &paste_d);
 }
 
 fn bench(c: &mut Criterion) {
