@@ -113,6 +113,10 @@ pub enum Action {
     TogglePanel(&'static str),
     /// Show the panel or window called this.
     ShowPanel(&'static str),
+    /// Replace the preferences (the Preferences window's Apply).
+    SetPrefs(Box<crate::prefs::Prefs>),
+    /// While true, shortcuts are not run (the Preferences window is recording a key).
+    CaptureKeys(bool),
     /// Say something in the status bar.
     Message(String),
     /// Show an error dialog.

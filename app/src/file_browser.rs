@@ -144,7 +144,7 @@ impl FileBrowser {
     fn contents(&mut self, ui: &mut egui::Ui, out: &mut Vec<Action>) -> bool {
         let mut go_to = None;
         ui.horizontal(|ui| {
-            if ui.button("⬆ Up").clicked() {
+            if ui.button("Up").on_hover_text("The folder above").clicked() {
                 go_to = self.dir.parent().map(Path::to_path_buf);
             }
             let field = ui.add(
@@ -166,7 +166,7 @@ impl FileBrowser {
             .show(ui, |ui| {
                 for item in &self.items {
                     let label = if item.folder {
-                        format!("🗀 {}", item.name)
+                        format!("{}/", item.name)
                     } else {
                         item.name.clone()
                     };

@@ -27,6 +27,9 @@ pub fn show(
             if ui.button("Keyboard Shortcuts").clicked() {
                 out.push(Action::ShowPanel(panels::shortcuts::NAME));
             }
+            if ui.button("Statistics").clicked() {
+                out.push(Action::ShowPanel(panels::statistics::NAME));
+            }
         });
     });
 }
@@ -76,6 +79,10 @@ fn file_menu(ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
     }
     if item(ui, has_doc && idle, "Export godot_voxel Regions…", None) {
         out.push(Action::AskPath(PathPurpose::ExportVxr));
+    }
+    ui.separator();
+    if ui.button("Preferences…").clicked() {
+        out.push(Action::ShowPanel(panels::preferences::NAME));
     }
     ui.separator();
     if ui.button("Quit").clicked() {
@@ -147,7 +154,16 @@ fn view_menu(
     }
     ui.separator();
     ui.checkbox(&mut viewport.show_grid, "Ground Grid and Axes");
-    ui.checkbox(&mut viewport.meshes.lod_enabled, "Level of Detail");
+    if ui
+        .checkbox(&mut viewport.meshes.lod_enabled, "Level of Detail")
+        .changed()
+    {
+        out.push(Action::Message(if viewport.meshes.lod_enabled {
+            "Level of detail on".into()
+        } else {
+            "Level of detail off".into()
+        }));
+    }
     ui.add(
         egui::Slider::new(&mut viewport.fly_speed, 5.0..=400.0)
             .logarithmic(true)

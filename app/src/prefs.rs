@@ -34,6 +34,14 @@ pub struct Prefs {
     pub open_panels: Option<Vec<String>>,
     /// Shortcuts changed from the defaults: command name → keys (`"Undo"` → `"Ctrl+Z"`).
     pub key_bindings: Vec<(String, String)>,
+    /// Distance in chunks at which coarser meshes start.
+    pub lod_distance: f32,
+    /// The window's inner size when it last closed (`None`: open maximised).
+    pub window_size: Option<[f32; 2]>,
+    /// The window was maximised when it last closed.
+    pub window_maximized: bool,
+    /// The first-launch hint in the viewport was seen (a stroke was made).
+    pub hint_seen: bool,
     /// Use Strata's own file browser even where the system's file dialog works.
     pub in_app_file_browser: bool,
     /// The folder the last file prompt answered in.
@@ -51,6 +59,10 @@ impl Default for Prefs {
             fly_speed: 40.0,
             open_panels: None,
             key_bindings: Vec::new(),
+            lod_distance: crate::viewport::chunks::DEFAULT_LOD_DISTANCE,
+            window_size: None,
+            window_maximized: false,
+            hint_seen: false,
             in_app_file_browser: false,
             last_folder: None,
         }

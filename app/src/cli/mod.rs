@@ -5,6 +5,7 @@
 //! To add a command: write that file, declare it below, and add one line to the `commands!` list.
 
 mod args;
+mod bake;
 mod copy;
 mod delete;
 mod drop;
@@ -83,6 +84,8 @@ commands! {
     /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
     /// landed: final positions, deepest penetration, at rest, in water.
     Drop(drop::DropArgs),
+    /// Bake snowflake lighting (sun and sky particles) into a project's light section.
+    Bake(bake::BakeArgs),
     /// Copy a box of a world into a stamp file (a project of its own, origin at 0,0,0).
     Copy(copy::CopyArgs),
     /// Paste a stamp into a world at a position, turned and mirrored, as one undo step.

@@ -10,8 +10,10 @@
 pub mod history;
 pub mod import_heightmap;
 pub mod new_world;
+pub mod preferences;
 pub mod recent;
 pub mod shortcuts;
+pub mod statistics;
 pub mod tools;
 
 use std::any::Any;
@@ -26,6 +28,7 @@ use crate::document::Document;
 use crate::files::PathPurpose;
 use crate::keymap::{Command, Keymap};
 use crate::prefs::Prefs;
+use crate::viewport::overlay::Overlay;
 use crate::viewport::scene::CursorDraw;
 use crate::viewport::ViewportInput;
 
@@ -38,6 +41,8 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(import_heightmap::ImportHeightmapWindow::default()),
         Box::new(recent::RecentWindow::default()),
         Box::new(shortcuts::ShortcutsWindow),
+        Box::new(statistics::StatisticsWindow::default()),
+        Box::new(preferences::PreferencesWindow::default()),
     ]
 }
 
@@ -70,6 +75,19 @@ pub struct View<'a> {
     pub keymap: &'a Keymap,
     /// The config directory (`None`: nothing is remembered).
     pub config: Option<&'a Path>,
+    /// Figures of the last frame.
+    pub frame: FrameStats,
+}
+
+/// Figures of the last frame, for the status bar and the Statistics window.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct FrameStats {
+    /// Time between the last frames (smoothed), milliseconds.
+    pub frame_ms: f32,
+    /// Chunks still waiting for a mesh.
+    pub stale_chunks: usize,
+    /// Triangles the last paint drew (0 without GL).
+    pub triangles: usize,
 }
 
 /// A viewport tool a panel provides.
@@ -117,6 +135,15 @@ pub trait Panel: Any {
     /// A shortcut was pressed; return true when this panel handled it.
     fn on_command(&mut self, _command: Command, _view: &View<'_>, _out: &mut Vec<Action>) -> bool {
         false
+    }
+
+    /// Push what this panel draws over the terrain this frame (called for every panel, shown or
+    /// not; a panel checks `view.active_tool` for tool-only drawings).
+    fn overlays(&self, _view: &View<'_>, _out: &mut Vec<Overlay>) {}
+
+    /// A short status-bar segment while this panel's tool is active (brush size, selection size).
+    fn status(&self, _view: &View<'_>) -> Option<String> {
+        None
     }
 
     /// The viewport tool this panel provides, if any.

@@ -7,7 +7,9 @@
 //!            ▼
 //!   BeginStroke(name)     tool = chosen tool, Ctrl inverts Add/Subtract and Grow/Erode,
 //!            │            Shift smooths for this stroke; plane lock fixes the plane at the first hit
-//!   every frame held: Dab at the hovered point ──> Document::dab (undo, physics, publish)
+//!   every frame held: Dabs spaced along the pointer's path (DabSpacer), each pinned near the
+//!            │        surface the stroke started on (StrokePin) ──> Document::dab
+//!            │        (undo, physics, publish); no dab changes the world's bottom layer
 //!            ▼
 //!   release: EndStroke ──> the Edit menu shows the step's name
 //! ```
@@ -16,13 +18,20 @@
 
 use eframe::egui::Modifiers;
 
-use strata_engine::tools::{pick_material, Brush, BrushShape, Plane, SeaLevelMode, Tool, ToolKind};
+use strata_engine::tools::{
+    pick_material, Brush, BrushShape, DabSpacer, FlattenMode, Plane, SeaLevelMode, StrokePin, Tool,
+    ToolKind,
+};
 use strata_engine::voxel::VoxelBox;
 
 use crate::action::Action;
 use crate::document::Document;
 use crate::viewport::scene::{CursorDraw, CursorShape};
 use crate::viewport::ViewportInput;
+
+/// How far (in brush radii) a stroke's dabs may move off the surface it started on, toward the
+/// camera or into the ground: one stroke builds or digs at most this much.
+pub const STROKE_BAND: f32 = 1.0;
 
 /// The editor's tool settings and the stroke in progress.
 pub struct ToolState {
@@ -32,10 +41,14 @@ pub struct ToolState {
     pub brush: Brush,
     /// Keep every dab of a stroke on the plane through the first hit.
     pub plane_lock: bool,
-    /// Flatten to a fixed height instead of the plane under the first hit.
+    /// Flatten to a fixed plane instead of the horizontal plane under each dab.
     pub flatten_fixed: bool,
-    /// The fixed flatten height, voxels.
+    /// The fixed flatten plane's height where it crosses the Y axis (X = Z = 0), voxels.
     pub flatten_height: f32,
+    /// The fixed flatten plane's normal (need not be unit length; up by default).
+    pub flatten_normal: [f32; 3],
+    /// Which side of the plane Flatten may change.
+    pub flatten_mode: FlattenMode,
     /// Sea Level: the water surface height, voxels.
     pub sea_level: f32,
     /// Sea Level: the X and Z range `[x0, z0, x1, z1]` (half-open) to fill or clear; `None` is the
@@ -44,11 +57,13 @@ pub struct ToolState {
     stroke: Option<Active>,
 }
 
-/// The tool and brush a stroke started with (they stay fixed until it ends).
-#[derive(Debug, Clone, Copy)]
+/// The tool and brush a stroke started with (they stay fixed until it ends), where its dabs go.
+#[derive(Debug, Clone)]
 struct Active {
     tool: Tool,
     brush: Brush,
+    spacer: DabSpacer,
+    pin: StrokePin,
 }
 
 impl Default for ToolState {
@@ -59,6 +74,8 @@ impl Default for ToolState {
             plane_lock: false,
             flatten_fixed: false,
             flatten_height: 32.0,
+            flatten_normal: [0.0, 1.0, 0.0],
+            flatten_mode: FlattenMode::Both,
             sea_level: 24.0,
             sea_area: None,
             stroke: None,
@@ -72,6 +89,11 @@ impl ToolState {
         self.stroke.is_some()
     }
 
+    /// The plane the stroke in progress is locked to (Plane Lock), if any.
+    pub fn locked_plane(&self) -> Option<Plane> {
+        self.stroke.as_ref().and_then(|a| a.brush.plane_lock)
+    }
+
     /// The tool a stroke started now would use, given the held modifiers.
     pub fn effective(&self, modifiers: Modifiers) -> Tool {
         let mut tool = self.tool;
@@ -80,10 +102,16 @@ impl ToolState {
         } else if modifiers.command || modifiers.ctrl {
             tool = tool.inverted();
         }
+        tool.flatten_mode = self.flatten_mode;
         if tool.kind == ToolKind::Flatten && self.flatten_fixed {
-            tool.flatten_plane = Some(Plane::horizontal(self.flatten_height));
+            tool.flatten_plane = Some(self.fixed_plane());
         }
         tool
+    }
+
+    /// The fixed Flatten plane: through (0, height, 0) with the chosen normal.
+    pub fn fixed_plane(&self) -> Plane {
+        Plane::new([0.0, self.flatten_height, 0.0], self.flatten_normal)
     }
 
     /// Handle one frame of viewport input: push the stroke actions; returns a message for the status
@@ -108,17 +136,21 @@ impl ToolState {
                         message = Some(format!("Picked {name}"));
                     }
                 } else if self.tool.kind != ToolKind::SeaLevel {
-                    self.begin(modifiers, hit.point, hit.normal, out);
+                    self.begin(modifiers, hit.point, hit.normal, doc.bounds().min.y, out);
                 }
             }
         }
         if input.primary_down {
-            if let (Some(active), Some(hit)) = (self.stroke.as_ref(), input.hover) {
-                out.push(Action::Dab {
-                    tool: active.tool,
-                    brush: active.brush,
-                    center: hit.point,
-                });
+            if let (Some(active), Some(hit)) = (self.stroke.as_mut(), input.hover) {
+                let mut centers = Vec::new();
+                active.spacer.advance(hit.point, input.dt, &mut centers);
+                for c in centers {
+                    out.push(Action::Dab {
+                        tool: active.tool,
+                        brush: active.brush,
+                        center: active.pin.pin(c),
+                    });
+                }
             }
         }
         if input.primary_released || (!input.primary_down && !input.primary_pressed) {
@@ -132,6 +164,7 @@ impl ToolState {
         modifiers: Modifiers,
         point: [f32; 3],
         normal: [f32; 3],
+        world_bottom: i32,
         out: &mut Vec<Action>,
     ) {
         let tool = self.effective(modifiers);
@@ -139,8 +172,15 @@ impl ToolState {
         if self.plane_lock {
             brush.plane_lock = Some(Plane::new(point, normal));
         }
+        // The world's lowest layer stays, so the ground always has a floor.
+        brush.floor_y = Some(world_bottom.saturating_add(1));
         out.push(Action::BeginStroke(tool.kind.name().to_owned()));
-        self.stroke = Some(Active { tool, brush });
+        self.stroke = Some(Active {
+            tool,
+            brush,
+            spacer: DabSpacer::new(brush.radius()),
+            pin: StrokePin::new(point, normal, brush.radius() * STROKE_BAND),
+        });
     }
 
     /// End the stroke in progress, if any (mouse released, or the tool changes).

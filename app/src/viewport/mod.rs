@@ -12,6 +12,7 @@
 
 pub mod camera;
 pub mod chunks;
+pub mod overlay;
 pub mod paint;
 pub mod scene;
 pub mod upload;
@@ -29,6 +30,7 @@ use strata_engine::voxel::VoxelBox;
 use crate::document::Document;
 use camera::EditorCamera;
 use chunks::ChunkMeshes;
+use overlay::Overlay;
 use paint::PaintStats;
 use scene::{CursorDraw, FrameParams, Pending};
 
@@ -48,6 +50,8 @@ pub struct ViewportInput {
     pub primary_down: bool,
     /// Primary button released this frame.
     pub primary_released: bool,
+    /// Seconds since the previous frame.
+    pub dt: f32,
 }
 
 /// This frame's viewport area and input, between [`Viewport::begin`] and [`Viewport::end`].
@@ -56,6 +60,13 @@ pub struct ViewportFrame {
     /// What the tools get.
     pub input: ViewportInput,
     rect: egui::Rect,
+}
+
+impl ViewportFrame {
+    /// The viewport's rectangle in the window.
+    pub fn rect(&self) -> egui::Rect {
+        self.rect
+    }
 }
 
 /// The viewport's state.
@@ -166,17 +177,20 @@ impl Viewport {
             primary_pressed: response.contains_pointer() && i.pointer.primary_pressed(),
             primary_down: i.pointer.primary_down() && response.is_pointer_button_down_on(),
             primary_released: i.pointer.primary_released(),
+            dt: i.stable_dt.min(0.25),
         });
         ViewportFrame { input, rect }
     }
 
-    /// Remesh what changed and draw the scene with `cursor` as the brush cursor.
+    /// Remesh what changed and draw the scene with `cursor` as the brush cursor and `overlays`
+    /// over the terrain.
     pub fn end(
         &mut self,
         ui: &mut egui::Ui,
         doc: &Document,
         frame: ViewportFrame,
         cursor: Option<CursorDraw>,
+        overlays: Vec<Overlay>,
     ) {
         self.refresh(doc);
         let params = FrameParams {
@@ -184,6 +198,7 @@ impl Viewport {
             cursor,
             extent: self.extent,
             show_grid: self.show_grid,
+            overlays,
         };
         if self.gl {
             ui.painter().add(paint::callback(

@@ -14,11 +14,11 @@ use std::path::Path;
 
 use super::edit::{PasteMode, RegionEdit};
 use super::rows::{check_size, decode_segment, size_of_box, Region};
+use crate::codec::rle::{self, RleEncoder};
 use crate::format::godot::{
     block_from_voxels, block_to_voxel_vec, BlockData, ImportReport, ImportRules, MAX_BLOCK_VOXELS,
 };
 use crate::format::project::{Project, ProjectHeader};
-use crate::format::rle::{self, RleEncoder};
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelPos, AIR, MATERIAL_COUNT};

@@ -6,8 +6,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::codec::rle;
 use crate::format::project::Project;
-use crate::format::rle;
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
