@@ -391,6 +391,19 @@ fn bad_input_fails_clearly_and_changes_nothing() {
         &["paste", sw, s(&huge), "--at", "0,0,0"],
         "larger than the world limits",
     );
+    let lava = d.join("lava.strata");
+    let mut header = ProjectHeader::new(
+        "lava",
+        VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(4, 4, 4)),
+    );
+    let mut extra = header.materials.materials[7].clone();
+    extra.name = "Lava".into();
+    header.materials.materials.push(extra);
+    let id = (header.materials.len() - 1) as u8;
+    let mut grid = Grid::new();
+    grid.set(VoxelPos::new(1, 1, 1), Voxel::filled(id));
+    Project::new(header, grid).save(&lava).expect("save");
+    fails_cleanly(&d, &["paste", sw, s(&lava), "--at", "0,0,0"], "\"Lava\"");
     let mut bytes = std::fs::read(&small).expect("stamp");
     let n = bytes.len();
     bytes[n / 2] ^= 0x5a;

@@ -69,8 +69,8 @@ fn occupancy_byte(text: &str) -> AppResult<u8> {
     let steps = (f * 256.0).round();
     if steps < 1.0 {
         return Err(AppError::Usage(format!(
-            "--occupancy {text} rounds to nothing; the smallest storable occupancy is 1/256 \
-             (0.00390625)"
+            "--occupancy {text} rounds to nothing: round(F × 256) − 1 is below 0; the smallest \
+             storable occupancy is 1/256 (0.00390625), and values under 0.001953125 round to none"
         )));
     }
     Ok((steps - 1.0) as u8)

@@ -114,9 +114,10 @@ impl PasteArgs {
         let world = project.header.bounds.size();
         if turned_size.iter().zip(world).any(|(&s, w)| s as usize > w) {
             return Err(AppError::Usage(format!(
-                "the stamp {} is {} voxels (turned), larger than the world {} ({})",
+                "the stamp {} is {} voxels{}, larger than the world {} ({})",
                 self.stamp.display(),
                 fmt_size(turned_size),
+                if turns % 2 == 1 { " once turned" } else { "" },
                 self.file.display(),
                 fmt_size(world.map(|w| w as u32))
             )));
