@@ -21,6 +21,8 @@
 //! - [`enhance`]: voxel detail enhancement (recursive subdivision, direct resampling), surface only
 //!   and incremental, with raw / MagicaVoxel / mesh export.
 //! - [`light`]: the snowflake lighting bake (packed solidity, random walks, baked light).
+//! - [`region`]: region tools: copy, cut, paste, move, fill, delete, turn, mirror, resize, stamps
+//!   (over storage, history, format and the mesher).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
@@ -43,6 +45,7 @@ pub mod light;
 pub mod mesh;
 pub mod physics;
 pub mod progress;
+pub mod region;
 pub mod render;
 pub mod storage;
 pub mod tools;

@@ -6,9 +6,12 @@
 
 mod args;
 mod bake;
+mod copy;
+mod delete;
 mod drop;
 mod enhance;
 mod export;
+mod fill;
 mod format;
 mod godot;
 mod heightmap;
@@ -17,8 +20,10 @@ mod info;
 mod mesh;
 mod new;
 mod open;
+mod paste;
 mod progress;
 mod raycast;
+mod region_edit;
 mod render;
 
 use clap::{Parser, Subcommand};
@@ -85,6 +90,14 @@ commands! {
     /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw
     /// fragments, a MagicaVoxel .vox, or the fragments' visible faces as .obj / .glb.
     Enhance(enhance::EnhanceArgs),
+    /// Copy a box of a world into a stamp file (a project of its own, origin at 0,0,0).
+    Copy(copy::CopyArgs),
+    /// Paste a stamp into a world at a position, turned and mirrored, as one undo step.
+    Paste(paste::PasteArgs),
+    /// Fill a box with one material (and occupancy) as one undo step.
+    Fill(fill::FillArgs),
+    /// Turn a box to Air as one undo step.
+    Delete(delete::DeleteArgs),
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.

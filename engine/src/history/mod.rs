@@ -153,6 +153,24 @@ impl History {
         }
     }
 
+    /// Roll back the open group and forget it: restore its boxes newest first, so `grid` is bit for
+    /// bit as it was when the group began (for an edit cancelled halfway). Nothing goes to the redo
+    /// stack. Does nothing without an open group.
+    ///
+    /// # Errors
+    /// As for [`History::undo`] (not expected: the boxes were packed by this history).
+    pub fn discard_group(&mut self, grid: &mut Grid) -> Result<()> {
+        let Some(step) = self.open.take() else {
+            return Ok(());
+        };
+        self.used_bytes -= step.boxes.iter().map(Snapshot::bytes).sum::<usize>();
+        let mut scratch = Vec::new();
+        for snap in step.boxes.iter().rev() {
+            restore(grid, snap.region, &snap.before, &mut scratch)?;
+        }
+        Ok(())
+    }
+
     /// Capture `region` of `grid` before an operation changes it. Inside a group the box joins the
     /// group's step; otherwise it becomes a step called `name`. Clears the redo stack.
     pub fn record(&mut self, grid: &Grid, region: VoxelBox, name: &str) {

@@ -269,3 +269,26 @@ fn undo_and_redo_regions_bound_the_step() {
     assert_eq!(history.redo_region(), Some(both));
     assert_eq!(history.undo_region(), None);
 }
+
+#[test]
+fn a_discarded_group_restores_the_grid_and_leaves_no_step() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut grid = Grid::new();
+    let mut history = History::default();
+    let b = random_box(&mut rng);
+    history.apply(&mut grid, b, "first", |g| g.fill_box(b, Voxel::filled(2)));
+    let before = grid.clone();
+    let used = history.used_bytes();
+    history.begin_group("stroke");
+    for _ in 0..5 {
+        let b = random_box(&mut rng);
+        let v = random_voxels(&mut rng, b.volume());
+        history.record(&grid, b, "dab");
+        grid.write_box(b, &v);
+    }
+    history.discard_group(&mut grid).expect("rolls back");
+    assert_eq!(grid, before);
+    assert_eq!((history.undo_len(), history.used_bytes()), (1, used));
+    history.discard_group(&mut grid).expect("nothing open");
+    assert_eq!(history.undo_len(), 1);
+}

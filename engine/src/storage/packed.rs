@@ -141,6 +141,28 @@ impl<const N: usize> PackedBox<N> {
         }
     }
 
+    /// The X row at (`y`, `z`) and whether it is packed (every voxel one material at its default
+    /// occupancy), from one header read: copies turn packed rows into one run without reading them.
+    ///
+    /// # Panics
+    /// If `y` or `z` is not below `N`.
+    #[inline]
+    pub fn read_row_packed(&self, y: usize, z: usize) -> (&[Voxel], bool) {
+        assert!(y < N && z < N, "row out of range");
+        match &self.repr {
+            Repr::Uniform(m) => (&filled_row(*m)[..N], true),
+            Repr::Rows { headers, cells } => {
+                let h = headers.get(z * N + y);
+                if h & ALLOCATED != 0 {
+                    let start = usize::from(h & SLOT_MASK) * N;
+                    (&cells[start..start + N], false)
+                } else {
+                    (&filled_row(h as u8)[..N], true)
+                }
+            }
+        }
+    }
+
     /// True when the row at (`y`, `z`) has its own cell data.
     pub fn is_row_allocated(&self, y: usize, z: usize) -> bool {
         match &self.repr {

@@ -96,3 +96,22 @@ fn writes_normalize_air() {
     b.assert_valid();
     assert_eq!(b.get(0, 0, 0), Voxel::AIR);
 }
+
+#[test]
+fn packed_flag_matches_the_headers() {
+    let dense = dense_from_fn::<8>(|x, y, _| match y {
+        0..3 => Voxel::filled(2),
+        3 => Voxel::new(2, (x * 30) as u8),
+        _ => Voxel::AIR,
+    });
+    let b = PackedBox::<8>::from_dense(&dense);
+    for z in 0..8 {
+        for y in 0..8 {
+            let (row, packed) = b.read_row_packed(y, z);
+            assert_eq!(row, b.read_row(y, z));
+            assert_eq!(packed, !b.is_row_allocated(y, z));
+        }
+    }
+    let u = PackedBox::<8>::uniform(5);
+    assert_eq!(u.read_row_packed(1, 2), (&[Voxel::filled(5); 8][..], true));
+}

@@ -1,0 +1,34 @@
+//! `strata delete FILE --box X0,Y0,Z0,X1,Y1,Z1 [-o OUT]`: turn a box to Air as one undo step.
+
+use std::path::PathBuf;
+
+use super::args::parse_box;
+use super::region_edit::{clip_to_world, edit, load, save};
+use crate::AppResult;
+
+/// `strata delete`.
+#[derive(Debug, clap::Args)]
+pub struct DeleteArgs {
+    /// Project file.
+    file: PathBuf,
+    /// Half-open box X0,Y0,Z0,X1,Y1,Z1 (clipped to the world's bounds).
+    #[arg(long = "box", allow_hyphen_values = true)]
+    region: String,
+    /// Write the result here instead of over FILE.
+    #[arg(short = 'o', long = "out")]
+    out: Option<PathBuf>,
+}
+
+impl DeleteArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// Bad or empty box, a box outside the world, unreadable input, unwritable output.
+    pub fn run(self) -> AppResult<()> {
+        let b = parse_box(&self.region)?;
+        let mut project = load(&self.file)?;
+        let b = clip_to_world(b, &project, &self.file)?;
+        let changed = edit(&mut project, "Delete", |e| e.delete(b))?;
+        save(&project, &self.file, self.out.as_deref(), changed)
+    }
+}
