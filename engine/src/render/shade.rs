@@ -108,7 +108,7 @@ impl Shader<'_> {
 
     fn ground_color(&self, fx: f32, fz: f32, fallback: f32, material: u8) -> [f32; 3] {
         let s = self.step_cells;
-        let cell = self.field.cell_voxels() as f32;
+        let cell = self.field.cell_size;
         let h = |x: f32, z: f32| self.height_at(x, z, fallback);
         let dx = (h(fx + s, fz) - h(fx - s, fz)) / (2.0 * s * cell);
         let dz = (h(fx, fz + s) - h(fx, fz - s)) / (2.0 * s * cell);

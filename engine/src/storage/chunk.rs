@@ -4,9 +4,23 @@
 //! level 0 ([`Chunk::assert_valid`] recomputes them to check). Consumers: the mesher's LOD (coarse
 //! levels for distant chunks) and empty-chunk skipping (an Air 4³ level means an Air chunk).
 
-use super::mip::{downsample_dense, refresh};
+use super::mip::{downsample_dense, downsample_voxels, refresh};
 use super::packed::PackedBox;
 use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
+
+/// Downsample layers of full voxels two by two into `out`; false when a result is not a full voxel
+/// (a layer of matter over a layer of Air halves its occupancy).
+fn halve(layers: &[u8], out: &mut [u8]) -> bool {
+    for (pair, o) in layers.chunks_exact(2).zip(out.iter_mut()) {
+        let (a, b) = (Voxel::filled(pair[0]), Voxel::filled(pair[1]));
+        let v = downsample_voxels(&[a, a, a, a, b, b, b, b]);
+        if !v.is_default() {
+            return false;
+        }
+        *o = v.material;
+    }
+    true
+}
 
 /// Number of mip levels below full resolution.
 pub const MIP_LEVELS: usize = 3;
@@ -59,6 +73,33 @@ impl Chunk {
             mip16: PackedBox::from_dense(&m16),
             mip8: PackedBox::from_dense(&m8),
             mip4: PackedBox::from_dense(&m4),
+        }
+    }
+
+    /// A chunk whose voxels at local height `y` are all `layers[y]` at full occupancy (Air allowed):
+    /// horizontal rock strata, water. Builds the packed rows and the mips directly, without a dense
+    /// pass; equal to [`Chunk::from_dense`] of the same voxels.
+    pub fn from_layers(layers: &[u8; CHUNK_SIZE]) -> Self {
+        let mut m16 = [0u8; 16];
+        let mut m8 = [0u8; 8];
+        let mut m4 = [0u8; 4];
+        if !(halve(layers, &mut m16) && halve(&m16, &mut m8) && halve(&m8, &mut m4)) {
+            // A mip layer is not a packable row (matter over Air): take the general path.
+            let mut dense = vec![Voxel::AIR; Self::VOLUME];
+            for (r, row) in dense.chunks_exact_mut(CHUNK_SIZE).enumerate() {
+                row.fill(Voxel::filled(layers[r % CHUNK_SIZE]));
+            }
+            return Self::from_dense(&dense);
+        }
+        let level0 = PackedBox::from_layers(layers);
+        if let Some(m) = level0.uniform_material() {
+            return Self::uniform(m);
+        }
+        Self {
+            level0,
+            mip16: PackedBox::from_layers(&m16),
+            mip8: PackedBox::from_layers(&m8),
+            mip4: PackedBox::from_layers(&m4),
         }
     }
 
@@ -188,5 +229,24 @@ mod tests {
         c.assert_valid();
         assert!(c.is_air());
         assert_eq!(c.heap_bytes(), 0);
+    }
+
+    #[test]
+    fn layers_equal_the_dense_build() {
+        let cases: [[u8; CHUNK_SIZE]; 4] = [
+            [9; CHUNK_SIZE],
+            std::array::from_fn(|y| [7, 8, 9][y / 11] as u8),
+            std::array::from_fn(|y| if y < 20 { 3 } else { 0 }),
+            std::array::from_fn(|y| (y % 5 + 1) as u8),
+        ];
+        for layers in cases {
+            let mut dense = vec![Voxel::AIR; Chunk::VOLUME];
+            for (r, row) in dense.chunks_exact_mut(CHUNK_SIZE).enumerate() {
+                row.fill(Voxel::filled(layers[r % CHUNK_SIZE]));
+            }
+            let c = Chunk::from_layers(&layers);
+            c.assert_valid();
+            assert!(c == Chunk::from_dense(&dense), "{layers:?}");
+        }
     }
 }

@@ -117,6 +117,32 @@ impl<const N: usize> PackedBox<N> {
         }
     }
 
+    /// A box whose every row at height `y` is packed with `layers[y]` (full matter, or Air): layered
+    /// rock and water, built without touching a voxel.
+    ///
+    /// # Panics
+    /// If `layers.len() != N` (a caller bug).
+    pub fn from_layers(layers: &[u8]) -> Self {
+        let () = Self::EDGE_OK;
+        assert_eq!(layers.len(), N, "one material per layer");
+        let first = layers[0] & 0x3f;
+        if layers.iter().all(|&m| m & 0x3f == first) {
+            return Self::uniform(first);
+        }
+        let mut headers = Headers::packed(first, Self::ROWS);
+        for z in 0..N {
+            for (y, &m) in layers.iter().enumerate() {
+                headers.set_packed(z * N + y, m & 0x3f);
+            }
+        }
+        Self {
+            repr: Repr::Rows {
+                headers,
+                cells: Vec::new(),
+            },
+        }
+    }
+
     /// The X row at (`y`, `z`): `N` voxels, in constant time.
     ///
     /// # Panics
