@@ -121,6 +121,9 @@ pub(crate) struct ColumnData {
     pub(crate) all_inside: bool,
     /// The biome of every inside cell when they all share one.
     pub(crate) one_biome: Option<u8>,
+    /// True when every cell lies inside the world and all are alike (same height, slope, layers and
+    /// biome: flat ground), so every voxel layer of a chunk is one voxel repeated.
+    pub(crate) uniform: bool,
 }
 
 impl ColumnData {
@@ -151,6 +154,7 @@ impl ColumnData {
             any_inside: false,
             all_inside: false,
             one_biome: None,
+            uniform: false,
         }
     }
 
@@ -170,6 +174,7 @@ impl ColumnData {
         self.any_inside = false;
         self.all_inside = true;
         self.one_biome = None;
+        self.uniform = false;
         let span = |o: i64, size: u32| o < i64::from(size) && o + CHUNK_SIZE as i64 > 0;
         if !span(x0, size_xz[0]) || !span(z0, size_xz[1]) {
             for cell in &mut self.cells {
@@ -225,6 +230,14 @@ impl ColumnData {
             }
         }
         self.one_biome = if mixed { None } else { biomes };
+        let first = &self.cells[0];
+        self.uniform = self.all_inside
+            && self.cells.iter().all(|c| {
+                c.h == first.h
+                    && c.inv_band == first.inv_band
+                    && c.layers == first.layers
+                    && c.biome == first.biome
+            });
     }
 }
 
@@ -273,7 +286,7 @@ mod tests {
         assert_eq!(c.occupancy(15), 1.0);
         assert_eq!(c.occupancy(17), 0.0);
         assert_eq!(c.strata_below, 12);
-        assert!(data.all_inside && data.one_biome == Some(0));
+        assert!(data.all_inside && data.one_biome == Some(0) && data.uniform);
     }
 
     #[test]
@@ -291,6 +304,7 @@ mod tests {
             0,
             0,
         );
+        assert!(!data.uniform);
         let c = data.cells[3 * CHUNK_SIZE + 10];
         let h = 40.0 + 10.5;
         assert!((c.h - h).abs() < 1e-5);

@@ -17,7 +17,8 @@
 //! The map is resampled to the world size (bilinear heights, nearest materials), so a 512² image can
 //! make a 1024² world. With a smoothing radius, 8-bit terraces are smoothed first
 //! ([`terrace_smoothing`]). Chunk columns are filled in parallel; chunks wholly below the soil are
-//! built as uniform Rock without touching their voxels. The result depends only on the inputs.
+//! built as uniform Rock, and chunks of flat ground layer by layer, without touching their voxels.
+//! The result depends only on the inputs.
 
 mod terrace_smoothing;
 
@@ -348,6 +349,10 @@ impl Sampler<'_> {
         let inside = cols.iter().filter(|c| c.top >= 0);
         let highest = inside.clone().map(|c| c.top).max().unwrap_or(-1);
         let rock_floor = inside.map(|c| c.rock_below).min().unwrap_or(0);
+        let uniform = all_inside
+            && cols.iter().all(|c| {
+                c.h == cols[0].h && c.inv_band == cols[0].inv_band && c.surface == cols[0].surface
+            });
         let mut out = Vec::new();
         if highest < 0 {
             return out;
@@ -358,6 +363,15 @@ impl Sampler<'_> {
             let y0 = cy * n as i32;
             if all_inside && y0 + n as i32 <= rock_floor {
                 out.push((pos, Chunk::uniform(self.layers.rock)));
+                continue;
+            }
+            if uniform {
+                // Flat ground: every column alike, so the chunk is one column's voxels repeated.
+                let layers = std::array::from_fn(|i| self.voxel(&cols[0], y0 + i as i32));
+                let chunk = Chunk::from_layers(&layers);
+                if !chunk.is_air() {
+                    out.push((pos, chunk));
+                }
                 continue;
             }
             if dense.is_empty() {

@@ -7,6 +7,7 @@
 //!   below every column's surface layers, no    -> Chunk::from_layers: one packed row per Y of the
 //!   cave, one biome's strata                      strata, mips from the layers; no voxel touched
 //!   wholly under the sea, above the ground     -> Chunk::uniform(Water)
+//!   every column alike (flat ground), no cave  -> Chunk::from_layers of one column's voxels
 //!   anything else (surface, caves, borders)    -> 32³ voxels, then Chunk::from_dense
 //! ```
 
@@ -258,7 +259,9 @@ impl Terrain {
             let y0 = pos.min_voxel().y;
             if !carved {
                 if let Some(chunk) = self.quick_chunk(&cols, y0, sy as i32) {
-                    emit(pos, chunk);
+                    if !chunk.is_air() {
+                        emit(pos, chunk);
+                    }
                     continue;
                 }
             }
@@ -272,8 +275,9 @@ impl Terrain {
         }
     }
 
-    /// The chunk whose lowest voxel row is `y0` when it can be built without its voxels: all strata
-    /// of one biome, or all water. `None` otherwise.
+    /// The chunk whose lowest voxel row is `y0` when it can be built layer by layer instead of voxel
+    /// by voxel: all strata of one biome, all water, or flat ground (every column alike). `None`
+    /// otherwise. Called only for chunks no cave reaches.
     fn quick_chunk(&self, cols: &ColumnData, y0: i32, y_size: i32) -> Option<Chunk> {
         let y1 = y0 + CHUNK_SIZE as i32;
         if !cols.all_inside || y1 > y_size {
@@ -281,11 +285,17 @@ impl Terrain {
         }
         if y1 <= cols.min_strata_below {
             let strata = self.biomes[usize::from(cols.one_biome?)].rules.strata();
-            let layers = std::array::from_fn(|i| strata[y0 as usize + i]);
+            let layers = std::array::from_fn(|i| Voxel::filled(strata[y0 as usize + i]));
             return Some(Chunk::from_layers(&layers));
         }
         if y0 > cols.max_top && y1 <= self.sea_level - ICE_DEPTH {
             return Some(Chunk::uniform(self.water));
+        }
+        if cols.uniform {
+            let cell = &cols.cells[0];
+            let biome = &self.biomes[usize::from(cell.biome)];
+            let layers = std::array::from_fn(|i| self.voxel(cell, biome, y0 + i as i32, 1.0));
+            return Some(Chunk::from_layers(&layers));
         }
         None
     }

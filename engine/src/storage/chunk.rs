@@ -8,18 +8,12 @@ use super::mip::{downsample_dense, downsample_voxels, refresh};
 use super::packed::PackedBox;
 use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
-/// Downsample layers of full voxels two by two into `out`; false when a result is not a full voxel
-/// (a layer of matter over a layer of Air halves its occupancy).
-fn halve(layers: &[u8], out: &mut [u8]) -> bool {
-    for (pair, o) in layers.chunks_exact(2).zip(out.iter_mut()) {
-        let (a, b) = (Voxel::filled(pair[0]), Voxel::filled(pair[1]));
-        let v = downsample_voxels(&[a, a, a, a, b, b, b, b]);
-        if !v.is_default() {
-            return false;
-        }
-        *o = v.material;
-    }
-    true
+/// The mip of a stack of uniform layers: each pair of layers becomes one.
+fn halve(layers: &[Voxel]) -> Vec<Voxel> {
+    layers
+        .chunks_exact(2)
+        .map(|p| downsample_voxels(&[p[0], p[0], p[0], p[0], p[1], p[1], p[1], p[1]]))
+        .collect()
 }
 
 /// Number of mip levels below full resolution.
@@ -76,25 +70,17 @@ impl Chunk {
         }
     }
 
-    /// A chunk whose voxels at local height `y` are all `layers[y]` at full occupancy (Air allowed):
-    /// horizontal rock strata, water. Builds the packed rows and the mips directly, without a dense
-    /// pass; equal to [`Chunk::from_dense`] of the same voxels.
-    pub fn from_layers(layers: &[u8; CHUNK_SIZE]) -> Self {
-        let mut m16 = [0u8; 16];
-        let mut m8 = [0u8; 8];
-        let mut m4 = [0u8; 4];
-        if !(halve(layers, &mut m16) && halve(&m16, &mut m8) && halve(&m8, &mut m4)) {
-            // A mip layer is not a packable row (matter over Air): take the general path.
-            let mut dense = vec![Voxel::AIR; Self::VOLUME];
-            for (r, row) in dense.chunks_exact_mut(CHUNK_SIZE).enumerate() {
-                row.fill(Voxel::filled(layers[r % CHUNK_SIZE]));
-            }
-            return Self::from_dense(&dense);
-        }
+    /// A chunk whose voxels at local height `y` are all `layers[y]`: horizontal rock strata, water,
+    /// flat ground. Builds the rows and the mips layer by layer, without a dense pass; equal to
+    /// [`Chunk::from_dense`] of the same voxels.
+    pub fn from_layers(layers: &[Voxel; CHUNK_SIZE]) -> Self {
         let level0 = PackedBox::from_layers(layers);
         if let Some(m) = level0.uniform_material() {
             return Self::uniform(m);
         }
+        let m16 = halve(layers);
+        let m8 = halve(&m16);
+        let m4 = halve(&m8);
         Self {
             level0,
             mip16: PackedBox::from_layers(&m16),
@@ -233,16 +219,28 @@ mod tests {
 
     #[test]
     fn layers_equal_the_dense_build() {
-        let cases: [[u8; CHUNK_SIZE]; 4] = [
-            [9; CHUNK_SIZE],
-            std::array::from_fn(|y| [7, 8, 9][y / 11] as u8),
-            std::array::from_fn(|y| if y < 20 { 3 } else { 0 }),
-            std::array::from_fn(|y| (y % 5 + 1) as u8),
+        let f = Voxel::filled;
+        let cases: [[Voxel; CHUNK_SIZE]; 6] = [
+            [f(9); CHUNK_SIZE],
+            [Voxel::AIR; CHUNK_SIZE],
+            std::array::from_fn(|y| f([7, 8, 9][y / 11])),
+            std::array::from_fn(|y| if y < 20 { f(3) } else { Voxel::AIR }),
+            std::array::from_fn(|y| f((y % 5 + 1) as u8)),
+            // Flat ground with a partial top voxel, and an unnormalized Air voxel.
+            std::array::from_fn(|y| match y {
+                0..=14 => f(4),
+                15 => Voxel::new(2, 77),
+                16 => Voxel {
+                    material: 0,
+                    occupancy: 9,
+                },
+                _ => Voxel::AIR,
+            }),
         ];
         for layers in cases {
             let mut dense = vec![Voxel::AIR; Chunk::VOLUME];
             for (r, row) in dense.chunks_exact_mut(CHUNK_SIZE).enumerate() {
-                row.fill(Voxel::filled(layers[r % CHUNK_SIZE]));
+                row.fill(layers[r % CHUNK_SIZE]);
             }
             let c = Chunk::from_layers(&layers);
             c.assert_valid();

@@ -117,29 +117,21 @@ impl<const N: usize> PackedBox<N> {
         }
     }
 
-    /// A box whose every row at height `y` is packed with `layers[y]` (full matter, or Air): layered
-    /// rock and water, built without touching a voxel.
+    /// A box whose every voxel at height `y` is `layers[y]` (normalized): layered rock, water, flat
+    /// ground. Layers at default occupancy become packed rows; each other layer is stored once and
+    /// shared by all its rows. Equal to [`PackedBox::from_dense`] of the same voxels.
     ///
     /// # Panics
     /// If `layers.len() != N` (a caller bug).
-    pub fn from_layers(layers: &[u8]) -> Self {
+    pub fn from_layers(layers: &[Voxel]) -> Self {
         let () = Self::EDGE_OK;
-        assert_eq!(layers.len(), N, "one material per layer");
-        let first = layers[0] & 0x3f;
-        if layers.iter().all(|&m| m & 0x3f == first) {
-            return Self::uniform(first);
-        }
-        let mut headers = Headers::packed(first, Self::ROWS);
-        for z in 0..N {
-            for (y, &m) in layers.iter().enumerate() {
-                headers.set_packed(z * N + y, m & 0x3f);
-            }
-        }
+        assert_eq!(layers.len(), N, "one voxel per layer");
+        let rows: Vec<[Voxel; MAX_EDGE]> = layers
+            .iter()
+            .map(|v| [Voxel::new(v.material, v.occupancy); MAX_EDGE])
+            .collect();
         Self {
-            repr: Repr::Rows {
-                headers,
-                cells: Vec::new(),
-            },
+            repr: build::<N>((0..Self::ROWS).map(|r| &rows[r % N][..N])),
         }
     }
 
