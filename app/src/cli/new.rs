@@ -63,6 +63,11 @@ impl NewArgs {
 
     /// The world the arguments describe.
     fn settings(&self) -> AppResult<WorldSettings> {
+        if self.biome_size.is_some() && self.biomes.is_none() {
+            return Err(AppError::Usage(
+                "--biome-size applies to --biomes, not to a preset (a one-biome world)".into(),
+            ));
+        }
         let size = parse_triple::<u32>(&self.size, "--size")?;
         let mut world = match &self.biomes {
             Some(list) => WorldSettings::with_biomes(
