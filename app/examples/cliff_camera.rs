@@ -2,7 +2,8 @@
 //! screenshots of cliffs (`strata open FILE --screenshot OUT.png`).
 //!
 //! ```sh
-//! cargo run --release -p strata --example cliff_camera -- FILE [PITCH_DEG] [DISTANCE]
+//! cargo run --release -p strata --example cliff_camera -- FILE [PITCH_DEG] [DISTANCE] [YAW_OFFSET_DEG]
+//! cargo run --release -p strata --example cliff_camera -- FILE --from OTHER   # copy OTHER's camera
 //! ```
 //!
 //! The slope is found from the voxels (each column's solid occupancy summed), so a file made by any
@@ -17,10 +18,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let path = PathBuf::from(
         args.first()
-            .ok_or("usage: cliff_camera FILE [PITCH_DEG] [DISTANCE]")?,
+            .ok_or("usage: cliff_camera FILE [PITCH_DEG] [DISTANCE] [YAW_OFFSET_DEG]")?,
     );
+    if args.get(1).map(String::as_str) == Some("--from") {
+        let other = Project::load(&PathBuf::from(args.get(2).ok_or("--from needs a file")?))?;
+        let mut project = Project::load(&path)?;
+        project.header.camera = other.header.camera;
+        project.save(&path)?;
+        println!("{}: camera copied", path.display());
+        return Ok(());
+    }
     let pitch: f32 = args.get(1).map_or(Ok(12.0), |s| s.parse())?;
     let distance: f32 = args.get(2).map_or(Ok(48.0), |s| s.parse())?;
+    let yaw_offset: f32 = args.get(3).map_or(Ok(0.0), |s| s.parse())?;
     let mut project = Project::load(&path)?;
     let b = project.header.bounds;
     let [sx, sy, sz] = b.size();
@@ -69,7 +79,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             at(x, z),
             b.min.z as f32 + z as f32 + 0.5,
         ],
-        yaw_degrees: gx.atan2(gz).to_degrees(),
+        yaw_degrees: gx.atan2(gz).to_degrees() + yaw_offset,
         pitch_degrees: pitch,
         distance,
     };

@@ -145,7 +145,10 @@ fn headers_without_biomes_still_load_and_mean_the_preset_world() {
     header.set_world(&mixed);
     let text = header.to_ron().expect("ron");
     assert!(text.contains("preset: custom"), "{text}");
-    assert!(text.contains("lavascape,\n") && text.contains("biome_size: 48"), "{text}");
+    assert!(
+        text.contains("lavascape,\n") && text.contains("biome_size: 48"),
+        "{text}"
+    );
     let back = ProjectHeader::from_ron(text.as_bytes(), 0).expect("loads");
     assert_eq!(back, header);
     assert_eq!(back.world(), Some(mixed));
