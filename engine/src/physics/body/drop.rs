@@ -11,12 +11,13 @@
 //! Placement and simulation only use a splitmix64 stream seeded with `seed`, so a drop is
 //! reproducible bit for bit.
 
-use super::math::{length, normalize, quat_from_axis_angle, sub, V3};
+use super::math::quat_from_axis_angle;
 use super::shape::{Body, BodyMaterial, Shape};
 use super::sim::{SimSettings, Simulation};
 use crate::physics::world::{PhysicsWorld, RayFilter};
 use crate::progress::Progress;
 use crate::storage::Grid;
+use crate::vec3::{length, normalize, sub, V3};
 use crate::voxel::{MaterialTable, CHUNK_SIZE};
 use crate::{Error, Result};
 

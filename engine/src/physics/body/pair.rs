@@ -11,11 +11,10 @@
 //! Normals push body A (see [`Contact`]).
 
 use super::contact::Contact;
-use super::math::{
-    add_scaled, axes, closest_point_on_segment, closest_segment_segment, dot, length, sub, V3,
-};
+use super::math::{axes, closest_point_on_segment, closest_segment_segment};
 use super::sat::{box_contacts, BoxGeom, Other};
 use super::shape::{capsule_segment, Body, Shape};
+use crate::vec3::{add_scaled, dot, length, sub, V3};
 
 /// Core of a round shape: a segment (a point for spheres) and a radius.
 fn core(body: &Body) -> Option<(V3, V3, f32)> {

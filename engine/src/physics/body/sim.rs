@@ -17,7 +17,7 @@
 //! results.
 
 use super::contact::{reduce_manifold, Contact};
-use super::math::{add_scaled, integrate_rotation, length, scale};
+use super::math::integrate_rotation;
 use super::pair::body_pair;
 use super::shape::Body;
 use super::sleep;
@@ -27,6 +27,7 @@ use super::water::{submerged_fraction, WaterSettings};
 use crate::physics::broadphase::{MatterTable, Touch, PHYSICS_CHUNK};
 use crate::physics::world::PhysicsWorld;
 use crate::storage::Grid;
+use crate::vec3::{add_scaled, length, scale};
 use crate::voxel::{MaterialTable, VoxelBox};
 use crate::{Error, Result};
 
