@@ -27,8 +27,6 @@ pub struct HeightmapImport {
     pub size: Option<[u32; 2]>,
     /// The world's Y size: the height of the whitest sample (default [`DEFAULT_HEIGHT`]).
     pub height: Option<u32>,
-    /// Terrace smoothing radius in pixels (`None` or 0: off); see `gen::heightmap_grid`.
-    pub smooth: Option<u32>,
 }
 
 /// The heightmap of a decoded image: grey levels scaled to 16 bits (8-bit 255 becomes 65535).
@@ -48,6 +46,15 @@ impl HeightmapImport {
     /// Unreadable or corrupt PNGs, a colour map whose size differs from the heightmap's, sizes out of
     /// range, cancellation.
     pub fn build(&self, progress: &Progress) -> AppResult<Project> {
+        self.build_smoothed(0, progress)
+    }
+
+    /// [`HeightmapImport::build`] with terrace smoothing over `smooth_radius` pixels (0: off, at most
+    /// `gen::MAX_SMOOTHING_RADIUS`; see `gen::heightmap_grid`).
+    ///
+    /// # Errors
+    /// As for [`HeightmapImport::build`], and a radius out of range.
+    pub fn build_smoothed(&self, smooth_radius: u32, progress: &Progress) -> AppResult<Project> {
         let input = self.map.as_path();
         let height = self.height.unwrap_or(DEFAULT_HEIGHT);
         let map = heightmap_of(&read_png(input)?);
@@ -60,7 +67,7 @@ impl HeightmapImport {
         let settings = HeightmapSettings {
             size,
             height,
-            smooth_radius: self.smooth.unwrap_or(0),
+            smooth_radius,
         };
         let grid = heightmap_grid(&map, materials.as_deref(), &settings, &table, progress)
             .map_err(|e| e.in_file(input))?;
