@@ -5,6 +5,7 @@
 //! To add a command: write that file, declare it below, and add one line to the `commands!` list.
 
 mod args;
+mod bake;
 mod drop;
 mod export;
 mod format;
@@ -78,6 +79,8 @@ commands! {
     /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
     /// landed: final positions, deepest penetration, at rest, in water.
     Drop(drop::DropArgs),
+    /// Bake snowflake lighting (sun and sky particles) into a project's light section.
+    Bake(bake::BakeArgs),
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.
