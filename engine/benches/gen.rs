@@ -4,8 +4,9 @@
 //! - `generate_1024x256x1024`: `mix9_caves` (the nine Roblox biomes, biome size 256, caves on,
 //!   seed 1) and `hills` (one biome, caves on). Memory per non-air voxel of the mixed world is
 //!   printed once, before the timings.
-//! - `preview`: `preview_topdown` of the same mixed settings at 256² (what the New World dialog
-//!   draws per change), beside `render_topdown` of the generated world at 256² (reading its mips).
+//! - `preview`: `preview_topdown` of the same mixed settings at 256² and 128² (what the New World
+//!   dialog draws per change), beside `render_topdown` of the generated world at 256² (reading its
+//!   mips; the world itself takes the `generate` time above to make).
 //! - `heightmap_import_1024`: a 1024² 16-bit map of the `mountains` preset's surface into a
 //!   1024×256×1024 world, without and with terrace smoothing (radius 8).
 //!
@@ -76,11 +77,13 @@ fn bench_preview(c: &mut Criterion) {
     let table = MaterialTable::builtin();
     let world = mix(size);
     let grid = generate_world(&world, &table, &Progress::new()).expect("generates");
-    let mut g = c.benchmark_group("preview_256");
+    let mut g = c.benchmark_group("preview");
     g.sample_size(20);
-    g.bench_function("preview_topdown_from_settings", |b| {
-        b.iter(|| black_box(preview_topdown(&world, &table, 256)).expect("previews"))
-    });
+    for side in [256, 128] {
+        g.bench_function(format!("preview_topdown_from_settings_{side}"), |b| {
+            b.iter(|| black_box(preview_topdown(&world, &table, side)).expect("previews"))
+        });
+    }
     g.bench_function("render_topdown_of_generated_world", |b| {
         b.iter(|| black_box(render_topdown(&grid, &table, 256, 256)))
     });

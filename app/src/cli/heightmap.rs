@@ -33,7 +33,9 @@ pub fn run(
         height,
     };
     let started = Instant::now();
-    let project = with_bar("building", |p| import.build_smoothed(smooth.unwrap_or(0), p))?;
+    let project = with_bar("building", |p| {
+        import.build_smoothed(smooth.unwrap_or(0), p)
+    })?;
     let built = started.elapsed();
     with_bar("saving", |p| project.save_with(out, p))?;
     let [sx, sy, sz] = project.header.bounds.size();

@@ -216,7 +216,7 @@ impl ColumnData {
                 let h = self.heights[g];
                 let dx = (self.heights[g + 1] - self.heights[g - 1]) * 0.5;
                 let dz = (self.heights[g + GRID] - self.heights[g - GRID]) * 0.5;
-                let slope = dx.hypot(dz);
+                let slope = (dx * dx + dz * dz).sqrt();
                 let (layers, biome) =
                     source.layers(x as f64 + 0.5, z as f64 + 0.5, &self.blends[i], h, slope);
                 cell.layers = layers;

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! One sample per pixel at its centre, so the cost is proportional to the image, not the world: a
-//! 256² preview of any world size samples 66 000 columns. Caves are not shown (they are underground).
+//! 256² preview of any world size samples 66 000 columns, and octaves of the height noise finer than
+//! two pixels are skipped. Caves are not shown (they are underground).
 
 use rayon::prelude::*;
 

@@ -25,6 +25,9 @@ const SALT_WARP_X: u32 = 4;
 const SALT_WARP_Z: u32 = 5;
 const SALT_DETAIL: u32 = 6;
 
+/// Wavelength in voxels of the finest octave generation uses.
+const FINEST_VOXELS: f64 = 3.0;
+
 /// The 2D noise primitive behind every fractal.
 type Source = SuperSimplex;
 
@@ -58,10 +61,18 @@ fn fbm(seed: u32, salt: u32, octaves: usize, persistence: f64) -> Fbm<Source> {
 impl Shape {
     /// The height function for `biome` in a world `y_size` voxels high.
     pub(crate) fn new(biome: Biome, y_size: u32, seed: u32) -> Self {
+        Self::with_detail(biome, y_size, seed, FINEST_VOXELS)
+    }
+
+    /// [`Shape::new`] whose finest octave has a wavelength of about `finest` voxels instead of
+    /// [`FINEST_VOXELS`]: a preview with pixels several voxels wide skips the octaves it cannot show.
+    pub(crate) fn with_detail(biome: Biome, y_size: u32, seed: u32, finest: f64) -> Self {
         let y_size = f64::from(y_size.max(1));
         let scale = y_size.max(16.0);
         // Enough octaves for the finest one to reach a few voxels, within a sane range.
-        let octaves = ((scale / 3.0).log2() / Fbm::<Source>::DEFAULT_LACUNARITY.log2()).ceil();
+        let octaves = ((scale / finest.max(FINEST_VOXELS)).log2()
+            / Fbm::<Source>::DEFAULT_LACUNARITY.log2())
+        .ceil();
         let octaves = (octaves as usize).clamp(3, 10);
         // Persistence of the main relief: smoother rolling hills, rougher elsewhere.
         let roughness = match biome {

@@ -88,6 +88,16 @@ impl Terrain {
     /// [`crate::Error::Invalid`] when the settings fail [`WorldSettings::validate`] or the table
     /// lacks a material the generator uses.
     pub fn from_world(world: &WorldSettings, materials: &MaterialTable) -> Result<Terrain> {
+        Self::with_detail(world, materials, 0.0)
+    }
+
+    /// [`Terrain::from_world`] without height detail finer than about `finest` voxels (0: all of
+    /// it), for previews whose pixels cover several voxels.
+    pub(crate) fn with_detail(
+        world: &WorldSettings,
+        materials: &MaterialTable,
+        finest: f64,
+    ) -> Result<Terrain> {
         world.validate()?;
         let [_, y_size, _] = world.size;
         let seed = world.seed;
@@ -108,7 +118,7 @@ impl Terrain {
         let biomes = list
             .iter()
             .map(|&biome| {
-                let shape = Shape::new(biome, y_size, seed);
+                let shape = Shape::with_detail(biome, y_size, seed, finest);
                 let shift = if mixed {
                     (MIX_SEA - shape.datum()) * y
                 } else {
