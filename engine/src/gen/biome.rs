@@ -128,7 +128,17 @@ impl Biome {
                 "the biome list is empty; name at least one biome".into(),
             ));
         }
-        text.split(',').map(Biome::from_name).collect()
+        text.split(',')
+            .map(|item| {
+                if item.trim().is_empty() {
+                    Err(Error::Invalid(format!(
+                        "the biome list {text:?} has an empty name; separate names with single commas"
+                    )))
+                } else {
+                    Biome::from_name(item)
+                }
+            })
+            .collect()
     }
 
     /// True when the biome fills its lows with water when it is alone in a world.

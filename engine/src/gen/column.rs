@@ -48,7 +48,9 @@ pub(crate) struct Cell {
     pub(crate) h: f32,
     /// `1 / (√(1 + |∇h|²) · w)`: converts a vertical offset from the surface into occupancy.
     pub(crate) inv_band: f32,
-    /// The voxel holding the surface (`ceil(h) − 1`); layer depths count down from it.
+    /// The voxel layer depths count down from: the one holding the surface (`ceil(h) − 1`), or the
+    /// first partial one below it where the slope's band is wider, so at least one full voxel of
+    /// the surface material lies under the partial ones (as on flat ground).
     pub(crate) surface: i32,
     /// Highest voxel with any matter (-1 when the column is empty; never below 0 inside the world).
     pub(crate) top: i32,
@@ -77,11 +79,11 @@ impl Cell {
         let (band, inv_band) = band(slope);
         self.h = h;
         self.inv_band = inv_band;
-        self.surface = h.ceil() as i32 - 1;
         // Highest y whose centre lies less than half a band above the surface; the floor voxel
         // always counts.
         self.top = ((h - 0.5 + 0.5 * band).ceil() as i32 - 1).max(0);
         let full_below = (h - 0.5 - 0.5 * band).floor() as i32 + 1;
+        self.surface = (h.ceil() as i32 - 1).min(full_below);
         let l = &self.layers;
         let depth = if l.top_depth == 0 {
             0

@@ -235,6 +235,8 @@ struct Sampler<'a> {
 struct Column {
     /// Surface height in voxels.
     h: f32,
+    /// Height the material layers count down from (`h`, lower on steep slopes).
+    layers_from: f32,
     /// Occupancy change per voxel of height (see [`super::column::band`]).
     inv_band: f32,
     /// Surface material.
@@ -329,9 +331,13 @@ impl Sampler<'_> {
                 } else {
                     1.0 + SOIL_DEPTH
                 };
-                let rock_from = (h - 1.0 - soil).floor() as i32 + 1;
+                // Layers count down from the surface, or from the first partial voxel below it where
+                // the slope's band is wide, so a full voxel of the surface material stays on top.
+                let layers_from = h.min(full_below as f32);
+                let rock_from = (layers_from - 1.0 - soil).floor() as i32 + 1;
                 cols[lz * n + lx] = Column {
                     h,
+                    layers_from,
                     inv_band,
                     surface,
                     top: ((h - 0.5 + 0.5 * band).ceil() as i32 - 1).clamp(0, world_top),
@@ -351,7 +357,10 @@ impl Sampler<'_> {
         let rock_floor = inside.map(|c| c.rock_below).min().unwrap_or(0);
         let uniform = all_inside
             && cols.iter().all(|c| {
-                c.h == cols[0].h && c.inv_band == cols[0].inv_band && c.surface == cols[0].surface
+                c.h == cols[0].h
+                    && c.layers_from == cols[0].layers_from
+                    && c.inv_band == cols[0].inv_band
+                    && c.surface == cols[0].surface
             });
         let mut out = Vec::new();
         if highest < 0 {
@@ -401,7 +410,7 @@ impl Sampler<'_> {
         if y < col.rock_below {
             return Voxel::filled(self.layers.rock);
         }
-        let depth = col.h - (y as f32 + 1.0);
+        let depth = col.layers_from - (y as f32 + 1.0);
         let m = if depth < 1.0 {
             col.surface
         } else if depth < 1.0 + SOIL_DEPTH && col.surface != self.layers.rock {
