@@ -48,6 +48,16 @@ pub fn read_png(path: &Path) -> AppResult<DynamicImage> {
 /// # Errors
 /// Not a PNG, corrupt data, or sides above the largest world (the message names no file).
 pub fn decode(bytes: &[u8]) -> Result<DynamicImage, String> {
+    // The header alone gives the size: refuse a too-large image by name before decoding anything.
+    let header = ImageReader::with_format(std::io::Cursor::new(bytes), ImageFormat::Png);
+    if let Ok((w, h)) = header.into_dimensions() {
+        if w > MAX_HORIZONTAL_SIZE || h > MAX_HORIZONTAL_SIZE {
+            return Err(format!(
+                "the image is {w}x{h} pixels; at most {MAX_HORIZONTAL_SIZE} per side is accepted \
+                 (the largest world)"
+            ));
+        }
+    }
     let mut reader = ImageReader::with_format(std::io::Cursor::new(bytes), ImageFormat::Png);
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_HORIZONTAL_SIZE);
@@ -72,5 +82,16 @@ mod tests {
         assert_eq!(back.into_raw(), rgba);
         assert!(decode(b"not a png").is_err());
         assert!(encode_rgba(&rgba, 5, 5, Path::new("t.png")).is_err());
+    }
+
+    #[test]
+    fn images_wider_than_the_largest_world_are_refused_by_size() {
+        let side = MAX_HORIZONTAL_SIZE + 1;
+        let mut bytes = Vec::new();
+        PngEncoder::new(&mut bytes)
+            .write_image(&vec![0u8; side as usize], side, 1, ExtendedColorType::L8)
+            .expect("encode");
+        let err = decode(&bytes).expect_err("too wide");
+        assert!(err.contains("16385x1") && err.contains("16384"), "{err}");
     }
 }

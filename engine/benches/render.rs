@@ -45,6 +45,7 @@ fn bench_heightmap(c: &mut Criterion) {
     let settings = HeightmapSettings {
         size: [side, side],
         height: 256,
+        smooth_radius: 0,
     };
     let table = MaterialTable::builtin();
     let mut g = c.benchmark_group("heightmap_import");

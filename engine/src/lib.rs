@@ -11,7 +11,7 @@
 //!   shared by `format` and `history`, which is why it sits below both.
 //! - [`storage`]: the sparse chunked grid with row-packed chunks and a mip pyramid.
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
-//! - [`gen`]: seeded procedural terrain presets and heightmap import.
+//! - [`gen`]: seeded procedural terrain (presets, biome mixes), region fills, previews, heightmap import.
 //! - [`format`](mod@format): atomic writes, the `.strata` project file (which stores the history) and the
 //!   godot_voxel block, container and region formats.
 //! - [`mesh`]: the smooth-surface mesher (surface nets with sharp-material placement, LOD skirts) and

@@ -1,5 +1,6 @@
 //! `strata import MAP.png OUT.strata --format heightmap [--height H] [--colormap COLORS.png]
-//! [--size X,Z]`: a grayscale PNG heightmap into a new project (see [`crate::heightmap`]).
+//! [--size X,Z] [--smooth [R]]`: a grayscale PNG heightmap into a new project (see
+//! [`crate::heightmap`]).
 
 use std::path::Path;
 use std::time::Instant;
@@ -20,6 +21,7 @@ pub fn run(
     size: Option<&str>,
     height: Option<u32>,
     colormap: Option<&Path>,
+    smooth: Option<u32>,
 ) -> AppResult<()> {
     let size = size
         .map(|text| parse_pair::<u32>(text, "--size X,Z"))
@@ -31,7 +33,9 @@ pub fn run(
         height,
     };
     let started = Instant::now();
-    let project = with_bar("building", |p| import.build(p))?;
+    let project = with_bar("building", |p| {
+        import.build_smoothed(smooth.unwrap_or(0), p)
+    })?;
     let built = started.elapsed();
     with_bar("saving", |p| project.save_with(out, p))?;
     let [sx, sy, sz] = project.header.bounds.size();

@@ -42,6 +42,10 @@ pub struct ImportArgs {
     /// Heightmap only: PNG of the same size whose colours pick each column's surface material.
     #[arg(long)]
     colormap: Option<PathBuf>,
+    /// Heightmap only: smooth away the terraces of 8-bit maps, over a radius of R pixels (0 to 64;
+    /// 8 when R is left out). Cliffs stay sharp: no sample moves by more than half a grey level.
+    #[arg(long, value_name = "R", num_args = 0..=1, default_missing_value = "8")]
+    smooth: Option<u32>,
 }
 
 impl ImportArgs {
@@ -62,6 +66,7 @@ impl ImportArgs {
         let heightmap = HeightmapArgs {
             height: self.height,
             colormap: self.colormap.as_deref(),
+            smooth: self.smooth,
         };
         run(
             &self.input,
@@ -81,6 +86,8 @@ struct HeightmapArgs<'a> {
     height: Option<u32>,
     /// `--colormap`: PNG of surface colours.
     colormap: Option<&'a Path>,
+    /// `--smooth`: terrace smoothing radius.
+    smooth: Option<u32>,
 }
 
 /// The import format an input's extension names: `.png` is a heightmap, others as
@@ -153,9 +160,11 @@ fn run(
     origin: &str,
     hm: HeightmapArgs<'_>,
 ) -> AppResult<()> {
-    if format != Format::Heightmap && (hm.height.is_some() || hm.colormap.is_some()) {
+    if format != Format::Heightmap
+        && (hm.height.is_some() || hm.colormap.is_some() || hm.smooth.is_some())
+    {
         return Err(AppError::Usage(format!(
-            "--height and --colormap apply to --format heightmap, not {}",
+            "--height, --colormap and --smooth apply to --format heightmap, not {}",
             format.name()
         )));
     }
@@ -172,7 +181,9 @@ fn run(
                 "--origin applies to --format raw, rle and v4, not heightmap".into(),
             ))
         }
-        Format::Heightmap => return heightmap::run(input, out, size, hm.height, hm.colormap),
+        Format::Heightmap => {
+            return heightmap::run(input, out, size, hm.height, hm.colormap, hm.smooth)
+        }
         Format::Vxr | Format::V4 if size.is_some() => {
             return Err(AppError::Usage(format!(
                 "--size applies to --format raw and rle, not {}",

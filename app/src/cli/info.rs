@@ -50,8 +50,13 @@ pub fn report(file: &Path) -> AppResult<Value> {
             "max": [b.max.x - 1, b.max.y - 1, b.max.z - 1],
             "size": b.size(),
         },
-        "generator": project.header.generator.as_ref().map(|g| json!({
-            "preset": g.preset.name(), "size": g.size, "seed": g.seed,
+        "generator": project.header.world().map(|w| json!({
+            "preset": w.preset.name(),
+            "size": w.size,
+            "seed": w.seed,
+            "biomes": w.biomes.biomes.iter().map(|b| b.name()).collect::<Vec<_>>(),
+            "biome_size": w.biomes.biome_size,
+            "caves": w.biomes.caves,
         })),
         "chunks": stats.chunks,
         "nonair_voxels": stats.nonair_voxels,

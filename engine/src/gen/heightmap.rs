@@ -4,19 +4,29 @@
 //! ```text
 //!   sample s (0..=65535) ──> surface height h = s / 65535 · H      (H = world height in voxels)
 //!
-//!   y ▲   voxel y holds clamp(h − y, 0, 1): full below h, a fractional top, Air above,
-//!     │   ▒  ← h = 3.4: occupancy 0.4     so the 0.5 iso-surface passes through h (smooth, not
-//!     │   █                                 stepped), exactly as generated terrain does
+//!   y ▲   occupancy = clamp(½ + (h − y − ½) / (√(1 + |∇h|²) · w), 0, 1): the distance from the
+//!     │   ▒  ← partial voxels       voxel's centre to the surface over a band w wide, so the ½
+//!     │   █                         iso-surface follows slopes up to vertical instead of stepping
+//!     │   █                         (exactly as generated terrain does, see `gen::column`)
 //!     │   █  surface layer (1 voxel)  grass / rock on slopes steeper than 45° / snow up high,
 //!     │   █  soil (3 voxels)          Ground                     or the colour map's material
 //!     │   █  below                    Rock
+//!     │   █  y = 0: always full       a one-voxel floor, so black pixels leave no hole
 //! ```
 //!
 //! The map is resampled to the world size (bilinear heights, nearest materials), so a 512² image can
-//! make a 1024² world. Chunk columns are filled in parallel; the result depends only on the inputs.
+//! make a 1024² world. With a smoothing radius, 8-bit terraces are smoothed first
+//! ([`terrace_smoothing`]). Chunk columns are filled in parallel; chunks wholly below the soil are
+//! built as uniform Rock, and chunks of flat ground layer by layer, without touching their voxels.
+//! The result depends only on the inputs.
+
+mod terrace_smoothing;
 
 use rayon::prelude::*;
 
+pub use terrace_smoothing::MAX_SMOOTHING_RADIUS;
+
+use super::column::band;
 use super::{MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE};
 use crate::progress::Progress;
 use crate::storage::{Chunk, Grid};
@@ -49,6 +59,8 @@ pub struct HeightmapSettings {
     pub size: [u32; 2],
     /// World height in voxels: the height of a sample of 65535.
     pub height: u32,
+    /// Terrace smoothing radius in map samples (0 = off, at most [`MAX_SMOOTHING_RADIUS`]).
+    pub smooth_radius: u32,
 }
 
 /// The material ids the default layering uses.
@@ -111,6 +123,12 @@ fn check(map: &Heightmap, materials: Option<&[u8]>, s: &HeightmapSettings) -> Re
             map.width, map.depth
         ));
     }
+    if map.width > MAX_HORIZONTAL_SIZE || map.depth > MAX_HORIZONTAL_SIZE {
+        return bad(format!(
+            "heightmap is {}x{} samples; at most {MAX_HORIZONTAL_SIZE} on a side (the largest world)",
+            map.width, map.depth
+        ));
+    }
     let cells = map.width as usize * map.depth as usize;
     if map.samples.len() != cells {
         return bad(format!(
@@ -141,6 +159,12 @@ fn check(map: &Heightmap, materials: Option<&[u8]>, s: &HeightmapSettings) -> Re
             s.height
         ));
     }
+    if s.smooth_radius > MAX_SMOOTHING_RADIUS {
+        return bad(format!(
+            "smoothing radius {}: must be 0 to {MAX_SMOOTHING_RADIUS} samples",
+            s.smooth_radius
+        ));
+    }
     Ok(())
 }
 
@@ -148,8 +172,8 @@ fn check(map: &Heightmap, materials: Option<&[u8]>, s: &HeightmapSettings) -> Re
 /// default layering when `None`). `progress` counts chunk columns; cancelling stops the job.
 ///
 /// # Errors
-/// [`Error::Invalid`] for empty or mismatched inputs, sizes out of range, or a table lacking Grass,
-/// Ground, Rock or Snow; a colour-map id the table does not have; [`Error::Cancelled`].
+/// [`Error::Invalid`] for empty or mismatched inputs, a map or sizes out of range, or a table lacking
+/// Grass, Ground, Rock or Snow; a colour-map id the table does not have; [`Error::Cancelled`].
 pub fn heightmap_grid(
     map: &Heightmap,
     materials: Option<&[u8]>,
@@ -163,11 +187,21 @@ pub fn heightmap_grid(
             "colour map material id {bad} is not in the table"
         )));
     }
+    let layers = Layers::new(table)?;
+    let scale = settings.height as f32 / 65535.0;
+    let mut heights = terrace_smoothing::smooth_terraces(
+        &map.samples,
+        map.width as usize,
+        map.depth as usize,
+        settings.smooth_radius as usize,
+    );
+    heights.par_iter_mut().for_each(|h| *h *= scale);
     let sampler = Sampler {
         map,
+        heights: &heights,
         materials,
         settings: *settings,
-        layers: Layers::new(table)?,
+        layers,
     };
     let n = CHUNK_SIZE as u32;
     let columns: Vec<(u32, u32)> = (0..settings.size[1].div_ceil(n))
@@ -189,9 +223,28 @@ pub fn heightmap_grid(
 /// Reads heights and materials at world columns.
 struct Sampler<'a> {
     map: &'a Heightmap,
+    /// Map heights in voxels (smoothed when asked), `width × depth`.
+    heights: &'a [f32],
     materials: Option<&'a [u8]>,
     settings: HeightmapSettings,
     layers: Layers,
+}
+
+/// One world column of a chunk column.
+#[derive(Debug, Clone, Copy, Default)]
+struct Column {
+    /// Surface height in voxels.
+    h: f32,
+    /// Height the material layers count down from (`h`, lower on steep slopes).
+    layers_from: f32,
+    /// Occupancy change per voxel of height (see [`super::column::band`]).
+    inv_band: f32,
+    /// Surface material.
+    surface: u8,
+    /// Highest voxel holding matter.
+    top: i32,
+    /// Voxels below this are full Rock.
+    rock_below: i32,
 }
 
 impl Sampler<'_> {
@@ -211,10 +264,10 @@ impl Sampler<'_> {
         let (u0, v0) = (u.floor() as usize, v.floor() as usize);
         let (u1, v1) = ((u0 + 1).min(w as usize - 1), (v0 + 1).min(d as usize - 1));
         let (tu, tv) = (u - u0 as f32, v - v0 as f32);
-        let s = |a: usize, b: usize| f32::from(self.map.samples[b * w as usize + a]);
+        let s = |a: usize, b: usize| self.heights[b * w as usize + a];
         let top = s(u0, v0) + (s(u1, v0) - s(u0, v0)) * tu;
         let bottom = s(u0, v1) + (s(u1, v1) - s(u0, v1)) * tu;
-        (top + (bottom - top) * tv) / 65535.0 * self.settings.height as f32
+        top + (bottom - top) * tv
     }
 
     /// Surface material of column (`x`, `z`) with surface height `h` and slope `slope`.
@@ -236,10 +289,11 @@ impl Sampler<'_> {
         }
     }
 
-    /// Every non-empty chunk of chunk column (`cx`, `cz`).
-    fn fill_column(&self, cx: u32, cz: u32) -> Vec<(ChunkPos, Chunk)> {
+    /// The columns of chunk column (`cx`, `cz`) by `lz * 32 + lx`, and whether all lie in the world.
+    fn columns(&self, cx: u32, cz: u32) -> (Vec<Column>, bool) {
         let n = CHUNK_SIZE;
         let [sx, sz] = self.settings.size;
+        let world_top = self.settings.height as i32 - 1;
         let (x0, z0) = (i64::from(cx) * n as i64, i64::from(cz) * n as i64);
         // Heights with a one-column border for slopes.
         let e = n + 2;
@@ -249,46 +303,127 @@ impl Sampler<'_> {
                 *h = self.height(x0 + i as i64 - 1, z0 + j as i64 - 1);
             }
         }
-        let mut top = vec![0.0f32; n * n];
-        let mut surface = vec![0u8; n * n];
+        let mut cols = vec![
+            Column {
+                top: -1,
+                ..Column::default()
+            };
+            n * n
+        ];
+        let mut all_inside = true;
         for lz in 0..n {
             for lx in 0..n {
                 let (x, z) = (x0 + lx as i64, z0 + lz as i64);
                 if x >= i64::from(sx) || z >= i64::from(sz) {
+                    all_inside = false;
                     continue;
                 }
                 let at = |i: usize, j: usize| border[j * e + i];
                 let h = at(lx + 1, lz + 1);
                 let dx = (at(lx + 2, lz + 1) - at(lx, lz + 1)) / 2.0;
                 let dz = (at(lx + 1, lz + 2) - at(lx + 1, lz)) / 2.0;
-                top[lz * n + lx] = h;
-                surface[lz * n + lx] = self.surface(x, z, h, (dx * dx + dz * dz).sqrt());
+                let slope = (dx * dx + dz * dz).sqrt();
+                let (band, inv_band) = band(f64::from(slope));
+                let surface = self.surface(x, z, h, slope);
+                let full_below = (h - 0.5 - 0.5 * band).floor() as i32 + 1;
+                let soil = if surface == self.layers.rock {
+                    1.0
+                } else {
+                    1.0 + SOIL_DEPTH
+                };
+                // Layers count down from the surface, or from the first partial voxel below it where
+                // the slope's band is wide, so a full voxel of the surface material stays on top.
+                let layers_from = h.min(full_below as f32);
+                let rock_from = (layers_from - 1.0 - soil).floor() as i32 + 1;
+                cols[lz * n + lx] = Column {
+                    h,
+                    layers_from,
+                    inv_band,
+                    surface,
+                    top: ((h - 0.5 + 0.5 * band).ceil() as i32 - 1).clamp(0, world_top),
+                    rock_below: full_below.min(rock_from).clamp(0, world_top + 1),
+                };
             }
         }
-        let highest = top.iter().fold(0.0f32, |a, &b| a.max(b));
+        (cols, all_inside)
+    }
+
+    /// Every non-empty chunk of chunk column (`cx`, `cz`).
+    fn fill_column(&self, cx: u32, cz: u32) -> Vec<(ChunkPos, Chunk)> {
+        let n = CHUNK_SIZE;
+        let (cols, all_inside) = self.columns(cx, cz);
+        let inside = cols.iter().filter(|c| c.top >= 0);
+        let highest = inside.clone().map(|c| c.top).max().unwrap_or(-1);
+        let rock_floor = inside.map(|c| c.rock_below).min().unwrap_or(0);
+        let uniform = all_inside
+            && cols.iter().all(|c| {
+                c.h == cols[0].h
+                    && c.layers_from == cols[0].layers_from
+                    && c.inv_band == cols[0].inv_band
+                    && c.surface == cols[0].surface
+            });
         let mut out = Vec::new();
-        let mut dense = vec![Voxel::AIR; Chunk::VOLUME];
-        for cy in 0..(highest.ceil() as usize).div_ceil(n) {
-            for (i, v) in dense.iter_mut().enumerate() {
-                let (lx, ly, lz) = (i % n, (i / n) % n, i / (n * n));
-                let y = (cy * n + ly) as f32;
-                let h = top[lz * n + lx];
-                let depth = h - (y + 1.0);
-                let m = if depth < 1.0 {
-                    surface[lz * n + lx]
-                } else if depth < 1.0 + SOIL_DEPTH && surface[lz * n + lx] != self.layers.rock {
-                    self.layers.ground
-                } else {
-                    self.layers.rock
-                };
-                *v = Voxel::from_fraction(m, h - y);
+        if highest < 0 {
+            return out;
+        }
+        let mut dense = Vec::new();
+        for cy in 0..=highest / n as i32 {
+            let pos = ChunkPos::new(cx as i32, cy, cz as i32);
+            let y0 = cy * n as i32;
+            if all_inside && y0 + n as i32 <= rock_floor {
+                out.push((pos, Chunk::uniform(self.layers.rock)));
+                continue;
+            }
+            if uniform {
+                // Flat ground: every column alike, so the chunk is one column's voxels repeated.
+                let layers = std::array::from_fn(|i| self.voxel(&cols[0], y0 + i as i32));
+                let chunk = Chunk::from_layers(&layers);
+                if !chunk.is_air() {
+                    out.push((pos, chunk));
+                }
+                continue;
+            }
+            if dense.is_empty() {
+                dense = vec![Voxel::AIR; Chunk::VOLUME];
+            }
+            for (c, col) in cols.iter().enumerate() {
+                let base = (c / n) * n * n + c % n;
+                for ly in 0..n {
+                    let y = y0 + ly as i32;
+                    dense[base + ly * n] = self.voxel(col, y);
+                }
             }
             let chunk = Chunk::from_dense(&dense);
             if !chunk.is_air() {
-                out.push((ChunkPos::new(cx as i32, cy as i32, cz as i32), chunk));
+                out.push((pos, chunk));
             }
         }
         out
+    }
+
+    /// The voxel at height `y` of column `col`.
+    #[inline]
+    fn voxel(&self, col: &Column, y: i32) -> Voxel {
+        if y > col.top {
+            return Voxel::AIR;
+        }
+        if y < col.rock_below {
+            return Voxel::filled(self.layers.rock);
+        }
+        let depth = col.layers_from - (y as f32 + 1.0);
+        let m = if depth < 1.0 {
+            col.surface
+        } else if depth < 1.0 + SOIL_DEPTH && col.surface != self.layers.rock {
+            self.layers.ground
+        } else {
+            self.layers.rock
+        };
+        let occupancy = if y == 0 {
+            1.0
+        } else {
+            0.5 + (col.h - y as f32 - 0.5) * col.inv_band
+        };
+        Voxel::from_fraction(m, occupancy)
     }
 }
 

@@ -1,4 +1,5 @@
-//! Material choice: the surface and soil layers of each column, and rock strata by absolute height.
+//! Material choice: the surface and soil layers of each column, and rock strata by absolute height,
+//! one set of rules per biome.
 //!
 //! Underground rock depends only on the voxel's Y (flat horizontal bands), never on per-voxel noise, so
 //! whole X rows stay uniform and the storage packs them. Only the thin surface and soil layers vary
@@ -6,8 +7,8 @@
 
 use noise::{Fbm, MultiFractal, NoiseFn, SuperSimplex};
 
+use super::biome::Biome;
 use super::math::{derive_seed, hash01};
-use super::preset::Preset;
 use crate::voxel::MaterialTable;
 use crate::Result;
 
@@ -29,6 +30,10 @@ pub(crate) struct Palette {
     pub(crate) limestone: u8,
     pub(crate) snow: u8,
     pub(crate) clay: u8,
+    pub(crate) mud: u8,
+    pub(crate) ice: u8,
+    pub(crate) glacier: u8,
+    pub(crate) cracked_lava: u8,
 }
 
 impl Palette {
@@ -50,6 +55,10 @@ impl Palette {
             limestone: table.require("Limestone")?,
             snow: table.require("Snow")?,
             clay: table.require("Clay")?,
+            mud: table.require("Mud")?,
+            ice: table.require("Ice")?,
+            glacier: table.require("Glacier")?,
+            cracked_lava: table.require("CrackedLava")?,
         })
     }
 }
@@ -67,9 +76,10 @@ pub(crate) struct Layers {
     pub(crate) soil_depth: u8,
 }
 
-/// Per-world material rules: surface choice by height, slope and patch noise, strata by Y.
+/// Per-biome material rules: surface choice by height, slope and patch noise, strata by Y. Heights
+/// are in the biome's own frame (see [`super::shape::Shape::datum`]).
 pub(crate) struct MaterialRules {
-    preset: Preset,
+    biome: Biome,
     palette: Palette,
     /// Rock material for each Y in `0..y_size`.
     strata: Vec<u8>,
@@ -91,29 +101,29 @@ pub(crate) struct MaterialRules {
 }
 
 impl MaterialRules {
-    /// The rules for `preset` in a world `y_size` high whose water fills below `sea` voxels.
-    pub(crate) fn new(preset: Preset, y_size: u32, seed: u32, sea: f64, palette: Palette) -> Self {
+    /// The rules for `biome` in a world `y_size` high whose water fills below `sea` voxels (in the
+    /// biome's frame; 0 without water).
+    pub(crate) fn new(biome: Biome, y_size: u32, seed: u32, sea: f64, palette: Palette) -> Self {
         let y = f64::from(y_size.max(1));
+        let (snow_line, rock_line) = match biome {
+            Biome::Mountains => (0.6 * y, 0.5 * y),
+            // Lavascape: cracked lava below this line.
+            Biome::Lavascape => (f64::INFINITY, 0.255 * y),
+            _ => (f64::INFINITY, f64::INFINITY),
+        };
         Self {
-            preset,
+            biome,
             palette,
-            strata: strata(preset, y_size, seed, &palette),
+            strata: strata(biome, y_size, seed, &palette),
             sea,
             beach: (0.012 * y).max(1.0),
-            snow_line: if preset == Preset::Mountains {
-                0.6 * y
-            } else {
-                f64::INFINITY
-            },
-            rock_line: if preset == Preset::Mountains {
-                0.5 * y
-            } else {
-                f64::INFINITY
-            },
+            snow_line,
+            rock_line,
             jitter: 0.05 * y,
-            steep: match preset {
-                Preset::Canyons => 0.8,
-                Preset::Mountains => 0.9,
+            steep: match biome {
+                Biome::Canyons => 0.8,
+                Biome::Mountains | Biome::Arctic => 0.9,
+                Biome::Dunes => 1.3,
                 _ => 1.0,
             },
             patch_freq: 1.0 / (0.25 * y).max(8.0),
@@ -126,15 +136,18 @@ impl MaterialRules {
         &self.strata
     }
 
-    /// The water material.
-    pub(crate) fn water(&self) -> u8 {
-        self.palette.water
+    /// The material of the top layer of water in this biome (ice in the arctic).
+    pub(crate) fn water_top(&self) -> u8 {
+        match self.biome {
+            Biome::Arctic => self.palette.ice,
+            _ => self.palette.water,
+        }
     }
 
     /// Surface and soil layers of the column at (x, z) with surface height `h` and slope `slope`.
     pub(crate) fn layers(&self, x: f64, z: f64, h: f64, slope: f64) -> Layers {
         let p = &self.palette;
-        if self.preset == Preset::Flat {
+        if self.biome == Biome::Flat {
             return Layers {
                 top: p.grass,
                 top_depth: 1,
@@ -147,19 +160,33 @@ impl MaterialRules {
         let grain = self.patch.get([px * 3.1 + 71.3, pz * 3.1 - 12.9]);
         // 1 to 4 voxels of soil, thinner on slopes.
         let soil_depth = (1.0 + 3.0 * (grain * 0.5 + 0.5) - 2.0 * slope).clamp(1.0, 4.0) as u8;
-        let layers = |top, soil, soil_depth| Layers {
-            top,
-            top_depth: 2,
-            soil,
-            soil_depth,
-        };
+        let shore = h < self.sea + self.beach * (1.0 + 0.6 * grain);
+        match self.biome {
+            Biome::Hills | Biome::Mountains | Biome::Canyons | Biome::Islands | Biome::Plains => {
+                self.temperate(h, slope, patch, grain, soil_depth, shore)
+            }
+            _ => self.special(h, slope, patch, soil_depth, shore),
+        }
+    }
+
+    /// The presets' rules (and plains): grass, beaches, snow caps, rock on steep ground.
+    fn temperate(
+        &self,
+        h: f64,
+        slope: f64,
+        patch: f64,
+        grain: f64,
+        soil: u8,
+        shore: bool,
+    ) -> Layers {
+        let p = &self.palette;
         if h > self.snow_line + self.jitter * patch && slope < 1.6 * self.steep {
             return layers(p.snow, p.rock, 0);
         }
         if slope > self.steep || h > self.rock_line + self.jitter * grain {
-            return match self.preset {
+            return match self.biome {
                 // Canyon walls show the horizontal bands.
-                Preset::Canyons => Layers {
+                Biome::Canyons => Layers {
                     top: p.sandstone,
                     top_depth: 0,
                     soil: p.sandstone,
@@ -168,29 +195,70 @@ impl MaterialRules {
                 _ => layers(p.rock, p.rock, 0),
             };
         }
-        if self.preset.has_water() && h < self.sea + self.beach * (1.0 + 0.6 * grain) {
-            return layers(p.sand, p.sand, soil_depth + 1);
+        if self.sea > 0.0 && shore {
+            return layers(p.sand, p.sand, soil + 1);
         }
-        match self.preset {
-            Preset::Canyons if patch < 0.2 => layers(p.sand, p.sand, soil_depth + 1),
-            _ if patch > 0.3 => layers(p.leafy_grass, p.ground, soil_depth),
-            _ => layers(p.grass, p.ground, soil_depth),
+        match self.biome {
+            Biome::Canyons if patch < 0.2 => layers(p.sand, p.sand, soil + 1),
+            _ if patch > 0.3 => layers(p.leafy_grass, p.ground, soil),
+            _ => layers(p.grass, p.ground, soil),
+        }
+    }
+
+    /// Water, dunes, arctic, marsh and lavascape.
+    fn special(&self, h: f64, slope: f64, patch: f64, soil: u8, shore: bool) -> Layers {
+        let p = &self.palette;
+        let steep = slope > self.steep;
+        match self.biome {
+            Biome::Water if steep => layers(p.rock, p.rock, 0),
+            Biome::Water if patch > 0.35 => layers(p.mud, p.sand, soil),
+            Biome::Water => layers(p.sand, p.sand, soil + 1),
+            Biome::Dunes if steep => Layers {
+                top: p.sandstone,
+                top_depth: 0,
+                soil: p.sandstone,
+                soil_depth: 0,
+            },
+            Biome::Dunes => layers(p.sand, p.sand, soil + 3),
+            Biome::Arctic if steep => layers(p.glacier, p.ice, 1),
+            Biome::Arctic if shore => layers(p.ice, p.ice, soil),
+            Biome::Arctic => layers(p.snow, p.snow, soil),
+            Biome::Marsh if steep => layers(p.ground, p.ground, soil),
+            Biome::Marsh if shore || patch < -0.2 => layers(p.mud, p.mud, soil + 1),
+            Biome::Marsh if patch > 0.2 => layers(p.leafy_grass, p.mud, soil),
+            Biome::Marsh => layers(p.grass, p.mud, soil),
+            Biome::Lavascape if h < self.rock_line + self.jitter * 0.3 * patch && !steep => {
+                layers(p.cracked_lava, p.basalt, 1)
+            }
+            _ => layers(p.basalt, p.basalt, 0),
         }
     }
 }
 
+/// Two voxels of `top` over `soil_depth` voxels of `soil`.
+fn layers(top: u8, soil: u8, soil_depth: u8) -> Layers {
+    Layers {
+        top,
+        top_depth: 2,
+        soil,
+        soil_depth,
+    }
+}
+
 /// Rock material by absolute Y: basalt at the bottom, then slate and rock, or sedimentary bands
-/// (sandstone, clay, limestone) for canyons. Flat worlds are plain rock.
-fn strata(preset: Preset, y_size: u32, seed: u32, p: &Palette) -> Vec<u8> {
+/// (sandstone, clay, limestone) for canyons and dunes. Flat worlds are plain rock, lavascape basalt.
+fn strata(biome: Biome, y_size: u32, seed: u32, p: &Palette) -> Vec<u8> {
     let n = y_size as usize;
-    if preset == Preset::Flat {
-        return vec![p.rock; n];
+    match biome {
+        Biome::Flat => return vec![p.rock; n],
+        Biome::Lavascape => return vec![p.basalt; n],
+        _ => {}
     }
     let y = f64::from(y_size);
     let basalt_top = (0.03 * y).round().max(1.0) as usize;
     let mut out = Vec::with_capacity(n);
     out.resize(basalt_top.min(n), p.basalt);
-    if preset != Preset::Canyons {
+    if !matches!(biome, Biome::Canyons | Biome::Dunes) {
         let slate_top = (0.2 * y).round() as usize;
         out.resize(slate_top.clamp(out.len(), n), p.slate);
         out.resize(n, p.rock);
@@ -231,10 +299,10 @@ fn strata(preset: Preset, y_size: u32, seed: u32, p: &Palette) -> Vec<u8> {
 mod tests {
     use super::*;
 
-    fn rules(preset: Preset, y: u32) -> MaterialRules {
+    fn rules(biome: Biome, y: u32) -> MaterialRules {
         let table = MaterialTable::builtin();
         let palette = Palette::new(&table).expect("builtin table has every material");
-        MaterialRules::new(preset, y, 4, 0.3 * f64::from(y), palette)
+        MaterialRules::new(biome, y, 4, 0.3 * f64::from(y), palette)
     }
 
     #[test]
@@ -246,20 +314,20 @@ mod tests {
 
     #[test]
     fn strata_cover_every_height_with_a_basalt_floor() {
-        for preset in Preset::ALL {
+        for biome in Biome::ALL {
             for y in [1, 2, 33, 128, 4096] {
-                let r = rules(preset, y);
+                let r = rules(biome, y);
                 assert_eq!(r.strata().len(), y as usize);
                 let p = r.palette;
-                let bottom = if preset == Preset::Flat {
+                let bottom = if biome == Biome::Flat {
                     p.rock
                 } else {
                     p.basalt
                 };
-                assert_eq!(r.strata()[0], bottom, "{preset} {y}");
+                assert_eq!(r.strata()[0], bottom, "{biome} {y}");
             }
         }
-        let r = rules(Preset::Canyons, 256);
+        let r = rules(Biome::Canyons, 256);
         let p = r.palette;
         let bands = &r.strata()[40..200];
         for m in [p.sandstone, p.clay] {
@@ -268,14 +336,14 @@ mod tests {
         assert!(bands
             .iter()
             .all(|&m| [p.sandstone, p.clay, p.limestone].contains(&m)));
-        let r = rules(Preset::Hills, 256);
+        let r = rules(Biome::Hills, 256);
         assert_eq!(r.strata()[100], r.palette.rock);
         assert_eq!(r.strata()[20], r.palette.slate);
     }
 
     #[test]
     fn surface_follows_height_and_slope() {
-        let r = rules(Preset::Hills, 100);
+        let r = rules(Biome::Hills, 100);
         let p = r.palette;
         let gentle = r.layers(10.0, 10.0, 60.0, 0.1);
         assert!([p.grass, p.leafy_grass].contains(&gentle.top));
@@ -283,11 +351,40 @@ mod tests {
         assert!((1..=4).contains(&gentle.soil_depth));
         assert_eq!(r.layers(10.0, 10.0, 60.0, 2.0).top, p.rock);
         assert_eq!(r.layers(10.0, 10.0, 20.0, 0.1).top, p.sand);
-        let m = rules(Preset::Mountains, 100);
+        let m = rules(Biome::Mountains, 100);
         assert_eq!(m.layers(0.0, 0.0, 95.0, 0.3).top, m.palette.snow);
-        let c = rules(Preset::Canyons, 100);
+        let c = rules(Biome::Canyons, 100);
         assert_eq!(c.layers(0.0, 0.0, 60.0, 3.0).top_depth, 0);
-        let f = rules(Preset::Flat, 100).layers(3.0, 4.0, 25.0, 0.0);
+        let f = rules(Biome::Flat, 100).layers(3.0, 4.0, 25.0, 0.0);
         assert_eq!((f.top_depth, f.soil_depth), (1, 3));
+    }
+
+    #[test]
+    fn each_new_biome_has_its_own_surface() {
+        let top = |b: Biome, h: f64, slope: f64| {
+            let r = rules(b, 100);
+            (r.layers(10.0, 20.0, h, slope).top, r.palette)
+        };
+        let (t, p) = top(Biome::Dunes, 40.0, 0.2);
+        assert_eq!(t, p.sand);
+        let (t, p) = top(Biome::Arctic, 50.0, 0.1);
+        assert_eq!(t, p.snow);
+        let (t, p) = top(Biome::Arctic, 50.0, 2.0);
+        assert_eq!(t, p.glacier);
+        let (t, p) = top(Biome::Arctic, 30.2, 0.0);
+        assert_eq!(t, p.ice);
+        let (t, p) = top(Biome::Marsh, 30.2, 0.0);
+        assert_eq!(t, p.mud);
+        let (t, p) = top(Biome::Lavascape, 20.0, 0.1);
+        assert_eq!(t, p.cracked_lava);
+        let (t, p) = top(Biome::Lavascape, 45.0, 0.1);
+        assert_eq!(t, p.basalt);
+        let (t, p) = top(Biome::Water, 15.0, 3.0);
+        assert_eq!(t, p.rock);
+        let r = rules(Biome::Arctic, 100);
+        assert_eq!(r.water_top(), r.palette.ice);
+        assert_eq!(rules(Biome::Hills, 100).water_top(), r.palette.water);
+        let lava = rules(Biome::Lavascape, 64);
+        assert!(lava.strata().iter().all(|&m| m == lava.palette.basalt));
     }
 }

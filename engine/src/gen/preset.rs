@@ -1,10 +1,12 @@
-//! Terrain presets and the generator settings a user chooses (preset, world size, seed).
+//! Terrain presets and the generator settings a user chooses (preset, world size, seed), and the full
+//! [`WorldSettings`] (the same plus the biome mix) that generation reads.
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use super::biome::{Biome, BiomeSettings};
 use crate::voxel::{VoxelBox, VoxelPos};
 use crate::{Error, Result};
 
@@ -29,6 +31,9 @@ pub enum Preset {
     Islands,
     /// One perfectly level layer of grass over ground over rock; no caves, no water.
     Flat,
+    /// No preset: the world's [`BiomeSettings`] say what it holds (`strata new --biomes`). Not in
+    /// [`Preset::ALL`] and not accepted by [`Preset::from_name`]; a header may name it.
+    Custom,
 }
 
 impl Preset {
@@ -49,6 +54,7 @@ impl Preset {
             Preset::Canyons => "canyons",
             Preset::Islands => "islands",
             Preset::Flat => "flat",
+            Preset::Custom => "custom",
         }
     }
 
@@ -60,6 +66,7 @@ impl Preset {
             Preset::Canyons => "terraced sandstone plateaus cut by river canyons",
             Preset::Islands => "ocean dotted with sandy islands",
             Preset::Flat => "level grass over ground over rock",
+            Preset::Custom => "a biome mix chosen biome by biome",
         }
     }
 
@@ -81,15 +88,27 @@ impl Preset {
             })
     }
 
+    /// The biome a preset world consists of; `None` for [`Preset::Custom`].
+    pub fn biome(self) -> Option<Biome> {
+        match self {
+            Preset::Hills => Some(Biome::Hills),
+            Preset::Mountains => Some(Biome::Mountains),
+            Preset::Canyons => Some(Biome::Canyons),
+            Preset::Islands => Some(Biome::Islands),
+            Preset::Flat => Some(Biome::Flat),
+            Preset::Custom => None,
+        }
+    }
+
     /// True when the preset carves caves below the surface. Canyons has none: its relief is the
     /// canyon network itself, and its plateaus stay solid so the world packs tightly.
     pub fn has_caves(self) -> bool {
-        !matches!(self, Preset::Flat | Preset::Canyons)
+        self.biome().is_none_or(Biome::default_caves)
     }
 
     /// True when the preset fills low ground with water up to a sea level.
     pub fn has_water(self) -> bool {
-        !matches!(self, Preset::Flat)
+        self.biome().is_none_or(Biome::has_water)
     }
 }
 
@@ -155,6 +174,89 @@ impl GeneratorSettings {
     }
 }
 
+/// Everything a generated world depends on besides the material table: size, seed and biome mix.
+///
+/// `biomes` decides the terrain; `preset` only records where the settings came from (a preset, or
+/// [`Preset::Custom`] for a biome list) so files and `strata info` can say so.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorldSettings {
+    /// The preset chosen, or [`Preset::Custom`].
+    pub preset: Preset,
+    /// World size in voxels, `[x, y, z]`; Y is up.
+    pub size: [u32; 3],
+    /// Seed; the same settings always produce the same world.
+    pub seed: u32,
+    /// Biomes, biome size and caves.
+    pub biomes: BiomeSettings,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        Self::from_preset(&GeneratorSettings::default())
+    }
+}
+
+impl WorldSettings {
+    /// The one-biome world of a preset, with the preset's caves ([`Preset::Custom`] gives the default
+    /// biome mix).
+    pub fn from_preset(settings: &GeneratorSettings) -> Self {
+        Self {
+            preset: settings.preset,
+            size: settings.size,
+            seed: settings.seed,
+            biomes: settings
+                .preset
+                .biome()
+                .map_or_else(BiomeSettings::default, BiomeSettings::single),
+        }
+    }
+
+    /// A world of `biomes` ([`Preset::Custom`]).
+    pub fn with_biomes(size: [u32; 3], seed: u32, biomes: BiomeSettings) -> Self {
+        Self {
+            preset: Preset::Custom,
+            size,
+            seed,
+            biomes,
+        }
+    }
+
+    /// The settings a project header stores: `generator` (preset, size, seed) plus `biomes`. A
+    /// header written before biomes existed has none: the preset's one-biome world.
+    pub fn from_header(generator: &GeneratorSettings, biomes: Option<&BiomeSettings>) -> Self {
+        match biomes {
+            Some(b) => Self {
+                biomes: b.clone(),
+                ..Self::from_preset(generator)
+            },
+            None => Self::from_preset(generator),
+        }
+    }
+
+    /// Preset, size and seed: the `generator` record of a project header.
+    pub fn generator(&self) -> GeneratorSettings {
+        GeneratorSettings {
+            preset: self.preset,
+            size: self.size,
+            seed: self.seed,
+        }
+    }
+
+    /// Check the world size and the biome settings.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] saying what is out of range.
+    pub fn validate(&self) -> Result<()> {
+        self.generator().validate()?;
+        self.biomes.validate()
+    }
+
+    /// The world's voxels: from the origin (inclusive) to `size` (exclusive).
+    pub fn bounds(&self) -> VoxelBox {
+        VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), self.size)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +297,55 @@ mod tests {
         let text = ron::to_string(&s).expect("serialize settings");
         let back: GeneratorSettings = ron::from_str(&text).expect("deserialize settings");
         assert_eq!(back, s);
+    }
+
+    #[test]
+    fn custom_is_not_a_menu_preset() {
+        assert!(!Preset::ALL.contains(&Preset::Custom));
+        assert!(Preset::from_name("custom").is_err());
+        assert_eq!(Preset::Custom.biome(), None);
+        let back: Preset = ron::from_str("custom").expect("deserialize");
+        assert_eq!(back, Preset::Custom);
+        for p in Preset::ALL {
+            let biome = p.biome().expect("every menu preset is a biome");
+            assert_eq!(biome.name(), p.name());
+            assert_eq!(p.has_caves(), biome.default_caves());
+        }
+    }
+
+    #[test]
+    fn world_settings_from_presets_and_headers() {
+        let g = GeneratorSettings {
+            preset: Preset::Canyons,
+            size: [64, 32, 48],
+            seed: 5,
+        };
+        let w = WorldSettings::from_preset(&g);
+        assert_eq!(w.biomes, BiomeSettings::single(Biome::Canyons));
+        assert_eq!(w.generator(), g);
+        assert_eq!(WorldSettings::from_header(&g, None), w);
+        let mix = BiomeSettings {
+            biomes: vec![Biome::Dunes, Biome::Marsh],
+            biome_size: 64,
+            caves: false,
+        };
+        let m = WorldSettings::with_biomes([64, 32, 48], 5, mix.clone());
+        assert_eq!(m.preset, Preset::Custom);
+        assert_eq!(WorldSettings::from_header(&m.generator(), Some(&mix)), m);
+        assert!(m.validate().is_ok());
+        let bad = WorldSettings {
+            biomes: BiomeSettings {
+                biome_size: 0,
+                ..mix
+            },
+            ..m
+        };
+        assert!(matches!(bad.validate(), Err(Error::Invalid(_))));
+        let custom = WorldSettings::from_preset(&GeneratorSettings {
+            preset: Preset::Custom,
+            ..g
+        });
+        assert_eq!(custom.biomes, BiomeSettings::default());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::{GeneratorSettings, Preset, Terrain};
+use super::{Biome, BiomeSettings, GeneratorSettings, Preset, Terrain, WorldSettings};
 use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelPos, CHUNK_SIZE};
 
 type Chunks = BTreeMap<ChunkPos, Vec<Voxel>>;
@@ -23,19 +23,31 @@ fn fill(t: &Terrain, columns: &[(i32, i32)]) -> Chunks {
     let mut out = Chunks::new();
     for &(cx, cz) in columns {
         let mut last_y = -1;
-        t.fill_column(cx, cz, &mut |pos, voxels| {
+        t.fill_column(cx, cz, &mut |pos, chunk| {
             assert_eq!((pos.x, pos.z), (cx, cz), "chunk from another column");
             assert!(pos.y > last_y, "chunks not bottom to top");
             last_y = pos.y;
-            assert_eq!(voxels.len(), CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE);
-            assert!(voxels.iter().any(|v| !v.is_air()), "empty chunk emitted");
-            assert!(
-                out.insert(pos, voxels.to_vec()).is_none(),
-                "chunk emitted twice"
-            );
+            chunk.assert_valid();
+            assert!(!chunk.is_air(), "empty chunk emitted");
+            let mut voxels = vec![Voxel::AIR; CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE];
+            chunk.level0().to_dense(&mut voxels);
+            assert!(out.insert(pos, voxels).is_none(), "chunk emitted twice");
         });
     }
     out
+}
+
+fn mixed(biomes: &[Biome], size: [u32; 3], seed: u32, biome_size: u32, caves: bool) -> Terrain {
+    let world = WorldSettings::with_biomes(
+        size,
+        seed,
+        BiomeSettings {
+            biomes: biomes.to_vec(),
+            biome_size,
+            caves,
+        },
+    );
+    Terrain::from_world(&world, &MaterialTable::builtin()).expect("valid settings")
 }
 
 fn generate(s: &GeneratorSettings) -> (Terrain, Chunks) {
@@ -168,15 +180,15 @@ fn water_lies_only_below_the_sea_level() {
                 "islands are mostly ocean, got {wet} water voxels"
             );
         }
-        // No dry air hole between the ground and the sea surface, except in caves.
+        // No dry air hole between the ground and the sea surface.
         for x in 0..128 {
             let z = (x * 7) % 128;
             let h = t.height_at(x, z);
             for y in (h.ceil() as i32)..sea {
-                assert_eq!(
-                    voxel_at(&chunks, VoxelPos::new(x, y, z)).material,
-                    water,
-                    "{preset}"
+                let v = voxel_at(&chunks, VoxelPos::new(x, y, z));
+                assert!(
+                    v.material == water || (!v.is_air() && v.occupancy_f32() <= 0.5),
+                    "{preset}: {v:?} at ({x}, {y}, {z}) between ground {h} and sea {sea}"
                 );
             }
         }
@@ -185,6 +197,9 @@ fn water_lies_only_below_the_sea_level() {
 
 #[test]
 fn surface_occupancy_tracks_the_height() {
+    // Near the surface (above any cave), voxels whose centre lies below the height are at least half
+    // full, those above at most half, and occupancy never grows upwards: the ½ iso-surface is the
+    // height field. Total occupancy of a column is its height.
     let water = material("Water");
     for preset in [
         Preset::Hills,
@@ -198,29 +213,70 @@ fn surface_occupancy_tracks_the_height() {
             .step_by(5)
         {
             let h = t.height_at(x, z);
-            let top = h.ceil() as i32 - 1;
-            let v = voxel_at(&chunks, VoxelPos::new(x, top, z));
-            if v.is_air() || v.material == water {
+            let solid = |y: i32| {
+                let v = voxel_at(&chunks, VoxelPos::new(x, y, z));
+                if v.material == water {
+                    0.0
+                } else {
+                    v.occupancy_f32()
+                }
+            };
+            let lo = (h - 4.0).floor().max(0.0) as i32;
+            let mut prev = 1.0f32;
+            for y in lo..96 {
+                let occ = solid(y);
+                let centre = y as f32 + 0.5;
+                if centre < h - 0.02 {
+                    assert!(
+                        occ >= 0.5,
+                        "{preset} ({x}, {y}, {z}): {occ} below height {h}"
+                    );
+                }
+                if centre > h + 0.02 {
+                    assert!(
+                        occ <= 0.5,
+                        "{preset} ({x}, {y}, {z}): {occ} above height {h}"
+                    );
+                }
                 assert!(
-                    h - top as f32 <= 1.0 / 256.0,
-                    "{preset}: lost surface at ({x}, {z})"
+                    occ <= prev + 1e-6,
+                    "{preset}: occupancy grows at ({x}, {y}, {z})"
                 );
-            } else {
-                assert!(
-                    (v.occupancy_f32() - (h - top as f32)).abs() <= 1.0 / 256.0,
-                    "{preset}"
-                );
+                prev = occ;
             }
-            let above = voxel_at(&chunks, VoxelPos::new(x, top + 1, z));
-            assert!(above.is_air() || above.material == water);
-            if top >= 1 {
-                let below = voxel_at(&chunks, VoxelPos::new(x, top - 1, z));
-                assert_eq!(
-                    below.occupancy_f32(),
-                    1.0,
-                    "{preset}: hole under the surface"
-                );
+        }
+    }
+}
+
+#[test]
+fn column_occupancy_adds_up_to_the_height() {
+    // Without caves, the total occupancy of a column is its surface height (the distance band is
+    // symmetric about the surface), whatever the slope.
+    let water = material("Water");
+    for t in [
+        terrain(&settings(Preset::Canyons, [64, 96, 64], 11)),
+        mixed(&[Biome::Mountains], [64, 96, 64], 11, 64, false),
+        mixed(&Biome::ALL, [64, 96, 64], 11, 24, false),
+    ] {
+        let chunks = fill(&t, &t.chunk_columns());
+        for (x, z) in (0..64)
+            .flat_map(|x| (0..64).map(move |z| (x, z)))
+            .step_by(7)
+        {
+            let h = t.height_at(x, z);
+            if h > 94.0 || (h as i32) < t.sea_level() {
+                continue;
             }
+            let total: f32 = (0..96)
+                .map(|y| voxel_at(&chunks, VoxelPos::new(x, y, z)))
+                .filter(|v| v.material != water)
+                .map(Voxel::occupancy_f32)
+                .sum();
+            assert!(
+                (total - h.max(1.0)).abs() < 0.15,
+                "{:?} ({x}, {z}): column {total} vs height {h}",
+                t.world().biomes.biomes
+            );
         }
     }
 }
@@ -288,6 +344,11 @@ fn odd_sizes_and_seeds_work() {
         ] {
             let (_, chunks) = generate(&settings(preset, size, seed));
             assert!(!chunks.is_empty(), "{preset} {size:?}");
+            // Every column keeps a full floor voxel.
+            for x in 0..size[0].min(40) as i32 {
+                let v = voxel_at(&chunks, VoxelPos::new(x, 0, 0));
+                assert_eq!(v.occupancy_f32(), 1.0, "{preset} {size:?} x {x}");
+            }
         }
     }
 }
@@ -300,6 +361,138 @@ fn bad_inputs_are_rejected() {
     let mut missing = table.clone();
     missing.materials.retain(|m| m.name != "Snow");
     assert!(Terrain::new(&GeneratorSettings::default(), &missing).is_err());
+    let bad_mix = |biomes: Vec<Biome>, biome_size| {
+        let w = WorldSettings::with_biomes(
+            [64, 64, 64],
+            1,
+            BiomeSettings {
+                biomes,
+                biome_size,
+                caves: true,
+            },
+        );
+        Terrain::from_world(&w, &table).is_err()
+    };
+    assert!(bad_mix(vec![], 64), "empty biome list");
+    assert!(bad_mix(vec![Biome::Hills], 0), "biome size 0");
+    assert!(bad_mix(vec![Biome::Hills], 100_000), "biome size too large");
+}
+
+#[test]
+fn presets_are_their_one_biome_worlds() {
+    for preset in Preset::ALL {
+        let s = settings(preset, [70, 48, 40], 8);
+        let biome = preset.biome().expect("menu presets are biomes");
+        let (_, a) = generate(&s);
+        let t = mixed(&[biome], [70, 48, 40], 8, 256, preset.has_caves());
+        let b = fill(&t, &t.chunk_columns());
+        assert_eq!(a, b, "{preset}");
+    }
+}
+
+#[test]
+fn a_mix_holds_every_biome_with_its_own_materials() {
+    let all = Biome::ALL;
+    let t = mixed(&all, [320, 96, 320], 6, 48, false);
+    let chunks = fill(&t, &t.chunk_columns());
+    let mut seen = BTreeMap::<Biome, usize>::new();
+    for x in (0..320).step_by(4) {
+        for z in (0..320).step_by(4) {
+            *seen.entry(t.biome_at(x, z)).or_default() += 1;
+        }
+    }
+    assert_eq!(seen.len(), all.len(), "{seen:?}");
+    let mut counts = BTreeMap::<u8, usize>::new();
+    for (_, v) in voxels(&chunks).filter(|(_, v)| !v.is_air()) {
+        *counts.entry(v.material).or_default() += 1;
+    }
+    for name in [
+        "Water",
+        "Sand",
+        "Snow",
+        "Ice",
+        "Mud",
+        "CrackedLava",
+        "Basalt",
+        "Grass",
+    ] {
+        assert!(
+            counts.get(&material(name)).copied().unwrap_or(0) > 50,
+            "{name} missing from a mix of every biome: {counts:?}"
+        );
+    }
+}
+
+#[test]
+fn biome_borders_blend_without_cliffs() {
+    // Neighbouring columns never differ by more than the steepest single-biome terrain allows.
+    let t = mixed(
+        &[
+            Biome::Water,
+            Biome::Mountains,
+            Biome::Plains,
+            Biome::Lavascape,
+        ],
+        [256, 128, 256],
+        2,
+        64,
+        false,
+    );
+    let mut worst = 0.0f32;
+    for z in 0..256 {
+        for x in 1..256 {
+            worst = worst.max((t.height_at(x, z) - t.height_at(x - 1, z)).abs());
+        }
+    }
+    assert!(
+        worst < 12.0,
+        "a step of {worst} voxels between neighbouring columns"
+    );
+}
+
+#[test]
+fn one_biome_worlds_have_their_character() {
+    let share = |biome: Biome, name: &str| {
+        let t = mixed(&[biome], [96, 64, 96], 4, 64, false);
+        let chunks = fill(&t, &t.chunk_columns());
+        let id = material(name);
+        let mut top = 0;
+        let mut hit = 0;
+        for x in 0..96 {
+            for z in 0..96 {
+                // The highest non-air voxel of the column.
+                let v = (0..64)
+                    .rev()
+                    .map(|y| voxel_at(&chunks, VoxelPos::new(x, y, z)))
+                    .find(|v| !v.is_air());
+                top += 1;
+                hit += usize::from(v.is_some_and(|v| v.material == id));
+            }
+        }
+        hit as f64 / f64::from(top)
+    };
+    assert!(share(Biome::Water, "Water") > 0.95);
+    assert!(share(Biome::Dunes, "Sand") > 0.8);
+    assert!(share(Biome::Arctic, "Snow") + share(Biome::Arctic, "Ice") > 0.7);
+    assert!(share(Biome::Marsh, "Water") + share(Biome::Marsh, "Mud") > 0.3);
+    assert!(share(Biome::Lavascape, "CrackedLava") > 0.05);
+    assert!(share(Biome::Lavascape, "Basalt") > 0.3);
+    assert!(share(Biome::Plains, "Grass") + share(Biome::Plains, "LeafyGrass") > 0.6);
+}
+
+#[test]
+fn caves_follow_the_setting_in_a_mix() {
+    let hollow = |caves| {
+        let t = mixed(&[Biome::Hills, Biome::Arctic], [128, 64, 128], 4, 64, caves);
+        let chunks = fill(&t, &t.chunk_columns());
+        voxels(&chunks)
+            .filter(|(p, v)| {
+                p.y > 2 && (p.y as f32) < t.height_at(p.x, p.z) - 6.0 && v.occupancy_f32() < 0.5
+            })
+            .count()
+    };
+    assert!(hollow(true) > 200);
+    assert_eq!(hollow(false), 0);
 }
 
 #[test]
@@ -319,9 +512,11 @@ fn timing_single_threaded() {
         let mut chunks = 0;
         let mut solid = 0usize;
         for (cx, cz) in t.chunk_columns() {
-            t.fill_column(cx, cz, &mut |_, v| {
+            t.fill_column(cx, cz, &mut |_, c| {
                 chunks += 1;
-                solid += v.iter().filter(|v| !v.is_air()).count();
+                let mut counts = [0u64; crate::voxel::MATERIAL_COUNT];
+                c.count_materials(&mut counts);
+                solid += counts[1..].iter().sum::<u64>() as usize;
             });
         }
         let elapsed = start.elapsed();

@@ -46,6 +46,9 @@ pub(crate) struct HeightField {
     pub water: Vec<f32>,
     /// Water material per cell.
     pub water_material: Vec<u8>,
+    /// Width of a cell in voxels, for slopes: `2^level` for fields read from a grid, any positive
+    /// value for fields sampled elsewhere ([`HeightField::from_cells`]).
+    pub cell_size: f32,
 }
 
 /// Half-open bounds of occupied cells: `[x0, z0, x1, z1]` in cells of the field.
@@ -125,6 +128,16 @@ impl HeightField {
             ground_material: vec![0; cells],
             water: vec![NONE; cells],
             water_material: vec![0; cells],
+            cell_size: (1u32 << level) as f32,
+        }
+    }
+
+    /// A field of `width × depth` cells of `cell_size` voxels each, with no ground or water yet: for
+    /// heights sampled from something other than a grid (the generator's preview).
+    pub fn from_cells(width: usize, depth: usize, cell_size: f32) -> Self {
+        Self {
+            cell_size,
+            ..Self::empty(0, 0, 0, width, depth)
         }
     }
 

@@ -20,7 +20,7 @@ mod tests;
 use rayon::prelude::*;
 
 pub use bounds::XzBounds;
-use field::HeightField;
+pub(crate) use field::{HeightField, NONE};
 use shade::{Palette, Shader};
 
 use crate::light::LightMap;
@@ -48,6 +48,47 @@ impl Image {
         let p = self.rgba.get(i..i + 4)?;
         Some([p[0], p[1], p[2], p[3]])
     }
+}
+
+/// Shade `field` one pixel per cell into a `width × height` image with the field's cells drawn from
+/// pixel (`x0`, `y0`); other pixels stay transparent. For fields sampled without a grid (the
+/// generator's preview), lit and tinted exactly as [`render_topdown`].
+pub(crate) fn shade_cells(
+    field: &HeightField,
+    table: &MaterialTable,
+    (width, height): (u32, u32),
+    (x0, y0): (usize, usize),
+) -> Image {
+    let mut image = Image {
+        width,
+        height,
+        rgba: vec![0; width as usize * height as usize * 4],
+    };
+    let palette = Palette::new(table);
+    let (min_height, max_height) = Shader::height_range(field);
+    let shader = Shader {
+        field,
+        palette: &palette,
+        min_height,
+        max_height,
+        step_cells: 1.0,
+        light: None,
+    };
+    image
+        .rgba
+        .par_chunks_mut(width as usize * 4)
+        .enumerate()
+        .for_each(|(py, row)| {
+            let Some(cz) = py.checked_sub(y0).filter(|&z| z < field.depth) else {
+                return;
+            };
+            for (px, out) in row.chunks_exact_mut(4).enumerate() {
+                if let Some(cx) = px.checked_sub(x0).filter(|&x| x < field.width) {
+                    out.copy_from_slice(&shader.pixel(cx as f32 + 0.5, cz as f32 + 0.5));
+                }
+            }
+        });
+    image
 }
 
 /// The columns a top-down render shows: every column holding ground or water (occupancy ≥ 0.5), or

@@ -112,7 +112,7 @@ impl Shader<'_> {
 
     fn ground_color(&self, fx: f32, fz: f32, fallback: f32, material: u8) -> [f32; 3] {
         let s = self.step_cells;
-        let cell = self.field.cell_voxels() as f32;
+        let cell = self.field.cell_size;
         let h = |x: f32, z: f32| self.height_at(x, z, fallback);
         if let Some(l) = self
             .light

@@ -4,9 +4,17 @@
 //! level 0 ([`Chunk::assert_valid`] recomputes them to check). Consumers: the mesher's LOD (coarse
 //! levels for distant chunks) and empty-chunk skipping (an Air 4³ level means an Air chunk).
 
-use super::mip::{downsample_dense, refresh};
+use super::mip::{downsample_dense, downsample_voxels, refresh};
 use super::packed::PackedBox;
 use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
+
+/// The mip of a stack of uniform layers: each pair of layers becomes one.
+fn halve(layers: &[Voxel]) -> Vec<Voxel> {
+    layers
+        .chunks_exact(2)
+        .map(|p| downsample_voxels(&[p[0], p[0], p[0], p[0], p[1], p[1], p[1], p[1]]))
+        .collect()
+}
 
 /// Number of mip levels below full resolution.
 pub const MIP_LEVELS: usize = 3;
@@ -59,6 +67,25 @@ impl Chunk {
             mip16: PackedBox::from_dense(&m16),
             mip8: PackedBox::from_dense(&m8),
             mip4: PackedBox::from_dense(&m4),
+        }
+    }
+
+    /// A chunk whose voxels at local height `y` are all `layers[y]`: horizontal rock strata, water,
+    /// flat ground. Builds the rows and the mips layer by layer, without a dense pass; equal to
+    /// [`Chunk::from_dense`] of the same voxels.
+    pub fn from_layers(layers: &[Voxel; CHUNK_SIZE]) -> Self {
+        let level0 = PackedBox::from_layers(layers);
+        if let Some(m) = level0.uniform_material() {
+            return Self::uniform(m);
+        }
+        let m16 = halve(layers);
+        let m8 = halve(&m16);
+        let m4 = halve(&m8);
+        Self {
+            level0,
+            mip16: PackedBox::from_layers(&m16),
+            mip8: PackedBox::from_layers(&m8),
+            mip4: PackedBox::from_layers(&m4),
         }
     }
 
@@ -188,5 +215,36 @@ mod tests {
         c.assert_valid();
         assert!(c.is_air());
         assert_eq!(c.heap_bytes(), 0);
+    }
+
+    #[test]
+    fn layers_equal_the_dense_build() {
+        let f = Voxel::filled;
+        let cases: [[Voxel; CHUNK_SIZE]; 6] = [
+            [f(9); CHUNK_SIZE],
+            [Voxel::AIR; CHUNK_SIZE],
+            std::array::from_fn(|y| f([7, 8, 9][y / 11])),
+            std::array::from_fn(|y| if y < 20 { f(3) } else { Voxel::AIR }),
+            std::array::from_fn(|y| f((y % 5 + 1) as u8)),
+            // Flat ground with a partial top voxel, and an unnormalized Air voxel.
+            std::array::from_fn(|y| match y {
+                0..=14 => f(4),
+                15 => Voxel::new(2, 77),
+                16 => Voxel {
+                    material: 0,
+                    occupancy: 9,
+                },
+                _ => Voxel::AIR,
+            }),
+        ];
+        for layers in cases {
+            let mut dense = vec![Voxel::AIR; Chunk::VOLUME];
+            for (r, row) in dense.chunks_exact_mut(CHUNK_SIZE).enumerate() {
+                row.fill(layers[r % CHUNK_SIZE]);
+            }
+            let c = Chunk::from_layers(&layers);
+            c.assert_valid();
+            assert!(c == Chunk::from_dense(&dense), "{layers:?}");
+        }
     }
 }

@@ -117,6 +117,24 @@ impl<const N: usize> PackedBox<N> {
         }
     }
 
+    /// A box whose every voxel at height `y` is `layers[y]` (normalized): layered rock, water, flat
+    /// ground. Layers at default occupancy become packed rows; each other layer is stored once and
+    /// shared by all its rows. Equal to [`PackedBox::from_dense`] of the same voxels.
+    ///
+    /// # Panics
+    /// If `layers.len() != N` (a caller bug).
+    pub fn from_layers(layers: &[Voxel]) -> Self {
+        let () = Self::EDGE_OK;
+        assert_eq!(layers.len(), N, "one voxel per layer");
+        let rows: Vec<[Voxel; MAX_EDGE]> = layers
+            .iter()
+            .map(|v| [Voxel::new(v.material, v.occupancy); MAX_EDGE])
+            .collect();
+        Self {
+            repr: build::<N>((0..Self::ROWS).map(|r| &rows[r % N][..N])),
+        }
+    }
+
     /// The X row at (`y`, `z`): `N` voxels, in constant time.
     ///
     /// # Panics

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::gen::GeneratorSettings;
+use crate::gen::{BiomeSettings, GeneratorSettings, WorldSettings};
 use crate::voxel::{MaterialTable, VoxelBox};
 use crate::{Error, Result};
 
@@ -46,8 +46,12 @@ pub struct ProjectHeader {
     pub bounds: VoxelBox,
     /// Materials used by this project's voxels.
     pub materials: MaterialTable,
-    /// How the world was generated, if it was.
+    /// How the world was generated, if it was: preset (or `custom`), size and seed.
     pub generator: Option<GeneratorSettings>,
+    /// The biome mix of a generated world: biomes, biome size, caves. Headers written before biomes
+    /// existed have none (and omit the field); their world is the preset's one-biome world.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub biomes: Option<BiomeSettings>,
     /// Last editor camera.
     pub camera: Camera,
 }
@@ -61,7 +65,21 @@ impl ProjectHeader {
             bounds,
             materials: MaterialTable::builtin(),
             generator: None,
+            biomes: None,
         }
+    }
+
+    /// Record the settings a world was generated with (`generator` and `biomes`).
+    pub fn set_world(&mut self, world: &WorldSettings) {
+        self.generator = Some(world.generator());
+        self.biomes = Some(world.biomes.clone());
+    }
+
+    /// The full settings of a generated world, `None` for imported ones. Files without biome
+    /// settings give the preset's one-biome world.
+    pub fn world(&self) -> Option<WorldSettings> {
+        let generator = self.generator.as_ref()?;
+        Some(WorldSettings::from_header(generator, self.biomes.as_ref()))
     }
 
     /// Serialize as pretty RON.

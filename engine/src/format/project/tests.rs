@@ -106,3 +106,59 @@ fn file_errors_name_the_file_and_offset() {
     assert!(msg.contains("w.strata") && msg.contains("byte "), "{msg}");
     std::fs::remove_dir_all(&dir).expect("cleanup");
 }
+
+#[test]
+fn headers_without_biomes_still_load_and_mean_the_preset_world() {
+    use crate::gen::{
+        Biome, BiomeSettings, GeneratorSettings, Preset, WorldSettings, DEFAULT_BIOME_SIZE,
+    };
+    // A header as written before biome settings existed: no `biomes` field at all.
+    let old = r#"(
+        name: "old",
+        bounds: (min: (x: 0, y: 0, z: 0), max: (x: 64, y: 32, z: 64)),
+        materials: (materials: [(name: "Air", color: (0, 0, 0), liquid: false, shaping: Smooth)]),
+        generator: Some((preset: canyons, size: (64, 32, 64), seed: 7)),
+        camera: (target: (0.0, 0.0, 0.0), yaw_degrees: 0.0, pitch_degrees: 0.0, distance: 1.0),
+    )"#;
+    let h = ProjectHeader::from_ron(old.as_bytes(), 0).expect("old header loads");
+    assert_eq!(h.biomes, None);
+    let w = h.world().expect("generated");
+    assert_eq!(w.preset, Preset::Canyons);
+    assert_eq!(w.biomes.biomes, vec![Biome::Canyons]);
+    assert_eq!(w.biomes.biome_size, DEFAULT_BIOME_SIZE);
+    assert!(!w.biomes.caves, "canyons have no caves");
+    // Imported worlds have neither field, and new headers without biomes write none.
+    let plain = ProjectHeader::new("plain", VoxelBox::default());
+    assert!(plain.world().is_none());
+    assert!(!plain.to_ron().expect("ron").contains("biomes"));
+    // A mixed world round-trips through RON with its biome settings.
+    let mixed = WorldSettings::with_biomes(
+        [64, 32, 64],
+        3,
+        BiomeSettings {
+            biomes: vec![Biome::Lavascape, Biome::Arctic],
+            biome_size: 48,
+            caves: false,
+        },
+    );
+    let mut header = ProjectHeader::new("mixed", mixed.bounds());
+    header.set_world(&mixed);
+    let text = header.to_ron().expect("ron");
+    assert!(text.contains("preset: custom"), "{text}");
+    assert!(
+        text.contains("lavascape,\n") && text.contains("biome_size: 48"),
+        "{text}"
+    );
+    let back = ProjectHeader::from_ron(text.as_bytes(), 0).expect("loads");
+    assert_eq!(back, header);
+    assert_eq!(back.world(), Some(mixed));
+    let preset = GeneratorSettings::default();
+    header.set_world(&WorldSettings::from_preset(&preset));
+    assert_eq!(header.generator, Some(preset));
+    // A header naming an unknown biome is corrupt, with the offset of the header.
+    let bad = text.replace("lavascape", "volcano");
+    match ProjectHeader::from_ron(bad.as_bytes(), 40) {
+        Err(crate::Error::Corrupt { offset, .. }) => assert_eq!(offset, 40),
+        other => panic!("{other:?}"),
+    }
+}

@@ -6,7 +6,11 @@ fn table() -> MaterialTable {
 }
 
 fn build(map: &Heightmap, materials: Option<&[u8]>, size: [u32; 2], height: u32) -> Result<Grid> {
-    let settings = HeightmapSettings { size, height };
+    let settings = HeightmapSettings {
+        size,
+        height,
+        smooth_radius: 0,
+    };
     heightmap_grid(map, materials, &settings, &table(), &Progress::new())
 }
 
@@ -40,8 +44,13 @@ fn a_ramp_gives_monotonic_columns_from_floor_to_top() {
             .map(|x| column_height(&g, x, 2, 40))
             .collect();
         assert!(heights.windows(2).all(|w| w[1] >= w[0]), "{heights:?}");
-        assert!(heights[0] < 0.5, "{}", heights[0]);
-        assert!((heights[heights.len() - 1] - 40.0).abs() < 0.01);
+        // The lowest column keeps its one-voxel floor.
+        assert!((1.0..1.5).contains(&heights[0]), "{}", heights[0]);
+        // The last column reaches the top of the world: its surface (occupancy ½) is at 40, with the
+        // part of its distance band above the world cut off.
+        let last = size[0] as i32 - 1;
+        assert!(g.get(VoxelPos::new(last, 39, 2)).occupancy_f32() >= 0.5);
+        assert!(heights[heights.len() - 1] > 39.0, "{heights:?}");
         // The world stays inside its bounds.
         let outside = VoxelBox::new(
             VoxelPos::new(size[0] as i32, 0, 0),
@@ -175,7 +184,83 @@ fn bad_inputs_are_errors() {
     let settings = HeightmapSettings {
         size: [8, 8],
         height: 8,
+        smooth_radius: 0,
     };
     let r = heightmap_grid(&map, None, &settings, &table(), &p);
     assert!(matches!(r, Err(Error::Cancelled)));
+    // A map larger than the largest world, and a smoothing radius out of range.
+    let wide = Heightmap {
+        width: MAX_HORIZONTAL_SIZE + 1,
+        depth: 1,
+        samples: vec![0; MAX_HORIZONTAL_SIZE as usize + 1],
+    };
+    match build(&wide, None, [8, 8], 8) {
+        Err(Error::Invalid(msg)) => assert!(msg.contains("at most 16384"), "{msg}"),
+        other => panic!("{other:?}"),
+    }
+    let rough = HeightmapSettings {
+        smooth_radius: MAX_SMOOTHING_RADIUS + 1,
+        ..settings
+    };
+    let r = heightmap_grid(&map, None, &rough, &table(), &Progress::new());
+    assert!(matches!(r, Err(Error::Invalid(_))));
+}
+
+#[test]
+fn black_pixels_keep_a_floor_and_leave_no_hole() {
+    // A map of pure black with a raised block: every column keeps a full bottom voxel.
+    let (w, d) = (40u32, 40u32);
+    let samples = (0..w * d)
+        .map(|i| {
+            let (x, z) = (i % w, i / w);
+            if (10..30).contains(&x) && (10..30).contains(&z) && !(18..22).contains(&x) {
+                40000
+            } else {
+                0
+            }
+        })
+        .collect();
+    let map = Heightmap {
+        width: w,
+        depth: d,
+        samples,
+    };
+    let g = build(&map, None, [w, d], 64).expect("builds");
+    g.assert_valid();
+    for z in 0..d as i32 {
+        for x in 0..w as i32 {
+            let v = g.get(VoxelPos::new(x, 0, z));
+            assert_eq!(v.occupancy_f32(), 1.0, "hole at ({x}, {z})");
+            assert!(column_height(&g, x, z, 64) >= 1.0);
+        }
+    }
+}
+
+#[test]
+fn smoothing_removes_eight_bit_terraces() {
+    // A gentle 8-bit ramp in a tall world: each grey level is 2 voxels, one level per 8 samples.
+    let (w, d) = (96u32, 8u32);
+    let samples: Vec<u16> = (0..w * d).map(|i| ((i % w) / 8 * 257) as u16).collect();
+    let map = Heightmap {
+        width: w,
+        depth: d,
+        samples,
+    };
+    let height = 512;
+    let steps = |radius| {
+        let settings = HeightmapSettings {
+            size: [w, d],
+            height,
+            smooth_radius: radius,
+        };
+        let g = heightmap_grid(&map, None, &settings, &table(), &Progress::new()).expect("builds");
+        let h: Vec<f32> = (16..80)
+            .map(|x| column_height(&g, x, 4, height as i32))
+            .collect();
+        // The largest rise from one column to the next: a terrace riser, or the even slope.
+        h.windows(2).map(|p| p[1] - p[0]).fold(0.0f32, f32::max)
+    };
+    let (raw, smooth) = (steps(0), steps(8));
+    assert!(raw > 1.5, "the raw map should step by a grey level: {raw}");
+    assert!(smooth < 0.5, "terraces remain after smoothing: {smooth}");
 }
