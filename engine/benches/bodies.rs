@@ -41,7 +41,7 @@ fn first_second(
 ) -> u64 {
     let mut sim = Simulation::new(table, SimSettings::default());
     for b in bodies {
-        sim.add(*b);
+        sim.add(*b).expect("add");
     }
     let mut substeps = 0;
     for _ in 0..120 {

@@ -174,6 +174,66 @@ pub fn prepare(
     c
 }
 
+impl Constraint {
+    /// The contact's point on B (world space) for bodies in their current poses.
+    pub fn point_b(&self, bodies: &[Body]) -> V3 {
+        match self.b {
+            Some(b) => add(
+                bodies[b].position,
+                rotate(bodies[b].orientation, self.local_b),
+            ),
+            None => self.local_b,
+        }
+    }
+
+    /// The contact's unit normal (from B towards A).
+    pub fn normal(&self) -> V3 {
+        self.n
+    }
+
+    /// The gap when the contact was found (negative: penetration).
+    pub fn gap(&self) -> f32 {
+        self.gap
+    }
+
+    /// The contact in words, for assertion messages: who touches what, where, and the solver's state.
+    pub fn describe(&self, bodies: &[Body]) -> String {
+        let other = match self.b {
+            Some(b) => format!("body {b} ({:?})", bodies[b].shape),
+            None => "the terrain".to_owned(),
+        };
+        format!(
+            "the contact of body {} ({:?}) with {other}: point on B {:?}, normal {:?}, gap {}, \
+             offsets {:?} / {:?}, effective masses {} / {:?}, impulses {} / {:?}",
+            self.a,
+            bodies[self.a].shape,
+            self.point_b(bodies),
+            self.n,
+            self.gap,
+            self.ra,
+            self.rb,
+            self.mass_n,
+            self.mass_t,
+            self.jn,
+            self.jt
+        )
+    }
+}
+
+/// Debug builds: stop where a contact leaves one of its bodies with a non-finite state, naming the
+/// contact (a NaN would otherwise spread to every body it touches and only show up at the end).
+#[inline]
+fn debug_assert_finite(bodies: &[Body], c: &Constraint, pass: &str) {
+    for i in std::iter::once(c.a).chain(c.b) {
+        debug_assert!(
+            bodies[i].is_finite(),
+            "body {i} became non-finite in the {pass} pass, from {}; body now {:?}",
+            c.describe(bodies),
+            bodies[i]
+        );
+    }
+}
+
 /// Velocity iterations over `cs` for a substep of `h` seconds.
 pub fn solve_velocities(bodies: &mut [Body], masses: &[Mass], cs: &mut [Constraint], h: f32) {
     for _ in 0..VELOCITY_ITERATIONS {
@@ -186,6 +246,7 @@ pub fn solve_velocities(bodies: &mut [Body], masses: &[Mass], cs: &mut [Constrai
                 c.jt[i] = (old + lambda).clamp(-limit, limit);
                 let d = c.jt[i] - old;
                 apply(bodies, masses, c, scale(t, d));
+                debug_assert_finite(bodies, c, "friction");
             }
             let vn = dot(relative_velocity(bodies, c), c.n);
             let target = if c.gap > 0.0 { -c.gap / h } else { c.bounce };
@@ -194,6 +255,7 @@ pub fn solve_velocities(bodies: &mut [Body], masses: &[Mass], cs: &mut [Constrai
             c.jn = (old + lambda).max(0.0);
             let d = c.jn - old;
             apply(bodies, masses, c, scale(c.n, d));
+            debug_assert_finite(bodies, c, "normal velocity");
         }
     }
 }
@@ -230,6 +292,7 @@ pub fn solve_positions(bodies: &mut [Body], masses: &[Mass], cs: &[Constraint]) 
                 let dw = inv_i(bb, mb, cross(rb, p));
                 bb.orientation = integrate_rotation(bb.orientation, scale(dw, -1.0), 1.0);
             }
+            debug_assert_finite(bodies, c, "position");
         }
     }
 }

@@ -12,8 +12,8 @@
 
 use super::contact::Contact;
 use super::math::{
-    add_scaled, axes, closest_point_on_triangle, closest_segment_segment, cross, dot, length,
-    normalize, sub, V3,
+    add_scaled, axes, closest_point_on_triangle, closest_segment_segment, cross, dot,
+    is_degenerate, length, normalize, sub, V3,
 };
 use super::sat::{box_contacts, BoxGeom, Other};
 use super::shape::{capsule_segment, Body, Shape};
@@ -95,7 +95,14 @@ pub fn capsule_triangle(p0: V3, p1: V3, r: f32, t: [V3; 3], margin: f32, out: &m
 }
 
 /// Append the contacts of `body` with triangle `t` whose gap is below `margin`.
+///
+/// A degenerate triangle gives none: the mesher clamps sharp vertices to their cells, so two cells'
+/// vertices can meet at a shared cell corner and a quad folds into zero-area triangles. Their corners
+/// and edges belong to the neighbouring triangles too, and they have no outward normal to push along.
 pub fn body_triangle(body: &Body, t: [V3; 3], margin: f32, out: &mut Vec<Contact>) {
+    if is_degenerate(t) {
+        return;
+    }
     match body.shape {
         Shape::Sphere { radius } => {
             if let Some(c) = sphere_triangle(body.position, radius, t, margin) {
