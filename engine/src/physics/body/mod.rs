@@ -22,7 +22,7 @@
 //! edits with [`Simulation::on_edit`]).
 //!
 //! # No tunnelling
-//! Substeps keep every awake body's motion per substep under an eighth of its size, and contacts are
+//! Substeps keep every awake body's motion per substep under a sixteenth of its size, and contacts are
 //! speculative: a triangle is reported while still up to one substep's travel away, and the solver lets
 //! the body close that gap but not cross it.
 
@@ -51,5 +51,7 @@ pub use sim::{
 pub use spawn::{drop_bodies, rain_bodies, DropSpec, RainSpec, ShapeChoice, MAX_DROP_COUNT};
 pub use water::WaterSettings;
 
+#[cfg(test)]
+mod finite_tests;
 #[cfg(test)]
 mod tests;

@@ -17,6 +17,10 @@
 /// simulated time is owed.
 pub const MAX_FRAME_SECONDS: f64 = 0.25;
 
+/// Fraction of a step by which owed time may fall short and still count as a whole step: frame times
+/// and the `f32` step do not divide evenly in floating point.
+const SLACK: f64 = 1e-4;
+
 /// The pacing state of one interactive simulation (see the module docs).
 #[derive(Debug, Clone, Default)]
 pub struct Pacer {
@@ -57,7 +61,7 @@ impl Pacer {
 
     /// True when a step of `dt` seconds is owed and the budget allows one.
     pub fn wants_step(&self, dt: f64) -> bool {
-        self.pending >= dt && self.credit > 0.0
+        self.pending >= dt - SLACK * dt && self.credit > 0.0
     }
 
     /// Record a step of `dt` simulated seconds that cost `cost_seconds`.
@@ -71,9 +75,9 @@ impl Pacer {
     /// of the frame rate dropping) and return the simulated seconds dropped.
     pub fn end_frame(&mut self, dt: f64) -> f64 {
         let mut dropped = 0.0;
-        if self.pending >= dt {
-            dropped = (self.pending / dt).floor() * dt;
-            self.pending -= dropped;
+        if self.pending >= dt - SLACK * dt {
+            dropped = (self.pending / dt + SLACK).floor() * dt;
+            self.pending = (self.pending - dropped).max(0.0);
         }
         self.behind += dropped;
         if self.window_seconds >= 0.5 {

@@ -19,7 +19,9 @@ use rustc_hash::FxHashMap;
 
 use super::contact::Contact;
 use super::math::{length, normalize, quat_from_axis_angle, sub, V3};
-use super::shape::{check_material, check_shape, Body, BodyMaterial, Shape};
+use super::shape::{
+    check_material, check_shape, Body, BodyMaterial, Shape, MAX_BODY_SIZE, MIN_BODY_SIZE,
+};
 use super::terrain::body_triangle;
 use crate::physics::world::{PhysicsWorld, RayFilter};
 use crate::storage::Grid;
@@ -199,8 +201,11 @@ impl DropSpec {
 
 /// Check a size and density through the shapes they make.
 fn check_look(size: f32, density: f32) -> Result<()> {
-    if !size.is_finite() {
-        return Err(Error::Invalid(format!("size {size} must be finite")));
+    if !(size.is_finite() && (MIN_BODY_SIZE..=0.5 * MAX_BODY_SIZE).contains(&size)) {
+        return Err(Error::Invalid(format!(
+            "size {size} must be between {MIN_BODY_SIZE} and {} voxels",
+            0.5 * MAX_BODY_SIZE
+        )));
     }
     for kind in 0..3 {
         check_shape(&shape_of(kind, size, [1.0, 1.0, 1.0]))?;

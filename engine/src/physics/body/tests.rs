@@ -267,7 +267,13 @@ fn same_world_same_seed_same_bits() {
 /// No body ends inside the terrain: straight down from its centre there is an up-facing surface at
 /// least (almost) its half height away, and when the first surface seen from high above is over the
 /// body, the body sits in a cave (straight up from it is a down-facing ceiling).
-fn assert_above_terrain(world: &mut PhysicsWorld, grid: &Grid, b: &DropBody, top: f32, what: &str) {
+pub(super) fn assert_above_terrain(
+    world: &mut PhysicsWorld,
+    grid: &Grid,
+    b: &DropBody,
+    top: f32,
+    what: &str,
+) {
     let solid = RayFilter {
         solid: true,
         water: false,

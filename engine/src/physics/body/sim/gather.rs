@@ -81,9 +81,14 @@ impl Scratch {
         Ok(manifolds)
     }
 
-    /// Pairs `(i, j)`, `i < j`, of bodies whose AABBs grown by `margin_of` overlap, at least one of
-    /// them awake and neither lost, in `self.pairs` (sorted).
-    fn overlapping_pairs(&mut self, bodies: &[Body], margin_of: impl Fn(&Body) -> f32) {
+    /// Pairs `(i, j)`, `i < j`, of bodies whose AABBs grown by `margin_of` overlap, neither lost and
+    /// (unless `sleepers` is set) at least one of them awake, in `self.pairs` (sorted).
+    fn overlapping_pairs(
+        &mut self,
+        bodies: &[Body],
+        sleepers: bool,
+        margin_of: impl Fn(&Body) -> f32,
+    ) {
         self.pairs.clear();
         self.boxes.clear();
         self.boxes.extend(bodies.iter().map(|b| {
@@ -104,7 +109,7 @@ impl Scratch {
                 }
                 let overlap = (1..3)
                     .all(|a| boxes[i].0[a] <= boxes[j].1[a] && boxes[j].0[a] <= boxes[i].1[a]);
-                if overlap && !(bodies[i].asleep && bodies[j].asleep) {
+                if overlap && (sleepers || !(bodies[i].asleep && bodies[j].asleep)) {
                     self.pairs.push((i.min(j), i.max(j)));
                 }
             }
@@ -157,7 +162,7 @@ impl Simulation {
             return;
         }
         self.scratch
-            .overlapping_pairs(&self.bodies, |b| margin(b, h));
+            .overlapping_pairs(&self.bodies, false, |b| margin(b, h));
         for k in 0..self.scratch.pairs.len() {
             let (i, j) = self.scratch.pairs[k];
             let m = margin(&self.bodies[i], h).max(margin(&self.bodies[j], h));
@@ -218,7 +223,8 @@ impl Simulation {
                 .terrain_manifolds(world, grid, i, b, margin, &mut found)?;
             out.extend(found.iter().map(|c| super::ContactPoint::new(i, None, c)));
         }
-        self.scratch.overlapping_pairs(&self.bodies, |_| margin);
+        self.scratch
+            .overlapping_pairs(&self.bodies, true, |_| margin);
         for &(i, j) in &self.scratch.pairs {
             found.clear();
             body_pair(&self.bodies[i], &self.bodies[j], margin, &mut found);

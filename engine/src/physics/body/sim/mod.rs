@@ -1,7 +1,7 @@
 //! The simulation: a set of bodies stepped with a fixed time step against terrain and each other.
 //!
 //! ```text
-//!   step():  n = substeps so no awake body moves more than an eighth of its size per substep
+//!   step():  n = substeps so no awake body moves more than a sixteenth of its size per substep
 //!     each substep h = dt / n:
 //!       forces     v += g·h, buoyancy and drag from water (water.rs)
 //!       terrain    per awake body: triangles in its AABB grown by its margin, contacts per triangle,
@@ -43,6 +43,8 @@ use crate::{Error, Result};
 
 /// Default fixed time step (seconds).
 pub const DEFAULT_DT: f32 = 1.0 / 120.0;
+/// Fraction of its size an awake body may travel in one substep.
+pub const SUBSTEP_TRAVEL: f32 = 1.0 / 16.0;
 /// Most substeps per step.
 pub const MAX_SUBSTEPS: usize = 64;
 /// Most bodies one simulation holds: a step of this many bodies stays within a few milliseconds on
@@ -349,7 +351,10 @@ impl Simulation {
             awake += 1;
             let reach = (length(b.velocity) + g * dt) * dt
                 + length(b.angular_velocity) * b.shape.bounding_radius() * dt;
-            let n = (reach / (0.125 * b.shape.size())).ceil();
+            // A sixteenth of its size: an eighth let tumbling bodies that hit at 10 voxels/s sink
+            // 6 % of their size in one substep (rotation moves a capsule's ends farther than the
+            // contacts of the substep's start foresee).
+            let n = (reach / (SUBSTEP_TRAVEL * b.shape.size())).ceil();
             substeps = substeps.max(n.clamp(1.0, MAX_SUBSTEPS as f32) as usize);
         }
         self.before_step.clone_from(&self.bodies);
@@ -409,8 +414,10 @@ impl Simulation {
             inv_inertia_scale: if b.asleep { 0.0 } else { 1.0 },
         }));
         self.constraints.clear();
-        self.terrain_contacts(world, grid, h)?;
+        // Bodies first: a sleeper woken by a body gets its terrain contacts in this substep, and the
+        // terrain's constraints come last in every solver pass, so the ground wins a conflict.
         self.body_contacts(h, g);
+        self.terrain_contacts(world, grid, h)?;
         solver::solve_velocities(&mut self.bodies, &self.masses, &mut self.constraints, h);
         let touching = &mut self.touching;
         touching.clear();
@@ -499,3 +506,6 @@ fn margin(b: &Body, h: f32) -> f32 {
     let speed = length(b.velocity) + length(b.angular_velocity) * b.shape.bounding_radius();
     speed * h + 0.02 * b.shape.size().max(0.5)
 }
+
+#[cfg(test)]
+mod tests;
