@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use strata_engine::format::project::Project;
 use strata_engine::format::write_atomic;
 
-use crate::jobs::{Job, JobOutput};
+use crate::jobs::{Job, JobKind, JobOutput};
 use crate::{AppError, AppResult};
 
 const PROJECT: &str = "autosave.strata";
@@ -37,7 +37,7 @@ pub fn folder(config: &Path) -> PathBuf {
 
 /// Write `project` as the autosave of a document at `original` on a background thread.
 pub fn spawn(folder: PathBuf, project: Project, original: Option<PathBuf>, revision: u64) -> Job {
-    let mut job = Job::spawn("Autosaving", move |progress| {
+    Job::spawn("Autosaving", JobKind::Background, move |progress| {
         std::fs::create_dir_all(&folder).map_err(|e| AppError::io(&folder, e))?;
         project.save_with(&folder.join(PROJECT), progress)?;
         let info = RecoveryInfo {
@@ -50,9 +50,7 @@ pub fn spawn(folder: PathBuf, project: Project, original: Option<PathBuf>, revis
         let text = ron::to_string(&info).map_err(|e| AppError::Usage(format!("autosave: {e}")))?;
         write_atomic(&folder.join(INFO), text.as_bytes())?;
         Ok(JobOutput::Autosaved { revision })
-    });
-    job.quiet = true;
-    job
+    })
 }
 
 /// The autosave left by a session that did not end cleanly, if any.

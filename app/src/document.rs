@@ -1,35 +1,53 @@
 //! The open document: the project (header, voxels, undo history), its physics world, where it lives on
-//! disk and whether it changed since it was saved. No egui types: panels read it and tools edit it
-//! through the methods here, so every edit refreshes physics and tells the viewport what to remesh.
+//! disk and whether it changed since it was saved. No egui types.
+//!
+//! Voxels change only through the methods here. Each one records the undo step, marks the document
+//! modified, refreshes physics and publishes the changed box; the editor hands every published box to
+//! every consumer (viewport meshes, panels) once per frame, so no edit path can forget one.
 //!
 //! ```text
-//!   tool stroke ─┐                      ┌─> physics.on_edit (broadphase + cached shapes)
-//!   undo / redo ─┴─> Document::edited ──┼─> pending_edits (viewport remeshes overlapping chunks)
-//!                                       └─> revision += 1 (title marker, autosave)
+//!   stroke dabs ─┐
+//!   sea level   ─┤                         ┌─> physics.on_edit (broadphase + cached shapes), now
+//!   edit_box    ─┼─> record undo ─> write ─┼─> revision += 1 (title marker, autosave)
+//!   undo / redo ─┘                         └─> published boxes ─> EditorApp::publish ─> consumers
 //! ```
 
 use std::path::{Path, PathBuf};
 
-use strata_engine::format::project::Project;
+use strata_engine::format::project::{Project, ProjectHeader};
+use strata_engine::history::History;
 use strata_engine::physics::{PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
+use strata_engine::storage::Grid;
+use strata_engine::tools::{Brush, SeaLevelMode, Stroke, Tool};
 use strata_engine::voxel::{MaterialTable, VoxelBox};
 
 use crate::AppResult;
 
+/// Something that keeps state derived from the voxels and must see every change. The viewport and
+/// every panel are told the same way; this trait is for consumers outside the panel registry.
+pub trait EditConsumer {
+    /// A name for listings and test failures.
+    fn name(&self) -> &str;
+    /// The voxels in `changed` were modified (by any path: tools, undo, redo, paste, generate).
+    fn on_edit(&mut self, doc: &Document, changed: VoxelBox);
+    /// A different document is open (`None`: none).
+    fn on_document(&mut self, _doc: Option<&Document>) {}
+}
+
 /// One open project and its derived state.
 pub struct Document {
-    /// Header, voxels and history.
-    pub project: Project,
-    /// Physics of the current voxels (brush cursor raycasts, test drops).
-    pub physics: PhysicsWorld,
+    project: Project,
+    physics: PhysicsWorld,
     /// Where the document was loaded from or last saved to; `None` for a new world.
-    pub path: Option<PathBuf>,
+    path: Option<PathBuf>,
     /// Bumped by every change to the voxels.
     revision: u64,
     /// The revision that matches the file on disk.
     saved_revision: u64,
-    /// Boxes changed since the viewport last looked.
-    pending_edits: Vec<VoxelBox>,
+    /// The brush stroke in progress, if any.
+    stroke: Option<Stroke>,
+    /// Boxes changed since the editor last published them.
+    published: Vec<VoxelBox>,
 }
 
 impl Document {
@@ -47,13 +65,49 @@ impl Document {
             path,
             revision,
             saved_revision: 0,
-            pending_edits: Vec::new(),
+            stroke: None,
+            published: Vec::new(),
         }
+    }
+
+    /// The whole project (read only).
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
+    /// The voxels.
+    pub fn grid(&self) -> &Grid {
+        &self.project.grid
+    }
+
+    /// The header: name, bounds, materials, camera, generator settings.
+    pub fn header(&self) -> &ProjectHeader {
+        &self.project.header
+    }
+
+    /// The undo history.
+    pub fn history(&self) -> &History {
+        &self.project.history
     }
 
     /// The material table of this document.
     pub fn materials(&self) -> &MaterialTable {
         &self.project.header.materials
+    }
+
+    /// The world's bounds from the header.
+    pub fn bounds(&self) -> VoxelBox {
+        self.project.header.bounds
+    }
+
+    /// The physics world of the current voxels.
+    pub fn physics(&self) -> &PhysicsWorld {
+        &self.physics
+    }
+
+    /// Where the document lives on disk, if anywhere.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
     }
 
     /// The file name shown in the title bar.
@@ -80,20 +134,116 @@ impl Document {
         self.saved_revision = revision;
     }
 
-    /// Report that the voxels of `changed` were modified: physics refreshes there, the viewport will
-    /// remesh what overlaps it and the document counts as modified.
-    pub fn edited(&mut self, changed: VoxelBox) {
+    /// Keep `path` as the document's file without counting it as saved (a recovered autosave of that
+    /// file: Save writes back to it).
+    pub fn set_path(&mut self, path: Option<PathBuf>) {
+        self.path = path;
+    }
+
+    /// A copy of the project to save or autosave on another thread; ends the stroke in progress first
+    /// so the copy holds whole undo steps.
+    pub fn snapshot(&mut self) -> Project {
+        self.end_stroke();
+        self.project.clone()
+    }
+
+    /// Take the boxes changed since the last call (the editor publishes them to every consumer).
+    pub fn take_published(&mut self) -> Vec<VoxelBox> {
+        std::mem::take(&mut self.published)
+    }
+
+    /// Every path ends here: physics now, the revision, and the box for the other consumers.
+    fn changed(&mut self, changed: VoxelBox) {
         if changed.is_empty() {
             return;
         }
         self.physics.on_edit(&self.project.grid, changed);
-        self.pending_edits.push(changed);
+        self.published.push(changed);
         self.revision += 1;
     }
 
-    /// Take the boxes changed since the last call.
-    pub fn take_edits(&mut self) -> Vec<VoxelBox> {
-        std::mem::take(&mut self.pending_edits)
+    /// Start a brush stroke whose undo step is called `name` (ends any stroke in progress).
+    pub fn begin_stroke(&mut self, name: &str) {
+        self.end_stroke();
+        self.stroke = Some(Stroke::begin(&mut self.project.history, name));
+    }
+
+    /// True while a stroke is open.
+    pub fn stroking(&self) -> bool {
+        self.stroke.is_some()
+    }
+
+    /// One dab of the open stroke at `center`; returns the changed box (`None`: nothing changed, or
+    /// no stroke is open).
+    pub fn dab(&mut self, tool: &Tool, brush: &Brush, center: [f32; 3]) -> Option<VoxelBox> {
+        let stroke = self.stroke.as_mut()?;
+        let project = &mut self.project;
+        let changed = stroke.dab(
+            &mut project.history,
+            &mut project.grid,
+            &project.header.materials,
+            tool,
+            brush,
+            center,
+        )?;
+        self.changed(changed);
+        Some(changed)
+    }
+
+    /// Close the open stroke, if any, as one undo step.
+    pub fn end_stroke(&mut self) {
+        if let Some(stroke) = self.stroke.take() {
+            stroke.end(&mut self.project.history);
+        }
+    }
+
+    /// Fill (or clear) water up to `level` inside `region` as one undo step named after the mode.
+    /// Returns the changed box, `None` when nothing changed.
+    pub fn sea_level(
+        &mut self,
+        region: VoxelBox,
+        level: f32,
+        mode: SeaLevelMode,
+    ) -> Option<VoxelBox> {
+        self.end_stroke();
+        let name = match mode {
+            SeaLevelMode::Fill => "Fill Water",
+            SeaLevelMode::Clear => "Clear Water",
+        };
+        let project = &mut self.project;
+        let mut stroke = Stroke::begin(&mut project.history, name);
+        let changed = stroke.sea_level(
+            &mut project.history,
+            &mut project.grid,
+            &project.header.materials,
+            region,
+            level,
+            mode,
+        );
+        stroke.end(&mut project.history);
+        let changed = changed?;
+        self.changed(changed);
+        Some(changed)
+    }
+
+    /// Change the voxels of `boxes` with `write` as one undo step called `name`. Each box is recorded
+    /// before `write` runs and published after, so `write` must change nothing outside them.
+    pub fn edit_boxes(&mut self, name: &str, boxes: &[VoxelBox], write: impl FnOnce(&mut Grid)) {
+        self.end_stroke();
+        let boxes: Vec<VoxelBox> = boxes.iter().copied().filter(|b| !b.is_empty()).collect();
+        if boxes.is_empty() {
+            return;
+        }
+        let history = &mut self.project.history;
+        history.begin_group(name);
+        for b in &boxes {
+            history.record(&self.project.grid, *b, name);
+        }
+        history.end_group();
+        write(&mut self.project.grid);
+        for b in boxes {
+            self.changed(b);
+        }
     }
 
     /// Undo the newest step; returns its name, or `None` when there was nothing to undo.
@@ -101,10 +251,11 @@ impl Document {
     /// # Errors
     /// When the stored step fails to decode (a corrupt history loaded from a file).
     pub fn undo(&mut self) -> AppResult<Option<String>> {
+        self.end_stroke();
         let region = self.project.history.undo_region();
         let name = self.project.history.undo(&mut self.project.grid)?;
         if let (Some(region), Some(_)) = (region, &name) {
-            self.edited(region);
+            self.changed(region);
         }
         Ok(name)
     }
@@ -114,12 +265,35 @@ impl Document {
     /// # Errors
     /// As for [`Document::undo`].
     pub fn redo(&mut self) -> AppResult<Option<String>> {
+        self.end_stroke();
         let region = self.project.history.redo_region();
         let name = self.project.history.redo(&mut self.project.grid)?;
         if let (Some(region), Some(_)) = (region, &name) {
-            self.edited(region);
+            self.changed(region);
         }
         Ok(name)
+    }
+
+    /// Undo or redo until `undo_len` steps remain on the undo stack (the history panel's jump).
+    /// Returns how many steps were undone (negative) or redone (positive).
+    ///
+    /// # Errors
+    /// As for [`Document::undo`].
+    pub fn jump_to(&mut self, undo_len: usize) -> AppResult<i64> {
+        let mut moved = 0i64;
+        while self.project.history.undo_len() > undo_len {
+            if self.undo()?.is_none() {
+                break;
+            }
+            moved -= 1;
+        }
+        while self.project.history.undo_len() < undo_len {
+            if self.redo()?.is_none() {
+                break;
+            }
+            moved += 1;
+        }
+        Ok(moved)
     }
 
     /// The terrain surface along a ray (solid and water), if any within `max_t` voxels.
@@ -134,8 +308,6 @@ impl Document {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strata_engine::format::project::ProjectHeader;
-    use strata_engine::storage::Grid;
     use strata_engine::voxel::{Voxel, VoxelPos};
 
     /// Material id of Grass in the built-in table.
@@ -159,25 +331,42 @@ mod tests {
         let mut doc = flat();
         assert!(!doc.is_modified());
         let b = VoxelBox::new(VoxelPos::new(4, 8, 4), VoxelPos::new(8, 10, 8));
-        let history = &mut doc.project.history;
-        history.apply(&mut doc.project.grid, b, "Add", |g| {
-            g.fill_box(b, Voxel::new(2, 255));
-        });
-        doc.edited(b);
+        doc.edit_boxes("Add", &[b], |g| g.fill_box(b, Voxel::new(2, 255)));
         assert!(doc.is_modified());
-        assert_eq!(doc.take_edits(), vec![b]);
+        assert_eq!(doc.take_published(), vec![b]);
         assert_eq!(doc.undo().expect("undo").as_deref(), Some("Add"));
-        assert_eq!(doc.take_edits(), vec![b]);
-        assert_eq!(doc.project.grid.get(VoxelPos::new(5, 9, 5)), Voxel::AIR);
+        assert_eq!(doc.take_published(), vec![b]);
+        assert_eq!(doc.grid().get(VoxelPos::new(5, 9, 5)), Voxel::AIR);
         assert_eq!(doc.redo().expect("redo").as_deref(), Some("Add"));
-        assert_eq!(
-            doc.project.grid.get(VoxelPos::new(5, 9, 5)),
-            Voxel::new(2, 255)
-        );
+        assert_eq!(doc.grid().get(VoxelPos::new(5, 9, 5)), Voxel::new(2, 255));
         let rev = doc.revision();
         doc.mark_saved(PathBuf::from("x.strata"), rev);
         assert!(!doc.is_modified());
         assert_eq!(doc.display_name(), "x.strata");
+    }
+
+    #[test]
+    fn jump_to_undoes_and_redoes_whole_steps() {
+        let mut doc = flat();
+        let original = doc.grid().clone();
+        let boxes: Vec<VoxelBox> = (0..3)
+            .map(|i| VoxelBox::new(VoxelPos::new(4 * i, 8, 4), VoxelPos::new(4 * i + 3, 10, 8)))
+            .collect();
+        for (i, b) in boxes.iter().enumerate() {
+            let b = *b;
+            doc.edit_boxes(&format!("Step {i}"), &[b], |g| {
+                g.fill_box(b, Voxel::new(GRASS, 255));
+            });
+        }
+        let edited = doc.grid().clone();
+        assert_eq!(doc.jump_to(0).expect("jump"), -3);
+        assert_eq!(*doc.grid(), original);
+        assert_eq!(doc.history().redo_len(), 3);
+        assert_eq!(doc.jump_to(3).expect("jump"), 3);
+        assert_eq!(*doc.grid(), edited);
+        assert_eq!(doc.jump_to(1).expect("jump"), -2);
+        assert_eq!(doc.history().undo_names().last(), Some("Step 0"));
+        assert_eq!(doc.take_published().len(), 3 + 3 + 3 + 2);
     }
 
     #[test]
@@ -187,5 +376,16 @@ mod tests {
             .raycast([16.0, 40.0, 16.0], [0.0, -1.0, 0.0], 100.0)
             .expect("hit");
         assert!((hit.point[1] - 8.0).abs() < 1.0, "{:?}", hit.point);
+    }
+
+    #[test]
+    fn physics_sees_an_edit_at_once() {
+        let mut doc = flat();
+        let b = VoxelBox::new(VoxelPos::new(12, 8, 12), VoxelPos::new(20, 16, 20));
+        doc.edit_boxes("Add", &[b], |g| g.fill_box(b, Voxel::new(GRASS, 255)));
+        let hit = doc
+            .raycast([16.0, 40.0, 16.0], [0.0, -1.0, 0.0], 100.0)
+            .expect("hit");
+        assert!((hit.point[1] - 16.0).abs() < 1.0, "{:?}", hit.point);
     }
 }

@@ -24,11 +24,17 @@ pub struct RunOptions {
 /// # Errors
 /// When no window or GL context can be created, or the screenshot cannot be written.
 pub fn run(start: Start, options: RunOptions) -> AppResult<()> {
-    let [w, h] = options.size.unwrap_or([1280.0, 800.0]);
+    // An explicit size wins; otherwise the size the window had when it last closed, or maximised
+    // on the first launch.
+    let prefs = crate::prefs::Prefs::load(crate::prefs::config_dir().as_deref());
+    let remembered = prefs.window_size.filter(|_| !prefs.window_maximized);
+    let maximize = options.size.is_none() && remembered.is_none();
+    let [w, h] = options.size.or(remembered).unwrap_or([1280.0, 800.0]);
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([w, h])
             .with_min_inner_size([640.0, 400.0])
+            .with_maximized(maximize)
             .with_title("Strata"),
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,

@@ -30,6 +30,22 @@ pub struct Prefs {
     pub lod: bool,
     /// Camera fly speed, voxels per second.
     pub fly_speed: f32,
+    /// The docked panels shown (`None`: each panel's default).
+    pub open_panels: Option<Vec<String>>,
+    /// Shortcuts changed from the defaults: command name → keys (`"Undo"` → `"Ctrl+Z"`).
+    pub key_bindings: Vec<(String, String)>,
+    /// Distance in chunks at which coarser meshes start.
+    pub lod_distance: f32,
+    /// The window's inner size when it last closed (`None`: open maximised).
+    pub window_size: Option<[f32; 2]>,
+    /// The window was maximised when it last closed.
+    pub window_maximized: bool,
+    /// The first-launch hint in the viewport was seen (a stroke was made).
+    pub hint_seen: bool,
+    /// Use Strata's own file browser even where the system's file dialog works.
+    pub in_app_file_browser: bool,
+    /// The folder the last file prompt answered in.
+    pub last_folder: Option<PathBuf>,
 }
 
 impl Default for Prefs {
@@ -41,6 +57,14 @@ impl Default for Prefs {
             brush_strength: 0.5,
             lod: true,
             fly_speed: 40.0,
+            open_panels: None,
+            key_bindings: Vec::new(),
+            lod_distance: crate::viewport::chunks::DEFAULT_LOD_DISTANCE,
+            window_size: None,
+            window_maximized: false,
+            hint_seen: false,
+            in_app_file_browser: false,
+            last_folder: None,
         }
     }
 }

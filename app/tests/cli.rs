@@ -5,7 +5,9 @@ mod common;
 use common::{fails, ok, s, temp_dir};
 
 use serde_json::Value;
-use strata_engine::format::rle;
+use strata_engine::codec::rle;
+use strata_engine::format::project::Project;
+use strata_engine::storage::MemoryReport;
 use strata_engine::voxel::Voxel;
 
 #[test]
@@ -57,6 +59,24 @@ fn new_then_info_json() {
         Some(std::fs::metadata(&w).expect("stat").len())
     );
     assert!(j["rle_lz4_bytes"].as_u64() <= j["rle_bytes"].as_u64());
+    // The memory figures are the engine's own report of the same grid, under names that say what
+    // they measure (the old `seed_layout_*` keys are gone).
+    let grid = Project::load(&w).expect("load").grid;
+    let m = MemoryReport::of(&grid);
+    let mem = &j["memory"];
+    assert_eq!(mem["level0_bytes"].as_u64(), Some(m.level0_bytes));
+    assert_eq!(
+        mem["plain_row_packed_bytes"].as_u64(),
+        Some(m.plain_row_packed_bytes)
+    );
+    assert_eq!(
+        mem["plain_row_packed_bytes_per_voxel"].as_f64(),
+        Some(m.plain_row_packed_bytes as f64 / m.nonair_voxels as f64)
+    );
+    assert_eq!(mem["unpacked_bytes"].as_u64(), Some(m.unpacked_bytes));
+    assert!(
+        mem.get("seed_layout_bytes").is_none() && mem.get("seed_layout_bytes_per_voxel").is_none()
+    );
     // Text form works too.
     let text = ok(&["info", s(&w)]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("non-air"));

@@ -43,50 +43,50 @@ fn viewport_center(h: &Harness<'_, EditorApp>) -> Pos2 {
 fn tools_switch_by_button_and_shortcut() {
     let mut h = editor("switch");
     h.run_steps(2);
-    assert_eq!(h.state().tools.tool.kind, ToolKind::Add);
+    assert_eq!(h.state().tools().state.tool.kind, ToolKind::Add);
     h.get_by_label("Subtract").click();
     h.run_steps(2);
-    assert_eq!(h.state().tools.tool.kind, ToolKind::Subtract);
+    assert_eq!(h.state().tools().state.tool.kind, ToolKind::Subtract);
     h.get_by_label("Smooth").click();
     h.run_steps(2);
-    assert_eq!(h.state().tools.tool.kind, ToolKind::Smooth);
+    assert_eq!(h.state().tools().state.tool.kind, ToolKind::Smooth);
     h.key_press(Key::G);
     h.run_steps(2);
-    assert_eq!(h.state().tools.tool.kind, ToolKind::Paint);
+    assert_eq!(h.state().tools().state.tool.kind, ToolKind::Paint);
     h.key_press(Key::Num9);
     h.run_steps(2);
-    assert_eq!(h.state().tools.tool.kind, ToolKind::SeaLevel);
+    assert_eq!(h.state().tools().state.tool.kind, ToolKind::SeaLevel);
     assert!(
         h.query_by_label("Fill Water").is_some(),
         "sea level options show"
     );
     h.key_press(Key::T);
     h.run_steps(2);
-    assert_eq!(h.state().tools.tool.kind, ToolKind::Add);
+    assert_eq!(h.state().tools().state.tool.kind, ToolKind::Add);
 }
 
 #[test]
 fn brush_size_changes_with_brackets() {
     let mut h = editor("size");
     h.run_steps(2);
-    let before = h.state().tools.brush.size;
+    let before = h.state().tools().state.brush.size;
     h.get_by_label(&format!("Size: {before:.0}"));
     h.key_press(Key::CloseBracket);
     h.run_steps(2);
-    let grown = h.state().tools.brush.size;
+    let grown = h.state().tools().state.brush.size;
     assert!(grown > before, "{grown} > {before}");
     h.get_by_label(&format!("Size: {grown:.0}"));
     h.key_press(Key::OpenBracket);
     h.key_press(Key::OpenBracket);
     h.run_steps(3);
-    assert!(h.state().tools.brush.size < before);
+    assert!(h.state().tools().state.brush.size < before);
 }
 
 #[test]
 fn a_stroke_edits_the_document_and_undo_redo_restore_it() {
     let mut h = editor("stroke");
     h.run_steps(3);
-    let original = h.state().doc.as_ref().expect("doc").project.grid.clone();
+    let original = h.state().doc.as_ref().expect("doc").grid().clone();
     let at = viewport_center(&h);
     h.hover_at(at);
     h.run_steps(2);
@@ -96,18 +96,14 @@ fn a_stroke_edits_the_document_and_undo_redo_restore_it() {
     );
     h.drag_at(at);
     h.run_steps(4);
-    assert!(h.state().tools.stroking());
+    assert!(h.state().tools().state.stroking());
     h.drop_at(at);
     h.run_steps(2);
-    assert!(!h.state().tools.stroking());
+    assert!(!h.state().tools().state.stroking());
     {
         let doc = h.state().doc.as_ref().expect("doc");
-        assert_ne!(doc.project.grid, original, "the stroke changed voxels");
-        assert_eq!(
-            doc.project.history.undo_len(),
-            1,
-            "one undo step per stroke"
-        );
+        assert_ne!(*doc.grid(), original, "the stroke changed voxels");
+        assert_eq!(doc.history().undo_len(), 1, "one undo step per stroke");
         assert!(doc.is_modified());
     }
     h.get_by_label("Edit").click();
@@ -115,16 +111,16 @@ fn a_stroke_edits_the_document_and_undo_redo_restore_it() {
     h.get_by_label_contains("Undo Add").click();
     h.run_steps(2);
     assert_eq!(
-        h.state().doc.as_ref().expect("doc").project.grid,
+        *h.state().doc.as_ref().expect("doc").grid(),
         original,
         "undo restores the voxels"
     );
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Y);
     h.run_steps(2);
-    assert_ne!(h.state().doc.as_ref().expect("doc").project.grid, original);
+    assert_ne!(*h.state().doc.as_ref().expect("doc").grid(), original);
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
-    assert_eq!(h.state().doc.as_ref().expect("doc").project.grid, original);
+    assert_eq!(*h.state().doc.as_ref().expect("doc").grid(), original);
 }
 
 #[test]
@@ -140,14 +136,18 @@ fn new_world_asks_about_unsaved_changes_then_generates() {
     h.get_by_label("Don't Save").click();
     h.run_steps(2);
     assert!(
-        h.state().dialogs.generator.is_some(),
+        h.state().panels.is_open("New World"),
         "the New World dialog is open"
     );
     // A new window takes a sizing frame before its widgets appear.
     h.run_steps(3);
     // Typing sizes into drag values is not what this test is about; keep the world small.
-    if let Some(form) = h.state_mut().dialogs.generator.as_mut() {
-        form.size = [64, 48, 64];
+    if let Some(form) = h
+        .state_mut()
+        .panels
+        .get_mut::<strata::panels::new_world::NewWorldWindow>()
+    {
+        form.settings.size = [64, 48, 64];
     }
     h.get_by_label("Generate").click();
     h.run_steps(2);
@@ -156,7 +156,7 @@ fn new_world_asks_about_unsaved_changes_then_generates() {
     h.run_steps(2);
     let doc = h.state().doc.as_ref().expect("doc");
     assert_eq!(
-        doc.project.header.generator.as_ref().map(|g| g.preset),
+        doc.header().generator.as_ref().map(|g| g.preset),
         Some(Preset::Hills),
         "the dialog's default preset"
     );
@@ -236,7 +236,7 @@ fn an_autosave_left_by_a_crash_is_offered_and_recovered() {
     h.state_mut().wait_for_job();
     h.run_steps(2);
     let doc = h.state().doc.as_ref().expect("recovered");
-    assert_eq!(doc.project.grid, grid);
+    assert_eq!(*doc.grid(), grid);
     assert!(doc.is_modified(), "recovered work is unsaved");
 }
 
@@ -247,16 +247,16 @@ fn sea_level_fills_a_box_as_one_undo_step() {
     h.run_steps(3);
     h.get_by_label("Whole World").click();
     h.run_steps(2);
-    let area = h.state().tools.sea_area.expect("an area");
+    let area = h.state().tools().state.sea_area.expect("an area");
     assert_eq!(area, [0, 0, 96, 96], "starts as the world's X,Z range");
-    h.state_mut().tools.sea_area = Some([8, 8, 24, 24]);
+    h.state_mut().tools_mut().state.sea_area = Some([8, 8, 24, 24]);
     // Flat's ground is lower than this level, so there is air to fill.
-    h.state_mut().tools.sea_level = 40.0;
+    h.state_mut().tools_mut().state.sea_level = 40.0;
     h.get_by_label("Fill Water").click();
     h.run_steps(2);
     let doc = h.state().doc.as_ref().expect("doc");
     let water = doc.materials().require("Water").expect("water");
-    let grid = &doc.project.grid;
+    let grid = &doc.grid();
     use strata_engine::voxel::VoxelPos;
     assert_eq!(grid.get(VoxelPos::new(10, 38, 10)).material, water);
     assert_ne!(
@@ -264,7 +264,7 @@ fn sea_level_fills_a_box_as_one_undo_step() {
         water,
         "outside the box"
     );
-    assert_eq!(doc.project.history.undo_names().last(), Some("Fill Water"));
+    assert_eq!(doc.history().undo_names().last(), Some("Fill Water"));
 }
 
 #[test]

@@ -6,8 +6,8 @@ mod common;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use strata_engine::codec::rle;
 use strata_engine::format::project::encode_chunk_rle;
-use strata_engine::format::rle;
 use strata_engine::storage::Chunk;
 use strata_engine::voxel::Voxel;
 

@@ -18,11 +18,11 @@ fn memory_figures() {
     let m = MemoryReport::of(&grid);
     println!(
         "memory canyons 1024x256x1024 seed 1: {} non-air voxels; bytes per non-air voxel: \
-         strata {:.3} (level 0 only {:.3}), seed layout {:.3}, unpacked 32^3 arrays {:.3}",
+         strata {:.3} (level 0 only {:.3}), plain row-packed {:.3}, unpacked 32^3 arrays {:.3}",
         m.nonair_voxels,
         m.per_voxel(m.total_bytes),
         m.per_voxel(m.level0_bytes),
-        m.per_voxel(m.seed_layout_bytes),
+        m.per_voxel(m.plain_row_packed_bytes),
         m.per_voxel(m.unpacked_bytes),
     );
 }

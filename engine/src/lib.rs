@@ -1,10 +1,22 @@
 //! Strata's voxel engine: everything about terrain that has no user interface.
 //!
-//! - [`voxel`]: the voxel (material + occupancy), the material table, coordinates.
+//! Modules, lowest layer first (a module only imports modules above it in this list):
+//!
+//! - [`error`]: the one [`Error`] enum and [`Result`] alias.
+//! - [`vec3`]: small vector math on `[f32; 3]` (and the few `f64` operations the exact ray test needs).
+//! - [`progress`]: lock-free progress counters and a cancel flag shared by a long job and its watcher.
+//! - [`voxel`]: the voxel (material + occupancy), the material table and its sRGB/linear colours,
+//!   coordinates and boxes.
+//! - [`codec`]: the seed RLE voxel codec, LZ4 packing of RLE streams and a bounds-checked reader;
+//!   shared by `format` and `history`, which is why it sits below both.
 //! - [`storage`]: the sparse chunked grid with row-packed chunks and a mip pyramid.
-//! - [`format`]: the seed RLE codec, LZ4 framing and the `.strata` project file.
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
 //! - [`gen`]: seeded procedural terrain presets and heightmap import.
+//! - [`format`]: atomic writes, the `.strata` project file (which stores the history) and the
+//!   godot_voxel block, container and region formats.
+//! - [`mesh`]: the smooth-surface mesher (surface nets with sharp-material placement, LOD skirts) and
+//!   OBJ / glb export.
+//! - [`physics`]: bit broadphase, lazy kD trees over chunk meshes, world raycasts and rigid bodies.
 //! - [`render`]: top-down shaded map images (previews, thumbnails).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
@@ -18,6 +30,7 @@
 //! grid.assert_valid();
 //! ```
 
+pub mod codec;
 pub mod error;
 pub mod format;
 pub mod gen;
@@ -28,6 +41,7 @@ pub mod progress;
 pub mod render;
 pub mod storage;
 pub mod tools;
+pub mod vec3;
 pub mod voxel;
 
 pub use error::{Error, Result};

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata_engine::format::{lz4, rle};
+use strata_engine::codec::{lz4, rle};
 use strata_engine::voxel::Voxel;
 
 fuzz_target!(|data: &[u8]| {

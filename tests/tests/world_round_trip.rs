@@ -1,7 +1,7 @@
 //! Cross-crate end to end: generate, save, load, compare; and a golden RLE fixture.
 
+use strata_engine::codec::rle;
 use strata_engine::format::project::{Project, ProjectHeader};
-use strata_engine::format::rle;
 use strata_engine::gen::{generate, GeneratorSettings, Preset};
 use strata_engine::progress::Progress;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};

@@ -5,8 +5,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use strata_engine::codec::rle::RleEncoder;
 use strata_engine::format::project::Project;
-use strata_engine::format::rle::RleEncoder;
 use strata_engine::format::AtomicFile;
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 

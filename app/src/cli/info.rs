@@ -61,8 +61,8 @@ pub fn report(file: &Path) -> AppResult<Value> {
         "memory": {
             "level0_bytes": memory.level0_bytes,
             "level0_bytes_per_voxel": per(memory.level0_bytes),
-            "seed_layout_bytes": memory.seed_layout_bytes,
-            "seed_layout_bytes_per_voxel": per(memory.seed_layout_bytes),
+            "plain_row_packed_bytes": memory.plain_row_packed_bytes,
+            "plain_row_packed_bytes_per_voxel": per(memory.plain_row_packed_bytes),
             "unpacked_bytes": memory.unpacked_bytes,
             "unpacked_bytes_per_voxel": per(memory.unpacked_bytes),
         },
@@ -112,10 +112,10 @@ fn run(file: &Path, json: bool) -> AppResult<()> {
     println!("chunks        {}", g("chunks"));
     println!("non-air       {} voxels", g("nonair_voxels"));
     println!(
-        "memory        {} bytes ({:.3} B/voxel; seed layout {:.3}, unpacked {:.3})",
+        "memory        {} bytes ({:.3} B/voxel; plain row-packed {:.3}, unpacked {:.3})",
         g("memory_bytes"),
         f("bytes_per_voxel"),
-        r["memory"]["seed_layout_bytes_per_voxel"]
+        r["memory"]["plain_row_packed_bytes_per_voxel"]
             .as_f64()
             .unwrap_or(0.0),
         r["memory"]["unpacked_bytes_per_voxel"]

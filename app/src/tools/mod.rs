@@ -1,14 +1,17 @@
-//! Tool input: turns viewport clicks and drags into engine tool strokes, one undo step per stroke.
+//! Brush input: turns viewport clicks and drags into stroke actions, one undo step per stroke. The
+//! Tools panel owns a [`ToolState`]; the document applies the actions.
 //!
 //! ```text
 //!   primary down over terrain ── Alt? ──> pick the hovered material
 //!            │ no
 //!            ▼
-//!   Stroke::begin(name)   tool = chosen tool, Ctrl inverts Add/Subtract and Grow/Erode,
+//!   BeginStroke(name)     tool = chosen tool, Ctrl inverts Add/Subtract and Grow/Erode,
 //!            │            Shift smooths for this stroke; plane lock fixes the plane at the first hit
-//!   every frame held: one dab at the hovered point ──> Document::edited (physics, remesh)
+//!   every frame held: Dabs spaced along the pointer's path (DabSpacer), each pinned near the
+//!            │        surface the stroke started on (StrokePin) ──> Document::dab
+//!            │        (undo, physics, publish); no dab changes the world's bottom layer
 //!            ▼
-//!   release: Stroke::end ──> the Edit menu shows the step's name
+//!   release: EndStroke ──> the Edit menu shows the step's name
 //! ```
 //!
 //! The voxel operations themselves live in the engine's `tools` module.
@@ -16,13 +19,19 @@
 use eframe::egui::Modifiers;
 
 use strata_engine::tools::{
-    pick_material, Brush, BrushShape, Plane, SeaLevelMode, Stroke, Tool, ToolKind,
+    pick_material, Brush, BrushShape, DabSpacer, FlattenMode, Plane, SeaLevelMode, StrokePin, Tool,
+    ToolKind,
 };
 use strata_engine::voxel::VoxelBox;
 
+use crate::action::Action;
 use crate::document::Document;
 use crate::viewport::scene::{CursorDraw, CursorShape};
 use crate::viewport::ViewportInput;
+
+/// How far (in brush radii) a stroke's dabs may move off the surface it started on, toward the
+/// camera or into the ground: one stroke builds or digs at most this much.
+pub const STROKE_BAND: f32 = 1.0;
 
 /// The editor's tool settings and the stroke in progress.
 pub struct ToolState {
@@ -32,10 +41,14 @@ pub struct ToolState {
     pub brush: Brush,
     /// Keep every dab of a stroke on the plane through the first hit.
     pub plane_lock: bool,
-    /// Flatten to a fixed height instead of the plane under the first hit.
+    /// Flatten to a fixed plane instead of the horizontal plane under each dab.
     pub flatten_fixed: bool,
-    /// The fixed flatten height, voxels.
+    /// The fixed flatten plane's height where it crosses the Y axis (X = Z = 0), voxels.
     pub flatten_height: f32,
+    /// The fixed flatten plane's normal (need not be unit length; up by default).
+    pub flatten_normal: [f32; 3],
+    /// Which side of the plane Flatten may change.
+    pub flatten_mode: FlattenMode,
     /// Sea Level: the water surface height, voxels.
     pub sea_level: f32,
     /// Sea Level: the X and Z range `[x0, z0, x1, z1]` (half-open) to fill or clear; `None` is the
@@ -44,10 +57,13 @@ pub struct ToolState {
     stroke: Option<Active>,
 }
 
+/// The tool and brush a stroke started with (they stay fixed until it ends), where its dabs go.
+#[derive(Debug, Clone)]
 struct Active {
-    stroke: Stroke,
     tool: Tool,
     brush: Brush,
+    spacer: DabSpacer,
+    pin: StrokePin,
 }
 
 impl Default for ToolState {
@@ -58,6 +74,8 @@ impl Default for ToolState {
             plane_lock: false,
             flatten_fixed: false,
             flatten_height: 32.0,
+            flatten_normal: [0.0, 1.0, 0.0],
+            flatten_mode: FlattenMode::Both,
             sea_level: 24.0,
             sea_area: None,
             stroke: None,
@@ -71,6 +89,11 @@ impl ToolState {
         self.stroke.is_some()
     }
 
+    /// The plane the stroke in progress is locked to (Plane Lock), if any.
+    pub fn locked_plane(&self) -> Option<Plane> {
+        self.stroke.as_ref().and_then(|a| a.brush.plane_lock)
+    }
+
     /// The tool a stroke started now would use, given the held modifiers.
     pub fn effective(&self, modifiers: Modifiers) -> Tool {
         let mut tool = self.tool;
@@ -79,25 +102,32 @@ impl ToolState {
         } else if modifiers.command || modifiers.ctrl {
             tool = tool.inverted();
         }
+        tool.flatten_mode = self.flatten_mode;
         if tool.kind == ToolKind::Flatten && self.flatten_fixed {
-            tool.flatten_plane = Some(Plane::horizontal(self.flatten_height));
+            tool.flatten_plane = Some(self.fixed_plane());
         }
         tool
     }
 
-    /// Handle one frame of viewport input. Returns a message for the status bar (a picked material).
+    /// The fixed Flatten plane: through (0, height, 0) with the chosen normal.
+    pub fn fixed_plane(&self) -> Plane {
+        Plane::new([0.0, self.flatten_height, 0.0], self.flatten_normal)
+    }
+
+    /// Handle one frame of viewport input: push the stroke actions; returns a message for the status
+    /// bar (a picked material).
     pub fn handle(
         &mut self,
         input: &ViewportInput,
         modifiers: Modifiers,
-        doc: &mut Document,
+        doc: &Document,
+        out: &mut Vec<Action>,
     ) -> Option<String> {
         let mut message = None;
         if input.primary_pressed && self.stroke.is_none() {
             if let Some(hit) = input.hover {
                 if modifiers.alt {
-                    let grid = &doc.project.grid;
-                    if let Some(id) = pick_material(grid, doc.materials(), hit.point) {
+                    if let Some(id) = pick_material(doc.grid(), doc.materials(), hit.point) {
                         self.tool.material = id;
                         let name = doc
                             .materials()
@@ -106,90 +136,75 @@ impl ToolState {
                         message = Some(format!("Picked {name}"));
                     }
                 } else if self.tool.kind != ToolKind::SeaLevel {
-                    self.begin(doc, modifiers, hit.point, hit.normal);
+                    self.begin(modifiers, hit.point, hit.normal, doc.bounds().min.y, out);
                 }
             }
         }
         if input.primary_down {
             if let (Some(active), Some(hit)) = (self.stroke.as_mut(), input.hover) {
-                let project = &mut doc.project;
-                let changed = active.stroke.dab(
-                    &mut project.history,
-                    &mut project.grid,
-                    &project.header.materials,
-                    &active.tool,
-                    &active.brush,
-                    hit.point,
-                );
-                if let Some(b) = changed {
-                    doc.edited(b);
+                let mut centers = Vec::new();
+                active.spacer.advance(hit.point, input.dt, &mut centers);
+                for c in centers {
+                    out.push(Action::Dab {
+                        tool: active.tool,
+                        brush: active.brush,
+                        center: active.pin.pin(c),
+                    });
                 }
             }
         }
         if input.primary_released || (!input.primary_down && !input.primary_pressed) {
-            self.finish(doc);
+            self.finish(out);
         }
         message
     }
 
     fn begin(
         &mut self,
-        doc: &mut Document,
         modifiers: Modifiers,
         point: [f32; 3],
         normal: [f32; 3],
+        world_bottom: i32,
+        out: &mut Vec<Action>,
     ) {
         let tool = self.effective(modifiers);
         let mut brush = self.brush.clamped();
         if self.plane_lock {
             brush.plane_lock = Some(Plane::new(point, normal));
         }
-        let stroke = Stroke::begin(&mut doc.project.history, tool.kind.name());
+        // The world's lowest layer stays, so the ground always has a floor.
+        brush.floor_y = Some(world_bottom.saturating_add(1));
+        out.push(Action::BeginStroke(tool.kind.name().to_owned()));
         self.stroke = Some(Active {
-            stroke,
             tool,
             brush,
+            spacer: DabSpacer::new(brush.radius()),
+            pin: StrokePin::new(point, normal, brush.radius() * STROKE_BAND),
         });
     }
 
-    /// End the stroke in progress, if any (mouse released, or the document is about to change).
-    pub fn finish(&mut self, doc: &mut Document) {
-        if let Some(active) = self.stroke.take() {
-            active.stroke.end(&mut doc.project.history);
+    /// End the stroke in progress, if any (mouse released, or the tool changes).
+    pub fn finish(&mut self, out: &mut Vec<Action>) {
+        if self.stroke.take().is_some() {
+            out.push(Action::EndStroke);
         }
     }
 
-    /// Fill (or clear) water up to the sea level in the chosen area (whole world by default), as one
-    /// undo step. Returns false when nothing changed.
-    pub fn sea_level(&mut self, doc: &mut Document, mode: SeaLevelMode) -> bool {
-        self.finish(doc);
-        let project = &mut doc.project;
-        let mut bounds: VoxelBox = project.header.bounds;
+    /// The action that fills (or clears) water up to the sea level in the chosen area (whole world
+    /// by default) of a world with `bounds`, as one undo step.
+    pub fn sea_level(&self, bounds: VoxelBox, mode: SeaLevelMode) -> Action {
+        let mut region = bounds;
         if let Some([x0, z0, x1, z1]) = self.sea_area {
-            bounds.min.x = x0.min(x1);
-            bounds.min.z = z0.min(z1);
-            bounds.max.x = x0.max(x1);
-            bounds.max.z = z0.max(z1);
+            region.min.x = x0.min(x1);
+            region.min.z = z0.min(z1);
+            region.max.x = x0.max(x1);
+            region.max.z = z0.max(z1);
         }
-        let name = match mode {
-            SeaLevelMode::Fill => "Fill Water",
-            SeaLevelMode::Clear => "Clear Water",
-        };
-        let mut stroke = Stroke::begin(&mut project.history, name);
-        let changed = stroke.sea_level(
-            &mut project.history,
-            &mut project.grid,
-            &project.header.materials,
-            bounds,
-            self.sea_level,
+        Action::SeaLevel {
+            region,
+            level: self.sea_level,
             mode,
-        );
-        stroke.end(&mut project.history);
-        if let Some(b) = changed {
-            doc.edited(b);
-            return true;
         }
-        false
     }
 
     /// The cursor to draw at a hovered point.

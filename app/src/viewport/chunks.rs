@@ -22,8 +22,10 @@ use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SI
 
 use super::upload::{build, ChunkUpload, Palette};
 
-/// Distances (in chunks) beyond which LOD 1, 2 and 3 are used.
+/// Distances (in chunks) beyond which LOD 1, 2 and 3 are used, at the default LOD distance.
 const LOD_DISTANCES: [f32; 3] = [6.0, 12.0, 24.0];
+/// The default distance (chunks) at which LOD 1 starts; the others scale with it.
+pub const DEFAULT_LOD_DISTANCE: f32 = LOD_DISTANCES[0];
 /// Chunks meshed per parallel batch.
 const BATCH: usize = 16;
 /// Batches up to this many chunks are meshed serially.
@@ -38,6 +40,9 @@ pub struct ChunkMeshes {
     urgent: FxHashSet<ChunkPos>,
     /// Use coarser meshes for distant chunks.
     pub lod_enabled: bool,
+    /// Distance in chunks at which LOD 1 starts (LOD 2 and 3 at twice and four times it);
+    /// 0 means the default.
+    pub lod_distance: f32,
     palette: Option<Palette>,
 }
 
@@ -103,6 +108,11 @@ impl ChunkMeshes {
             .count()
     }
 
+    /// Chunks waiting to be remeshed because an edit touched them.
+    pub fn urgent_count(&self) -> usize {
+        self.urgent.len()
+    }
+
     /// Mark every chunk whose mesh reads voxels of `changed` as urgent.
     pub fn edited(&mut self, grid: &Grid, changed: VoxelBox) {
         let reach = (BORDER << MAX_LOD) as i32 + 1;
@@ -144,7 +154,12 @@ impl ChunkMeshes {
         if !self.lod_enabled {
             return 0;
         }
-        lod_for_distance((center(p) - camera).magnitude() / CHUNK_SIZE as f32)
+        let scale = if self.lod_distance > 0.0 {
+            DEFAULT_LOD_DISTANCE / self.lod_distance
+        } else {
+            1.0
+        };
+        lod_for_distance((center(p) - camera).magnitude() / CHUNK_SIZE as f32 * scale)
     }
 
     /// Rebuild urgent chunks, then stale ones nearest first until `budget` has passed. Returns the

@@ -12,6 +12,7 @@
 
 pub mod camera;
 pub mod chunks;
+pub mod overlay;
 pub mod paint;
 pub mod scene;
 pub mod upload;
@@ -23,10 +24,13 @@ use eframe::egui::{self, Key, PointerButton, Sense};
 use three_d::{InnerSpace, Vec3};
 
 use strata_engine::physics::WorldHit;
+use strata_engine::storage::Grid;
+use strata_engine::voxel::VoxelBox;
 
 use crate::document::Document;
-use camera::{AxisView, EditorCamera};
+use camera::EditorCamera;
 use chunks::ChunkMeshes;
+use overlay::Overlay;
 use paint::PaintStats;
 use scene::{CursorDraw, FrameParams, Pending};
 
@@ -46,6 +50,23 @@ pub struct ViewportInput {
     pub primary_down: bool,
     /// Primary button released this frame.
     pub primary_released: bool,
+    /// Seconds since the previous frame.
+    pub dt: f32,
+}
+
+/// This frame's viewport area and input, between [`Viewport::begin`] and [`Viewport::end`].
+#[derive(Debug, Clone, Copy)]
+pub struct ViewportFrame {
+    /// What the tools get.
+    pub input: ViewportInput,
+    rect: egui::Rect,
+}
+
+impl ViewportFrame {
+    /// The viewport's rectangle in the window.
+    pub fn rect(&self) -> egui::Rect {
+        self.rect
+    }
 }
 
 /// The viewport's state.
@@ -91,11 +112,11 @@ impl Viewport {
     }
 
     /// Start showing `doc`: camera from its header, every chunk stale.
-    pub fn reset(&mut self, doc: &Document) {
-        let header = &doc.project.header;
+    pub fn on_document(&mut self, doc: &Document) {
+        let header = doc.header();
         self.camera = EditorCamera::from_saved(&header.camera);
         self.extent = header.bounds.size().into_iter().max().unwrap_or(256) as f32;
-        self.meshes.reset(&doc.project.grid, &header.materials);
+        self.meshes.reset(doc.grid(), &header.materials);
         self.hover = None;
         if let Ok(mut p) = self.pending.lock() {
             *p = Pending {
@@ -106,13 +127,16 @@ impl Viewport {
         }
     }
 
+    /// The voxels in `changed` were modified: the chunks whose meshes read them are remeshed in
+    /// the next [`Viewport::end`], whatever the budget.
+    pub fn on_edit(&mut self, grid: &Grid, changed: VoxelBox) {
+        self.meshes.edited(grid, changed);
+    }
+
     /// Remesh what edits touched (all of it) and stale chunks (within the frame budget).
-    pub fn refresh(&mut self, doc: &mut Document) {
-        for b in doc.take_edits() {
-            self.meshes.edited(&doc.project.grid, b);
-        }
+    fn refresh(&mut self, doc: &Document) {
         let uploads = self.meshes.update(
-            &doc.project.grid,
+            doc.grid(),
             doc.materials(),
             self.camera.position,
             MESH_BUDGET,
@@ -134,14 +158,9 @@ impl Viewport {
         self.stats.lock().map_or(0, |s| s.triangles)
     }
 
-    /// Show the viewport in the rest of `ui`, handle camera input and picking, draw the scene with
-    /// `cursor` (called with the hovered hit) as the brush cursor.
-    pub fn show(
-        &mut self,
-        ui: &mut egui::Ui,
-        doc: &mut Document,
-        cursor: impl FnOnce(&WorldHit) -> Option<CursorDraw>,
-    ) -> ViewportInput {
+    /// Take the rest of `ui` for the view: camera input and picking. The tools then handle
+    /// [`ViewportFrame::input`], and [`Viewport::end`] draws.
+    pub fn begin(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> ViewportFrame {
         let rect = ui.available_rect_before_wrap();
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
         let (w, h) = (rect.width(), rect.height());
@@ -153,34 +172,55 @@ impl Viewport {
             doc.raycast(ray.origin, ray.dir, self.extent * 8.0)
         });
         self.camera_input(ui, &response, rect);
-        self.refresh(doc);
         let input = ui.input(|i| ViewportInput {
             hover: self.hover,
             primary_pressed: response.contains_pointer() && i.pointer.primary_pressed(),
             primary_down: i.pointer.primary_down() && response.is_pointer_button_down_on(),
             primary_released: i.pointer.primary_released(),
+            dt: i.stable_dt.min(0.25),
         });
+        ViewportFrame { input, rect }
+    }
+
+    /// Remesh what changed and draw the scene with `cursor` as the brush cursor and `overlays`
+    /// over the terrain.
+    pub fn end(
+        &mut self,
+        ui: &mut egui::Ui,
+        doc: &Document,
+        frame: ViewportFrame,
+        cursor: Option<CursorDraw>,
+        overlays: Vec<Overlay>,
+    ) {
+        self.refresh(doc);
         let params = FrameParams {
             camera: self.camera,
-            cursor: self.hover.as_ref().and_then(cursor),
+            cursor,
             extent: self.extent,
             show_grid: self.show_grid,
+            overlays,
         };
         if self.gl {
             ui.painter().add(paint::callback(
-                rect,
+                frame.rect,
                 params,
                 self.pending.clone(),
                 self.stats.clone(),
             ));
         } else {
             ui.painter()
-                .rect_filled(rect, 0.0, egui::Color32::from_rgb(135, 160, 190));
+                .rect_filled(frame.rect, 0.0, egui::Color32::from_rgb(135, 160, 190));
         }
         if self.stale_chunks() > 0 || self.fly_keys_held(ui) {
             ui.ctx().request_repaint();
         }
-        input
+    }
+
+    /// Focus the camera on the hovered point (F).
+    pub fn focus_hovered(&mut self) {
+        if let Some(hit) = self.hover {
+            self.camera.focus(Vec3::from(hit.point), 16.0);
+        }
     }
 
     fn fly_keys_held(&self, ui: &egui::Ui) -> bool {
@@ -248,32 +288,6 @@ impl Viewport {
                 Vec3::from(ray.origin) + Vec3::from(ray.dir) * self.camera.focus_distance
             });
             self.camera.zoom_toward(point, scroll / 50.0);
-        }
-        if response.contains_pointer() {
-            self.view_shortcuts(ui, hover_point);
-        }
-    }
-
-    fn view_shortcuts(&mut self, ui: &egui::Ui, hover_point: Option<Vec3>) {
-        let (focus, views) = ui.input(|i| {
-            let alt = i.modifiers.alt;
-            let views = [
-                (Key::Num1, AxisView::Front),
-                (Key::Num3, AxisView::Right),
-                (Key::Num7, AxisView::Top),
-            ]
-            .into_iter()
-            .find(|(k, _)| alt && i.key_pressed(*k))
-            .map(|(_, v)| v);
-            (!i.modifiers.any() && i.key_pressed(Key::F), views)
-        });
-        if focus {
-            if let Some(p) = hover_point {
-                self.camera.focus(p, 16.0);
-            }
-        }
-        if let Some(v) = views {
-            self.camera.axis_view(v);
         }
     }
 }

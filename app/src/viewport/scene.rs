@@ -12,13 +12,14 @@
 use rustc_hash::FxHashMap;
 use three_d::{
     degrees, vec3, AmbientLight, Axes, Blend, Camera, ClearState, ColorMaterial, Context,
-    CpuMaterial, CpuMesh, Cull, DirectionalLight, Gm, Indices, Mat4, Mesh, Object,
+    CpuMaterial, CpuMesh, Cull, DirectionalLight, Gm, Indices, InnerSpace, Mat4, Mesh, Object,
     PhysicalMaterial, Positions, RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
 };
 
 use strata_engine::voxel::{ChunkPos, VoxelBox};
 
 use super::camera::EditorCamera;
+use super::overlay::{box_edges, Overlay, SolidKind};
 use super::upload::ChunkUpload;
 
 /// Sky color behind the terrain (sRGB, as stored in the framebuffer).
@@ -60,7 +61,7 @@ pub enum CursorShape {
 }
 
 /// Everything one frame needs besides the meshes.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FrameParams {
     /// The camera.
     pub camera: EditorCamera,
@@ -70,6 +71,8 @@ pub struct FrameParams {
     pub extent: f32,
     /// Draw the ground grid and axes.
     pub show_grid: bool,
+    /// Previews, selections and bodies drawn over the terrain.
+    pub overlays: Vec<Overlay>,
 }
 
 struct ChunkGpu {
@@ -279,6 +282,8 @@ impl Scene {
         if let Some(c) = params.cursor {
             objects.push(&self.cursors[cursor_index(c.shape)]);
         }
+        let overlays = self.overlay_meshes(&params.overlays, cam.position);
+        objects.extend(overlays.iter().map(|o| o as &dyn Object));
         let [r, g, b] = CLEAR_COLOR;
         target
             .clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0))
@@ -290,6 +295,153 @@ impl Scene {
             );
         self.triangles = triangles;
     }
+}
+
+impl Scene {
+    /// Small meshes for this frame's overlays (rebuilt each frame: there are only a few).
+    fn overlay_meshes(&self, overlays: &[Overlay], eye: Vec3) -> Vec<Gm<Mesh, ColorMaterial>> {
+        let mut out = Vec::new();
+        for o in overlays {
+            match o {
+                Overlay::Plane {
+                    center,
+                    normal,
+                    half_size,
+                    color,
+                } => {
+                    let n = Vec3::from(*normal);
+                    if n.magnitude2() < 1e-12 {
+                        continue;
+                    }
+                    let n = n.normalize();
+                    let helper = if n.y.abs() < 0.9 {
+                        Vec3::unit_y()
+                    } else {
+                        Vec3::unit_x()
+                    };
+                    let u = n.cross(helper).normalize() * *half_size;
+                    let v = n.cross(u);
+                    let c = Vec3::from(*center);
+                    let quad = vec![
+                        c - u - v,
+                        c + u - v,
+                        c + u + v,
+                        c - u - v,
+                        c + u + v,
+                        c - u + v,
+                    ];
+                    out.push(self.flat(quad, *color));
+                }
+                Overlay::Level { min, max, y, color } => {
+                    let p = |x: f32, z: f32| vec3(x, *y, z);
+                    let (a, b) = (p(min[0], min[1]), p(max[0], min[1]));
+                    let (c, d) = (p(max[0], max[1]), p(min[0], max[1]));
+                    out.push(self.flat(vec![a, b, c, a, c, d], *color));
+                }
+                Overlay::WireBox { min, max, color } => {
+                    out.push(self.lines(&box_edges(*min, *max), *color, eye));
+                }
+                Overlay::Lines { points, color } => out.push(self.lines(points, *color, eye)),
+                Overlay::Solid {
+                    kind,
+                    center,
+                    rotation,
+                    half_extents,
+                    color,
+                } => out.push(self.solid(*kind, *center, *rotation, *half_extents, *color)),
+            }
+        }
+        out
+    }
+
+    fn material(&self, color: [u8; 4]) -> ColorMaterial {
+        let albedo = Srgba::new(color[0], color[1], color[2], color[3]);
+        let cpu = CpuMaterial {
+            albedo,
+            ..Default::default()
+        };
+        let mut material = if color[3] == 255 {
+            ColorMaterial::new_opaque(&self.context, &cpu)
+        } else {
+            ColorMaterial::new_transparent(&self.context, &cpu)
+        };
+        material.render_states.cull = Cull::None;
+        if color[3] < 255 {
+            material.render_states.blend = Blend::TRANSPARENCY;
+        }
+        material
+    }
+
+    fn flat(&self, positions: Vec<Vec3>, color: [u8; 4]) -> Gm<Mesh, ColorMaterial> {
+        let mesh = CpuMesh {
+            positions: Positions::F32(positions),
+            indices: Indices::None,
+            ..Default::default()
+        };
+        Gm::new(Mesh::new(&self.context, &mesh), self.material(color))
+    }
+
+    /// Segments as thin camera-facing strips, a little wider further away so they stay visible.
+    fn lines(&self, points: &[[f32; 3]], color: [u8; 4], eye: Vec3) -> Gm<Mesh, ColorMaterial> {
+        let mut positions = Vec::with_capacity(points.len() * 3);
+        for pair in points.chunks_exact(2) {
+            let (a, b) = (Vec3::from(pair[0]), Vec3::from(pair[1]));
+            let mid = (a + b) * 0.5;
+            let along = b - a;
+            let side = along.cross(mid - eye);
+            if side.magnitude2() < 1e-12 {
+                continue;
+            }
+            let width = ((mid - eye).magnitude() * 0.0015).max(0.04);
+            let s = side.normalize() * width;
+            positions.extend_from_slice(&[a - s, b - s, b + s, a - s, b + s, a + s]);
+        }
+        self.flat(positions, color)
+    }
+
+    fn solid(
+        &self,
+        kind: SolidKind,
+        center: [f32; 3],
+        rotation: [f32; 4],
+        half: [f32; 3],
+        color: [u8; 4],
+    ) -> Gm<Mesh, ColorMaterial> {
+        let mut mesh = match kind {
+            SolidKind::Sphere => CpuMesh::sphere(16),
+            SolidKind::Box => CpuMesh::cube(),
+            SolidKind::Capsule => capsule_mesh(half[0], half[1]),
+        };
+        let scale = match kind {
+            SolidKind::Sphere => Mat4::from_scale(half[0]),
+            SolidKind::Box => Mat4::from_nonuniform_scale(half[0], half[1], half[2]),
+            SolidKind::Capsule => Mat4::from_scale(1.0),
+        };
+        let [x, y, z, w] = rotation;
+        let q = three_d::Quat::new(w, x, y, z);
+        let transform = Mat4::from_translation(Vec3::from(center)) * Mat4::from(q) * scale;
+        if mesh.transform(transform).is_err() {
+            mesh = CpuMesh::cube();
+        }
+        mesh.compute_normals();
+        Gm::new(Mesh::new(&self.context, &mesh), self.material(color))
+    }
+}
+
+/// A capsule along Y: a cylinder of half height `half_height` with hemispheres of `radius`.
+fn capsule_mesh(radius: f32, half_height: f32) -> CpuMesh {
+    let mut sphere = CpuMesh::sphere(16);
+    if let Positions::F32(p) = &mut sphere.positions {
+        for v in p.iter_mut() {
+            let shift = if v.y >= 0.0 {
+                half_height
+            } else {
+                -half_height
+            };
+            *v = vec3(v.x * radius, v.y * radius + shift, v.z * radius);
+        }
+    }
+    sphere
 }
 
 fn cursor_index(shape: CursorShape) -> usize {

@@ -14,9 +14,9 @@
 use rustc_hash::FxHashMap;
 use three_d::{CpuMesh, Indices, Positions, Srgba, Vec3};
 
-use strata_engine::mesh::{linear_palette, linear_to_srgb, mesh_chunk, MeshBuffer};
+use strata_engine::mesh::{mesh_chunk, MeshBuffer};
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{ChunkPos, MaterialTable};
+use strata_engine::voxel::{linear_palette, linear_to_srgb, ChunkPos, MaterialTable};
 
 /// The meshes of one chunk at one level of detail; `None` parts have no triangles.
 pub struct ChunkUpload {

@@ -1,12 +1,11 @@
-//! Byte formats: the seed RLE voxel encoding, LZ4 framing of RLE streams, atomic file writes and the
-//! `.strata` project file. Byte-level specs live in `docs/formats/`.
+//! File formats: atomic file writes, the `.strata` project file and the godot_voxel block, region
+//! and container formats. The byte codecs they share with the undo history (RLE, LZ4, [`Reader`])
+//! live one layer below in [`crate::codec`]. Byte-level specs live in `docs/formats/`.
 
 mod atomic;
-mod bytes;
 pub mod godot;
-pub mod lz4;
 pub mod project;
-pub mod rle;
 
+/// Moved to [`crate::codec`]; re-exported here so existing paths keep working.
+pub use crate::codec::{lz4, rle, Reader};
 pub use atomic::{backup_path, write_atomic, AtomicFile};
-pub use bytes::Reader;

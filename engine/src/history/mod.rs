@@ -11,7 +11,7 @@ mod serial;
 
 use std::collections::VecDeque;
 
-use crate::format::lz4::PackedVoxels;
+use crate::codec::lz4::PackedVoxels;
 use crate::storage::Grid;
 use crate::voxel::{Voxel, VoxelBox};
 use crate::Result;

@@ -11,9 +11,9 @@
 //! Loading unpacks every box once, so a history that loads can always be undone and redone.
 
 use super::{History, Snapshot, Step};
-use crate::format::lz4::PackedVoxels;
-use crate::format::rle::max_encoded_len;
-use crate::format::Reader;
+use crate::codec::lz4::PackedVoxels;
+use crate::codec::rle::max_encoded_len;
+use crate::codec::Reader;
 use crate::voxel::{Voxel, VoxelBox, VoxelPos};
 use crate::{Error, Result};
 

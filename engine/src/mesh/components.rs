@@ -25,15 +25,15 @@ pub(crate) static MEMBERS: [[u8; 4]; 256] = build().1;
 pub(crate) static COUNT: [u8; 256] = build().2;
 
 /// Sign-changing edges per corner mask, each as `edge | component << 4` (edge = index into
-/// `nets::EDGES`, component = that of the edge's inside corner); the first [`CROSS_COUNT`] are valid.
+/// `cube::EDGES`, component = that of the edge's inside corner); the first [`CROSS_COUNT`] are valid.
 pub(crate) static CROSSINGS: [[u8; 12]; 256] = build_crossings().0;
 /// Number of sign-changing edges per corner mask.
 pub(crate) static CROSS_COUNT: [u8; 256] = build_crossings().1;
-/// Sign-changing edges per corner mask as a bit set (bit `e` = edge `e` of `nets::EDGES`).
+/// Sign-changing edges per corner mask as a bit set (bit `e` = edge `e` of `cube::EDGES`).
 pub(crate) static CROSS_BITS: [u16; 256] = build_crossings().2;
 
 const fn build_crossings() -> ([[u8; 12]; 256], [u8; 256], [u16; 256]) {
-    let edges = super::nets::EDGES;
+    let edges = super::cube::EDGES;
     let comp = build().0;
     let mut list = [[0u8; 12]; 256];
     let mut count = [0u8; 256];

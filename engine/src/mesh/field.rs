@@ -72,38 +72,6 @@ const fn density_table() -> [f32; 256] {
 /// Density of an empty sample.
 pub(crate) const EMPTY: f32 = -0.5;
 
-/// Convert one sRGB byte to linear light.
-pub fn srgb_to_linear(c: u8) -> f32 {
-    let s = f32::from(c) / 255.0;
-    if s <= 0.04045 {
-        s / 12.92
-    } else {
-        ((s + 0.055) / 1.055).powf(2.4)
-    }
-}
-
-/// Every material id's color in linear light (ids the table lacks are mid grey), the palette the
-/// exporters, the top-down renderer and the editor share.
-pub fn linear_palette(table: &MaterialTable) -> [[f32; 3]; MATERIAL_COUNT] {
-    let mut palette = [[0.5f32; 3]; MATERIAL_COUNT];
-    for (p, m) in palette.iter_mut().zip(&table.materials) {
-        let (r, g, b) = m.color;
-        *p = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
-    }
-    palette
-}
-
-/// Convert linear light in `0..=1` to an sRGB byte.
-pub fn linear_to_srgb(l: f32) -> u8 {
-    let l = l.clamp(0.0, 1.0);
-    let s = if l <= 0.003_130_8 {
-        l * 12.92
-    } else {
-        1.055 * l.powf(1.0 / 2.4) - 0.055
-    };
-    (s * 255.0).round() as u8
-}
-
 impl MaterialLut {
     /// Tables for `table`; ids past its end are smooth grey solids.
     pub fn new(table: &MaterialTable) -> Self {
@@ -463,13 +431,6 @@ mod tests {
                 }
             }
             assert_eq!((bits, seen), (want, want_seen), "row of {len}");
-        }
-    }
-
-    #[test]
-    fn srgb_round_trips() {
-        for c in 0..=255u8 {
-            assert_eq!(linear_to_srgb(srgb_to_linear(c)), c);
         }
     }
 }

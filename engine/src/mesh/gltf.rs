@@ -12,9 +12,8 @@
 
 use serde_json::{json, Value};
 
-use super::field::srgb_to_linear;
 use super::weld::Welded;
-use crate::voxel::MaterialTable;
+use crate::voxel::{srgb_to_linear, MaterialTable};
 use crate::{Error, Result};
 
 const ARRAY_BUFFER: u32 = 34962;

@@ -45,6 +45,7 @@
 
 mod buffer;
 mod components;
+mod cube;
 pub(crate) mod export;
 mod field;
 mod gltf;
@@ -57,9 +58,10 @@ mod skirt;
 mod tests;
 mod weld;
 
+/// Moved to [`crate::voxel`]; re-exported here so existing paths keep working.
+pub use crate::voxel::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use buffer::{MaterialSlots, MeshBuffer};
 pub use export::{export_glb, export_obj, surface_owners, ExportStats};
-pub use field::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use input::{MeshInput, BORDER, MAX_LOD};
 
 use crate::storage::Grid;

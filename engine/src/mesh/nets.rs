@@ -42,73 +42,11 @@
 
 use super::buffer::MeshBuffer;
 use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
+use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::input::{MeshInput, BORDER};
 use super::qef;
-
-/// Corner `k` of a cell is at `(k & 1, (k >> 1) & 1, k >> 2)`.
-pub(crate) const CORNER_POS: [[f32; 3]; 8] = [
-    [0.0, 0.0, 0.0],
-    [1.0, 0.0, 0.0],
-    [0.0, 1.0, 0.0],
-    [1.0, 1.0, 0.0],
-    [0.0, 0.0, 1.0],
-    [1.0, 0.0, 1.0],
-    [0.0, 1.0, 1.0],
-    [1.0, 1.0, 1.0],
-];
-
-/// Unit vectors of the three axes.
-pub(crate) const UNIT: [[f32; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-
-/// The twelve cell edges as (lower corner, upper corner, axis).
-pub(crate) const EDGES: [(usize, usize, usize); 12] = [
-    (0, 1, 0),
-    (2, 3, 0),
-    (4, 5, 0),
-    (6, 7, 0),
-    (0, 2, 1),
-    (1, 3, 1),
-    (4, 6, 1),
-    (5, 7, 1),
-    (0, 4, 2),
-    (1, 5, 2),
-    (2, 6, 2),
-    (3, 7, 2),
-];
-
-/// [`EDGES`] as bytes: a denser table for the vertex loop.
-pub(crate) const EDGE_CORNERS: [(u8, u8, u8); 12] = {
-    let mut t = [(0u8, 0u8, 0u8); 12];
-    let mut e = 0;
-    while e < 12 {
-        t[e] = (EDGES[e].0 as u8, EDGES[e].1 as u8, EDGES[e].2 as u8);
-        e += 1;
-    }
-    t
-};
-
-/// Per axis, the cell edges on the cell's upper face across that axis (their lower corner has that
-/// coordinate 1), as bit sets over [`EDGES`]; the other edges lie on the lower face or along the axis.
-const UPPER_FACE_EDGES: [u16; 3] = {
-    let mut t = [0u16; 3];
-    let mut e = 0;
-    while e < 12 {
-        let lower = EDGES[e].0;
-        let mut a = 0;
-        while a < 3 {
-            if (lower >> a) & 1 == 1 {
-                t[a] |= 1 << e;
-            }
-            a += 1;
-        }
-        e += 1;
-    }
-    t
-};
-
-/// All twelve cell edges as a bit set.
-const ALL_EDGES: u16 = 0xfff;
+use crate::vec3::{dot, normalize, sub};
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
 pub(crate) fn strides(size: [usize; 3]) -> [usize; 3] {
@@ -521,35 +459,17 @@ impl Ctx<'_> {
     }
 }
 
-/// The cell-local point `t` of the way from corner `a` along `axis`.
-#[inline]
-pub(crate) fn crossing_point(a: usize, axis: u8, t: f32) -> [f32; 3] {
-    // Corner plus t along the axis, without a dynamic store (it would stall the reload).
-    let (c, u) = (CORNER_POS[a], UNIT[usize::from(axis)]);
-    [c[0] + t * u[0], c[1] + t * u[1], c[2] + t * u[2]]
-}
-
 /// The outward unit normal from the cell's density gradient (density grows inward).
 fn normal_of(d: &[f32; 8]) -> [f32; 3] {
     let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
     let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
     let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
-    normalize([-gx, -gy, -gz])
-}
-
-/// `v / |v|`, or straight up for a zero vector.
-pub(crate) fn normalize(v: [f32; 3]) -> [f32; 3] {
-    let len2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
-    if len2 > 1e-12 {
-        let inv = 1.0 / len2.sqrt();
-        [v[0] * inv, v[1] * inv, v[2] * inv]
-    } else {
-        [0.0, 1.0, 0.0]
-    }
+    normalize([-gx, -gy, -gz]).unwrap_or([0.0, 1.0, 0.0])
 }
 
 fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
-    (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)
+    let d = sub(a, b);
+    dot(d, d)
 }
 
 /// Two triangles of a counter-clockwise quad, split along its shorter diagonal (ties: `q0–q2`).

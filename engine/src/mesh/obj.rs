@@ -18,10 +18,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::export::Marks;
-use super::field::linear_to_srgb;
 use super::weld::Welded;
 use crate::format::{write_atomic, AtomicFile};
-use crate::voxel::MaterialTable;
+use crate::voxel::{linear_to_srgb, MaterialTable};
 use crate::{Error, Result};
 
 /// An OBJ file being written, plus the MTL text written at the end.

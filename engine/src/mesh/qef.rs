@@ -25,7 +25,7 @@
 //! square corners instead of the chamfers plain surface nets would give it. The result is clamped to
 //! the cell, so vertices never leave the cell that owns them.
 
-use super::nets::{crossing_point, EDGE_CORNERS};
+use super::cube::{crossing_point, EDGE_CORNERS};
 
 /// Weight of the pull toward the mass point.
 const LAMBDA: f32 = 0.02;
@@ -45,7 +45,7 @@ fn minmod(a: f32, b: f32) -> f32 {
 ///
 /// `strides` are the box's index strides and `corners` the index offsets of a cell's eight corners;
 /// `d` holds the eight corner densities; `edges` and `ts` the sign-changing edges of the component
-/// being placed (indices into `nets::EDGES`) and where along each the crossing lies; `mass` the mean of
+/// being placed (indices into `cube::EDGES`) and where along each the crossing lies; `mass` the mean of
 /// the crossing points. The cell must not touch the box's outer layer (central differences read one
 /// sample beyond each corner). Normals are left unnormalised, so an edge with a weak density step (a
 /// vague crossing) weighs less than a crisp one.

@@ -8,8 +8,7 @@
 use rustc_hash::FxHashMap;
 
 use super::buffer::MeshBuffer;
-use super::field::linear_palette;
-use crate::voxel::MaterialTable;
+use crate::voxel::{linear_palette, MaterialTable};
 
 /// The growing welded mesh.
 #[derive(Debug, Default)]

@@ -36,7 +36,7 @@
 
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, MATERIAL_COUNT};
-use store::ChunkStore;
+use broadphase_store::ChunkStore;
 
 /// log2 of the physics chunk edge.
 pub const PHYSICS_CHUNK_BITS: u32 = 3;
@@ -473,11 +473,8 @@ fn dilate(rows: &Rows) -> Mask {
     out
 }
 
-#[path = "broadphase_query.rs"]
-mod query;
-#[path = "broadphase_store.rs"]
-mod store;
+mod broadphase_query;
+mod broadphase_store;
 
 #[cfg(test)]
-#[path = "broadphase_tests.rs"]
-mod tests;
+mod broadphase_tests;

@@ -24,6 +24,7 @@
 //! quad leaves expect.
 
 use crate::mesh::MeshBuffer;
+use crate::vec3::{dot, sub};
 use crate::{Error, Result};
 
 use super::kdtree::TriangleMesh;
@@ -222,8 +223,6 @@ pub fn blend_material(corners: [[f32; 3]; 3], materials: [u8; 3], point: [f32; 3
 /// Barycentric coordinates of `p` (projected onto the triangle's plane), clamped to `0..=1`; a
 /// degenerate triangle gives equal thirds.
 fn barycentric([a, b, c]: [[f32; 3]; 3], p: [f32; 3]) -> [f32; 3] {
-    let sub = |x: [f32; 3], y: [f32; 3]| [x[0] - y[0], x[1] - y[1], x[2] - y[2]];
-    let dot = |x: [f32; 3], y: [f32; 3]| x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
     let (v0, v1, v2) = (sub(b, a), sub(c, a), sub(p, a));
     let (d00, d01, d11) = (dot(v0, v0), dot(v0, v1), dot(v1, v1));
     let (d20, d21) = (dot(v2, v0), dot(v2, v1));

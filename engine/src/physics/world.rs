@@ -491,5 +491,4 @@ impl Dda {
 }
 
 #[cfg(test)]
-#[path = "world_tests.rs"]
-mod tests;
+mod world_tests;

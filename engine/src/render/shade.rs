@@ -12,8 +12,7 @@
 //! linear light; the result is converted to sRGB bytes once.
 
 use super::field::{HeightField, NONE};
-use crate::mesh::{linear_palette, linear_to_srgb};
-use crate::voxel::{MaterialTable, MATERIAL_COUNT};
+use crate::voxel::{linear_palette, linear_to_srgb, MaterialTable, MATERIAL_COUNT};
 
 /// Direction towards the light: from the north-west (−X, −Z), 45° above the horizon.
 const LIGHT: [f32; 3] = [-0.5, std::f32::consts::FRAC_1_SQRT_2, -0.5];

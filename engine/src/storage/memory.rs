@@ -1,9 +1,9 @@
-//! Memory accounting for a grid, with the seed's row-packed layout and plain arrays for comparison.
+//! Memory accounting for a grid, with two simpler layouts of the same chunks for comparison.
 //!
 //! All figures count voxel storage only: hash table slots, chunk structs, row headers, cell data and
-//! the mip levels. `seed_layout_bytes` is what the seed's format needs for the same chunks (every chunk
-//! keeps its 2 KiB of row headers; mips as plain arrays); `unpacked_bytes` is a plain 64 KiB array per
-//! chunk.
+//! the mip levels. `plain_row_packed_bytes` is the row-packed layout without this build's savings
+//! (every chunk keeps 2-byte headers for all 1024 rows, every allocated row is stored even when an
+//! equal one exists, mips are plain arrays); `unpacked_bytes` is a plain 64 KiB array per chunk.
 
 use super::chunk::Chunk;
 use super::grid::Grid;
@@ -20,8 +20,9 @@ pub struct MemoryReport {
     pub total_bytes: u64,
     /// Level-0 heap bytes only (headers and cells).
     pub level0_bytes: u64,
-    /// The seed's layout: 2 KiB headers + allocated rows per chunk, plain-array mips, same hash table.
-    pub seed_layout_bytes: u64,
+    /// Plain row packing: 2 KiB of 2-byte row headers + every allocated row (no shared rows, no
+    /// uniform boxes) per chunk, plain-array mips, same hash table.
+    pub plain_row_packed_bytes: u64,
     /// Plain 32³ arrays of 2-byte voxels, plus the same hash table.
     pub unpacked_bytes: u64,
 }
@@ -35,17 +36,17 @@ impl MemoryReport {
         let voxel = size_of::<Voxel>() as u64;
         let mips_plain = (16 * 16 * 16 + 8 * 8 * 8 + 4 * 4 * 4) * voxel;
         let mut level0 = 0u64;
-        let mut seed = 0u64;
+        let mut plain_rows = 0u64;
         for (_, c) in grid.chunks() {
             level0 += c.level0().heap_bytes() as u64;
-            seed += 1024 * 2 + (c.level0().allocated_rows() * 32) as u64 * voxel + mips_plain;
+            plain_rows += 1024 * 2 + (c.level0().allocated_rows() * 32) as u64 * voxel + mips_plain;
         }
         Self {
             chunks: stats.chunks,
             nonair_voxels: stats.nonair_voxels,
             total_bytes: grid.memory_bytes() as u64,
             level0_bytes: level0,
-            seed_layout_bytes: table + seed,
+            plain_row_packed_bytes: table + plain_rows,
             unpacked_bytes: table + stats.chunks as u64 * Chunk::VOLUME as u64 * voxel,
         }
     }

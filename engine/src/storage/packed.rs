@@ -502,5 +502,4 @@ fn build<'a, const N: usize>(rows: impl Iterator<Item = &'a [Voxel]>) -> Repr {
 }
 
 #[cfg(test)]
-#[path = "packed_tests.rs"]
-mod tests;
+mod packed_tests;

@@ -30,6 +30,7 @@
 //! the vertical cylinder the larger of the horizontal radius and the vertical half height (both equal
 //! to the brush radius).
 
+use crate::vec3::{dot, sub};
 use crate::voxel::{VoxelBox, VoxelPos};
 
 /// Smallest brush size in voxels.
@@ -112,6 +113,9 @@ pub struct Brush {
     pub strength: f32,
     /// When set, every dab centre is projected onto this plane, so a stroke stays on it.
     pub plane_lock: Option<Plane>,
+    /// When set, voxels with `y` below this are never changed: the editor passes the world's lowest
+    /// layer plus one, so no brush digs through the bottom of the world.
+    pub floor_y: Option<i32>,
 }
 
 impl Default for Brush {
@@ -122,6 +126,7 @@ impl Default for Brush {
             size: 6.0,
             strength: 1.0,
             plane_lock: None,
+            floor_y: None,
         }
     }
 }
@@ -134,6 +139,7 @@ impl Brush {
             size,
             strength,
             plane_lock: None,
+            floor_y: None,
         }
         .clamped()
     }
@@ -146,6 +152,7 @@ impl Brush {
             size: clamp(self.size, MIN_SIZE, MAX_SIZE),
             strength: clamp(self.strength, MIN_STRENGTH, MAX_STRENGTH),
             plane_lock: self.plane_lock,
+            floor_y: self.floor_y,
         }
     }
 
@@ -269,16 +276,6 @@ pub fn falloff(d: f32) -> f32 {
     }
     let t = (d - FALLOFF_CORE) / (1.0 - FALLOFF_CORE);
     1.0 - t * t * (3.0 - 2.0 * t)
-}
-
-#[inline]
-pub(crate) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-#[inline]
-pub(crate) fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
 }
 
 #[cfg(test)]

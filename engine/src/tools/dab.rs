@@ -94,7 +94,13 @@ pub(crate) fn plan_dab(
     if !materials_fit(palette, tool) {
         return None;
     }
-    let target = fp.bounds();
+    let mut target = fp.bounds();
+    if let Some(floor) = brush.floor_y {
+        target.min.y = target.min.y.max(floor);
+        if target.is_empty() {
+            return None;
+        }
+    }
     if tool.kind == ToolKind::SeaLevel {
         return plan_sea_level(grid, palette, target, fp.center[1], tool.sea_level_mode);
     }

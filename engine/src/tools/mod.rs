@@ -35,7 +35,8 @@
 //! Files: `brush` (shape, size, strength, plane lock, falloff), `tool` (tool list, options, Ctrl
 //! inversion, shortcuts), `field` (the neighbourhood a dab reads, voxel settling), `sculpt`
 //! (occupancy kernels), `paint` (material kernels), `sea_level`, `dab` (plan and apply), `stroke`
-//! (one undo step per stroke), `dirty` (chunks to remesh), `pick` (Alt-click material).
+//! (one undo step per stroke), `stroke_path` (dab spacing and the stroke pin), `dirty` (chunks to
+//! remesh), `pick` (Alt-click material).
 
 mod brush;
 mod dab;
@@ -46,6 +47,7 @@ mod pick;
 mod sculpt;
 mod sea_level;
 mod stroke;
+mod stroke_path;
 mod tool;
 
 #[cfg(test)]
@@ -60,4 +62,5 @@ pub use dab::{apply_dab, apply_sea_level};
 pub use dirty::{dirty_chunks, dirty_chunks_at_lod};
 pub use pick::{pick_material, PICK_RADIUS};
 pub use stroke::Stroke;
+pub use stroke_path::{DabSpacer, StrokePin, RESTING_DABS_PER_SECOND, SPACING_OF_RADIUS};
 pub use tool::{FlattenMode, SeaLevelMode, Tool, ToolKind};

@@ -630,3 +630,42 @@ fn bad_input_changes_nothing() {
         .expect("carves");
     assert!(b.size().iter().all(|&s| s <= 65));
 }
+
+#[test]
+fn no_brush_changes_voxels_below_the_floor() {
+    let mut w = World::flat();
+    let brush = Brush {
+        floor_y: Some(1),
+        ..Brush::new(BrushShape::Sphere, 40.0, 1.0)
+    };
+    let layer = |g: &Grid| {
+        g.read_box_vec(VoxelBox::new(
+            VoxelPos::new(-24, 0, -24),
+            VoxelPos::new(24, 1, 24),
+        ))
+    };
+    let bottom = layer(&w.grid);
+    for kind in [
+        ToolKind::Subtract,
+        ToolKind::Erode,
+        ToolKind::Smooth,
+        ToolKind::Flatten,
+    ] {
+        for _ in 0..4 {
+            w.dab(&Tool::new(kind, w.rock), &brush, [0.0, 2.0, 0.0]);
+        }
+        assert_eq!(layer(&w.grid), bottom, "{kind:?} changed the bottom layer");
+    }
+    assert!(
+        w.grid.get(VoxelPos::new(0, 4, 0)).is_air(),
+        "voxels above the floor were carved"
+    );
+    let buried = Brush {
+        floor_y: Some(100),
+        ..brush
+    };
+    assert_eq!(
+        w.dab(&Tool::new(ToolKind::Subtract, 0), &buried, [0.0, 2.0, 0.0]),
+        None
+    );
+}

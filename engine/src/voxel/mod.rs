@@ -6,9 +6,11 @@
 
 mod coords;
 mod material;
+mod srgb;
 
 pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE};
 pub use material::{Material, MaterialTable, Shaping};
+pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};
 
 /// Number of distinct material ids (6 bits).
 pub const MATERIAL_COUNT: usize = 64;

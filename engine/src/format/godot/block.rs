@@ -18,7 +18,7 @@
 
 use super::channel::{Channel, ChannelData, Depth, CHANNEL_COUNT, DEFAULT_DEPTHS};
 use super::metadata::Metadata;
-use crate::format::Reader;
+use crate::codec::Reader;
 use crate::{Error, Result};
 
 /// The block format version this module reads and writes.

@@ -12,7 +12,7 @@
 //! and [`Metadata::items`] parses what can be parsed, taking the rest of the section as the payload
 //! of the first item whose length is unknown.
 
-use crate::format::Reader;
+use crate::codec::Reader;
 use crate::Result;
 
 /// Item type with no data.

@@ -15,7 +15,7 @@
 //! may share a sector.
 
 use super::channel::{Depth, CHANNEL_COUNT, DEFAULT_DEPTHS};
-use crate::format::Reader;
+use crate::codec::Reader;
 use crate::{Error, Result};
 
 /// Region file magic.

@@ -13,9 +13,9 @@
 use rayon::prelude::*;
 
 use super::header::ProjectHeader;
-use crate::format::lz4::unpack_into;
-use crate::format::rle::{max_encoded_len, RleEncoder};
-use crate::format::Reader;
+use crate::codec::lz4::unpack_into;
+use crate::codec::rle::{max_encoded_len, RleEncoder};
+use crate::codec::Reader;
 use crate::progress::Progress;
 use crate::storage::{Chunk, Grid};
 use crate::voxel::{ChunkPos, Voxel, CHUNK_SIZE};

@@ -1,7 +1,7 @@
 //! The section container of the project file: tagged, length-prefixed, checksummed payloads.
 
 use super::{MAGIC, VERSION};
-use crate::format::Reader;
+use crate::codec::Reader;
 use crate::{Error, Result};
 
 /// Bytes of a section header.

@@ -10,7 +10,7 @@
 //! Routines report contacts up to `margin` apart (speculative contacts): the solver lets the gap close
 //! within one substep but not further, which is what keeps fast bodies from tunnelling.
 
-use super::math::{add_scaled, V3};
+use crate::vec3::{add_scaled, V3};
 
 /// One contact point between body A and B (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -67,7 +67,7 @@ pub fn reduce_manifold(points: &mut Vec<Contact>) {
     if points.len() <= MANIFOLD_POINTS {
         return;
     }
-    use super::math::{cross, dot, length, sub};
+    use crate::vec3::{cross, dot, length, sub};
     let pick =
         |score: &dyn Fn(&Contact) -> f32, taken: &[usize], pts: &[Contact]| -> Option<usize> {
             let mut best: Option<(usize, f32)> = None;

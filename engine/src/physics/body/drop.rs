@@ -13,13 +13,13 @@
 //! [`FALL_LIMIT`](super::sim::FALL_LIMIT) below its bottom) is reported as lost, with the place it left
 //! from.
 
-use super::math::{length, V3};
 use super::shape::{Body, BodyMaterial, Lost, Shape};
 use super::sim::{SimSettings, Simulation};
 use super::spawn::{ground_at, Placer, Rng, ShapeChoice};
 use crate::physics::world::PhysicsWorld;
 use crate::progress::Progress;
 use crate::storage::Grid;
+use crate::vec3::{length, V3};
 use crate::voxel::{MaterialTable, CHUNK_SIZE};
 use crate::{Error, Result};
 

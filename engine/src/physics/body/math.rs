@@ -1,63 +1,17 @@
-//! Small vector and quaternion helpers on plain arrays (`[f32; 3]`, quaternions as `[x, y, z, w]`).
+//! Quaternion and closest-point helpers on plain arrays (quaternions as `[x, y, z, w]`); the vector
+//! operations live in [`crate::vec3`] (re-exported here so the old paths keep working).
 //!
 //! Bodies keep their state in plain arrays so it can be compared bit for bit (determinism tests) and
 //! printed as JSON without conversion; these free functions are the few operations the contact
 //! routines and the solver need.
 
-/// A 3-vector.
-pub type V3 = [f32; 3];
+pub use crate::vec3::{add, add_scaled, cross, dot, length, normalize, scale, sub, V3};
+
 /// A unit quaternion `[x, y, z, w]`.
 pub type Quat = [f32; 4];
 
 /// The identity rotation.
 pub const QUAT_IDENTITY: Quat = [0.0, 0.0, 0.0, 1.0];
-
-#[inline]
-pub fn add(a: V3, b: V3) -> V3 {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-#[inline]
-pub fn sub(a: V3, b: V3) -> V3 {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-#[inline]
-pub fn scale(a: V3, s: f32) -> V3 {
-    [a[0] * s, a[1] * s, a[2] * s]
-}
-
-/// `a + b·s`.
-#[inline]
-pub fn add_scaled(a: V3, b: V3, s: f32) -> V3 {
-    [a[0] + b[0] * s, a[1] + b[1] * s, a[2] + b[2] * s]
-}
-
-#[inline]
-pub fn dot(a: V3, b: V3) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-#[inline]
-pub fn cross(a: V3, b: V3) -> V3 {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-#[inline]
-pub fn length(a: V3) -> f32 {
-    dot(a, a).sqrt()
-}
-
-/// `a / |a|`, or `None` when `|a|` is below `1e-12`.
-#[inline]
-pub fn normalize(a: V3) -> Option<V3> {
-    let l = length(a);
-    (l > 1e-12).then(|| scale(a, 1.0 / l))
-}
 
 /// Rotate `v` by the unit quaternion `q`.
 #[inline]

@@ -11,11 +11,10 @@
 //! Normals push body A (see [`Contact`]).
 
 use super::contact::Contact;
-use super::math::{
-    add_scaled, axes, closest_point_on_segment, closest_segment_segment, dot, length, sub, V3,
-};
+use super::math::{axes, closest_point_on_segment, closest_segment_segment};
 use super::sat::{box_contacts, BoxGeom, Other};
 use super::shape::{capsule_segment, Body, Shape};
+use crate::vec3::{add_scaled, dot, length, sub, V3};
 
 /// Core of a round shape: a segment (a point for spheres) and a radius.
 fn core(body: &Body) -> Option<(V3, V3, f32)> {
@@ -212,8 +211,7 @@ mod tests {
         // Local Y onto the inward diagonal, so the first sample (−Y end) is the far one.
         let inward = dir.map(|d| -d);
         let axis =
-            super::super::math::normalize(super::super::math::cross([0.0, 1.0, 0.0], inward))
-                .expect("axis");
+            crate::vec3::normalize(crate::vec3::cross([0.0, 1.0, 0.0], inward)).expect("axis");
         cap.orientation = quat_from_axis_angle(axis, inward[1].acos());
         let mut out = Vec::new();
         body_pair(&cap, &b, 0.6, &mut out);

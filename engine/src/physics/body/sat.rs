@@ -15,9 +15,8 @@
 //! interior edges between triangles.
 
 use super::contact::Contact;
-use super::math::{
-    add, add_scaled, closest_segment_segment, cross, dot, normalize, scale, sub, V3,
-};
+use super::math::closest_segment_segment;
+use crate::vec3::{add, add_scaled, cross, dot, normalize, scale, sub, V3};
 
 /// Gap (voxels) an edge axis must beat the best face axis by to be used.
 pub const FACE_BIAS: f32 = 0.02;
@@ -355,5 +354,4 @@ fn edge_contact(a: &BoxGeom, bv: &[V3], n: V3, gap: f32) -> Contact {
 }
 
 #[cfg(test)]
-#[path = "sat_tests.rs"]
-mod tests;
+mod sat_tests;

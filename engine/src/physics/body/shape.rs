@@ -11,7 +11,8 @@
 //! Mass comes from a density (mass per voxel³; water is 1), so a body lighter than water floats.
 //! Inertia is kept as the inverse of its diagonal in the body frame.
 
-use super::math::{add, add_scaled, axes, rotate, scale, Quat, QUAT_IDENTITY, V3};
+use super::math::{axes, rotate, Quat, QUAT_IDENTITY};
+use crate::vec3::{add, add_scaled, scale, V3};
 use crate::{Error, Result};
 
 /// The geometry of a body, in its local frame (centred on the body's position).
@@ -362,14 +363,15 @@ impl Body {
 
     /// Velocity of the world point at offset `r` from the centre.
     pub fn point_velocity(&self, r: V3) -> V3 {
-        add(self.velocity, super::math::cross(self.angular_velocity, r))
+        add(self.velocity, crate::vec3::cross(self.angular_velocity, r))
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::math::{length, quat_from_axis_angle, sub};
+    use super::super::math::quat_from_axis_angle;
     use super::*;
+    use crate::vec3::{length, sub};
 
     #[test]
     fn mass_properties() {

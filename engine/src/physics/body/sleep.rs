@@ -4,8 +4,8 @@
 //! It wakes when an awake, moving body touches it, or when the terrain near it is edited
 //! ([`super::Simulation::on_edit`]).
 
-use super::math::length;
 use super::shape::Body;
+use crate::vec3::length;
 
 /// Linear speed (voxels/s) below which a body counts as slow.
 pub const SLEEP_LINEAR: f32 = 0.08;

@@ -15,10 +15,9 @@
 //! infinite mass: the caller passes their inverse masses as zero.
 
 use super::contact::Contact;
-use super::math::{
-    add, add_scaled, cross, dot, integrate_rotation, rotate, rotate_inv, scale, sub, tangents, V3,
-};
+use super::math::{integrate_rotation, rotate, rotate_inv, tangents};
 use super::shape::Body;
+use crate::vec3::{add, add_scaled, cross, dot, scale, sub, V3};
 
 /// Velocity iterations per substep.
 pub const VELOCITY_ITERATIONS: usize = 8;

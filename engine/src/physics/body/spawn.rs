@@ -18,13 +18,14 @@
 use rustc_hash::FxHashMap;
 
 use super::contact::Contact;
-use super::math::{length, normalize, quat_from_axis_angle, sub, V3};
+use super::math::quat_from_axis_angle;
 use super::shape::{
     check_material, check_shape, Body, BodyMaterial, Shape, MAX_BODY_SIZE, MIN_BODY_SIZE,
 };
 use super::terrain::body_triangle;
 use crate::physics::world::{PhysicsWorld, RayFilter};
 use crate::storage::Grid;
+use crate::vec3::{length, normalize, sub, V3};
 use crate::voxel::VoxelBox;
 use crate::{Error, Result};
 

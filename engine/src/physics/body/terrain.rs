@@ -11,12 +11,10 @@
 //! triangle's outward normal (from its winding) is used.
 
 use super::contact::Contact;
-use super::math::{
-    add_scaled, axes, closest_point_on_triangle, closest_segment_segment, cross, dot,
-    is_degenerate, length, normalize, sub, V3,
-};
+use super::math::{axes, closest_point_on_triangle, closest_segment_segment, is_degenerate};
 use super::sat::{box_contacts, BoxGeom, Other};
 use super::shape::{capsule_segment, Body, Shape};
+use crate::vec3::{add_scaled, cross, dot, length, normalize, sub, V3};
 
 fn face_normal(t: [V3; 3]) -> V3 {
     normalize(cross(sub(t[1], t[0]), sub(t[2], t[0]))).unwrap_or([0.0, 1.0, 0.0])

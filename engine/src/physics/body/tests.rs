@@ -1,12 +1,13 @@
 //! Simulation tests: drops on slabs (every shape, no tunnelling), resting and sleeping, water, stacking,
 //! waking on edits, determinism, and drops on every generator preset.
 
-use super::math::{length, quat_from_axis_angle, V3};
+use super::math::quat_from_axis_angle;
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::physics::world::{PhysicsWorld, RayFilter, DEFAULT_CACHE_BYTES};
 use crate::progress::Progress;
 use crate::storage::Grid;
+use crate::vec3::{length, V3};
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 /// Rock filling y in 0..4 over x, z in −16..16, with water above it up to `water_top` (if any).

@@ -13,10 +13,10 @@
 //! jittering between voxel layers. A body lighter than water settles where `fraction = density /
 //! water_density`.
 
-use super::math::V3;
 use crate::physics::broadphase::{Matter, MatterTable, PHYSICS_CHUNK};
 use crate::physics::world::PhysicsWorld;
 use crate::storage::Grid;
+use crate::vec3::V3;
 use crate::voxel::VoxelPos;
 
 /// Water settings.

@@ -36,8 +36,9 @@
 //! Triangles are tested by [`super::triangle`]: an `f32` reject test (one shared test for both
 //! triangles of a quad), then `f64` for the answer.
 
-use super::triangle::{cross, dot, intersect_f64, intersect_with, quad_candidates, sub};
+use super::triangle::{intersect_f64, intersect_with, quad_candidates};
 use super::{KdTree, Node, TriangleMesh, MAX_DEPTH};
+use crate::vec3::{cross, dot, sub};
 
 /// Relative widening of every plane crossing (see the module docs).
 pub const SEGMENT_PAD: f32 = 1e-5;

@@ -18,31 +18,13 @@
 //! are computed once, and the triangle on the other side fails at its first comparison.
 
 use super::query::Ray;
+use crate::vec3::{cross, cross64, dot, dot64, sub, sub64};
 
 /// Barycentric slack of the `f32` pre-test: far above its rounding error for the triangles it runs on.
 const PRETEST_SLACK: f32 = 1e-2;
 
 /// `det²` below this fraction of `|e1|² |e2|² |dir|²` skips the `f32` pre-test.
 const PRETEST_MIN_DET2: f32 = 1e-6;
-
-#[inline]
-pub(super) fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-#[inline]
-pub(super) fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-#[inline]
-pub(super) fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
 
 /// Möller–Trumbore, two-sided: the ray parameter where `ray` crosses the triangle, if it does.
 #[cfg(test)]
@@ -135,23 +117,4 @@ pub(crate) fn intersect_f64(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f64> 
         return None;
     }
     Some(dot64(e2, q) * inv)
-}
-
-#[inline]
-fn sub64(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-#[inline]
-fn cross64(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-#[inline]
-fn dot64(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }

@@ -13,11 +13,11 @@
 //! away from its closest point, deeper into the new ground. A body still half out is left to the
 //! contacts, which push it up through the surface it pokes through.
 
-use super::super::math::V3;
 use super::super::sleep;
 use super::Simulation;
 use crate::physics::world::{PhysicsWorld, RayFilter};
 use crate::storage::Grid;
+use crate::vec3::V3;
 use crate::voxel::VoxelBox;
 use crate::Result;
 

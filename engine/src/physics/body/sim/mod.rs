@@ -29,7 +29,7 @@ pub use view::{BodyState, ContactPoint, SimStatus};
 
 use std::time::{Duration, Instant};
 
-use super::math::{add_scaled, integrate_rotation, length, scale};
+use super::math::integrate_rotation;
 use super::pacer::{Advance, Pacer};
 use super::shape::{check_material, check_shape, Body, Lost};
 use super::sleep;
@@ -38,6 +38,7 @@ use super::water::{submerged_fraction, WaterSettings};
 use crate::physics::broadphase::{MatterTable, Touch};
 use crate::physics::world::PhysicsWorld;
 use crate::storage::Grid;
+use crate::vec3::{add_scaled, length, scale};
 use crate::voxel::MaterialTable;
 use crate::{Error, Result};
 

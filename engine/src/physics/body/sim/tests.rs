@@ -133,7 +133,7 @@ fn bodies_join_a_running_simulation_and_reset_puts_them_back() {
     let second = drop_bodies(&mut world, &grid, &world_box(), &heavy, sim.bodies()).expect("drop");
     for n in &second {
         for o in sim.bodies() {
-            let d = super::super::math::length(super::super::math::sub(n.position, o.position));
+            let d = crate::vec3::length(crate::vec3::sub(n.position, o.position));
             assert!(
                 d >= n.shape.bounding_radius() + o.shape.bounding_radius(),
                 "{n:?} {o:?}"

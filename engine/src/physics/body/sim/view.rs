@@ -2,9 +2,9 @@
 //! with their normals.
 
 use super::super::contact::Contact;
-use super::super::math::V3;
 use super::super::shape::Lost;
 use super::Simulation;
+use crate::vec3::V3;
 
 /// How a body is doing, for colouring it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,7 +1,7 @@
 //! The broadphase query: walk the chunks an expanded AABB covers, block run by block run, and test
 //! each chunk's masks against the XZ footprint and the covered Y slices (see the parent module).
 
-use super::store::{
+use super::broadphase_store::{
     block_of, slot_in_block, BLOCK_BITS, EMPTY, HAS_SOLID, HAS_WATER, SOLID, WATER,
 };
 use super::{

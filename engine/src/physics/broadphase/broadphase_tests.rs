@@ -3,7 +3,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::query::{push_touch, QueryRange, SMALL_BLOCKS};
+use super::broadphase_query::{push_touch, QueryRange, SMALL_BLOCKS};
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::progress::Progress;

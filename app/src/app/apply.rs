@@ -1,0 +1,281 @@
+//! Applying actions: the one `match` every request from panels, menus, shortcuts and tools goes
+//! through, the unsaved-changes guard, and the file prompts (system dialog or in-app browser).
+
+use std::path::PathBuf;
+
+use eframe::egui;
+
+use super::EditorApp;
+use crate::action::{Action, Guarded};
+use crate::document::Document;
+use crate::file_browser::FileBrowser;
+use crate::files::{self, NativeAnswer, PathPurpose};
+use crate::keymap::Command;
+use crate::panels::{self, View};
+use crate::viewport::camera::AxisView;
+
+impl EditorApp {
+    /// Run `action` now if nothing unsaved would be lost, else ask first.
+    pub(super) fn guard(&mut self, action: Guarded) {
+        if self.doc.as_ref().is_some_and(Document::is_modified) {
+            self.dialogs.unsaved = Some(action);
+        } else {
+            self.proceed(action);
+        }
+    }
+
+    pub(super) fn proceed(&mut self, action: Guarded) {
+        match action {
+            Guarded::New => self.panels.set_open(panels::new_world::NAME, true),
+            Guarded::Open(Some(path)) => {
+                let thumbs = self.config.as_deref().map(crate::thumbnails::folder);
+                self.start_job(files::open_job(path, thumbs));
+            }
+            Guarded::Open(None) => self.ask_path(PathPurpose::OpenProject),
+            Guarded::Quit => self.quit_confirmed = true,
+        }
+    }
+
+    pub(super) fn start_job(&mut self, job: crate::jobs::Job) {
+        if let Err(job) = self.jobs.start(job) {
+            self.message = format!("Busy: {} waits until the running job ends", job.label());
+        }
+    }
+
+    /// Ask for a path with the platform's dialog, or the in-app browser when that is unavailable
+    /// or preferred.
+    pub(super) fn ask_path(&mut self, purpose: PathPurpose) {
+        let start = self.prefs.last_folder.clone();
+        if !self.prefs.in_app_file_browser {
+            match files::ask_native(&purpose.spec()) {
+                NativeAnswer::Chosen(path) => {
+                    self.apply(Action::PathChosen(purpose, path));
+                    return;
+                }
+                NativeAnswer::Cancelled => return,
+                NativeAnswer::Unavailable => {
+                    self.message = "No system file dialog: using Strata's file browser".into();
+                }
+            }
+        }
+        self.dialogs.browser = Some(FileBrowser::new(purpose, start));
+    }
+
+    pub(super) fn path_chosen(&mut self, purpose: PathPurpose, mut path: PathBuf) {
+        let folder = if path.is_dir() {
+            Some(path.clone())
+        } else {
+            path.parent().map(PathBuf::from)
+        };
+        if let Some(folder) = folder.filter(|f| !f.as_os_str().is_empty()) {
+            self.prefs.last_folder = Some(folder);
+        }
+        match purpose {
+            PathPurpose::OpenProject => self.proceed(Guarded::Open(Some(path))),
+            PathPurpose::SaveProject(_) => {
+                if path.extension().is_none() {
+                    path.set_extension("strata");
+                }
+                self.save_to(path);
+            }
+            PathPurpose::ImportVxr => self.start_job(files::import_vxr_job(path)),
+            PathPurpose::ExportMesh(_) => {
+                if let Some(doc) = &self.doc {
+                    let job =
+                        files::export_mesh_job(doc.grid().clone(), doc.materials().clone(), path);
+                    self.start_job(job);
+                }
+            }
+            PathPurpose::ExportVxr => {
+                if let Some(doc) = &self.doc {
+                    let job = files::export_vxr_job(doc.grid().clone(), doc.bounds(), path);
+                    self.start_job(job);
+                }
+            }
+            PathPurpose::Panel { panel, tag, .. } => {
+                let mut out = Vec::new();
+                if let Some(e) = self.panels.by_name_mut(panel) {
+                    e.panel.on_path(tag, &path, &mut out);
+                }
+                self.apply_all(out);
+            }
+        }
+    }
+
+    pub(super) fn edit_result(
+        &mut self,
+        result: crate::AppResult<Option<String>>,
+        verb: &str,
+        none: &str,
+    ) {
+        match result {
+            Ok(Some(name)) => self.message = format!("{verb} {name}"),
+            Ok(None) => self.message = none.to_owned(),
+            Err(e) => self.dialogs.error = Some(e.to_string()),
+        }
+    }
+
+    /// Carry out every action, in order.
+    pub fn apply_all(&mut self, actions: Vec<Action>) {
+        for action in actions {
+            self.apply(action);
+        }
+        self.publish();
+    }
+
+    /// Carry out one action.
+    pub fn apply(&mut self, action: Action) {
+        let idle = !self.jobs.busy();
+        match action {
+            Action::New => self.guard(Guarded::New),
+            Action::Open(path) => self.guard(Guarded::Open(path)),
+            Action::Quit => self.guard(Guarded::Quit),
+            Action::Save if idle => self.save(),
+            Action::SaveAs if idle => {
+                if let Some(doc) = &self.doc {
+                    self.ask_path(PathPurpose::SaveProject(doc.header().name.clone()));
+                }
+            }
+            Action::SaveThen(next) => {
+                self.after_save = Some(next);
+                self.save();
+                if !self.jobs.busy() {
+                    // No file chosen (yet): nothing was saved, so nothing happens now.
+                    if self.dialogs.browser.is_none() {
+                        self.after_save = None;
+                    }
+                }
+            }
+            Action::Proceed(next) => self.proceed(next),
+            Action::AskPath(purpose) => self.ask_path(purpose),
+            Action::PathChosen(purpose, path) => self.path_chosen(purpose, path),
+            Action::ImportHeightmap(import) => self.start_job(files::heightmap_job(import)),
+            Action::Generate(settings) => self.start_job(files::generate_job(settings)),
+            Action::CancelJob => self.jobs.cancel_modal(),
+            Action::Recover => self.recover(),
+            Action::DiscardRecovery => {
+                self.dialogs.recover = None;
+                self.discard_autosave();
+            }
+            Action::Undo if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    let r = doc.undo();
+                    self.edit_result(r, "Undid", "Nothing to undo");
+                }
+            }
+            Action::Redo if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    let r = doc.redo();
+                    self.edit_result(r, "Redid", "Nothing to redo");
+                }
+            }
+            Action::JumpTo(n) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    match doc.jump_to(n) {
+                        Ok(0) => {}
+                        Ok(k) if k < 0 => self.message = format!("Undid {} steps", -k),
+                        Ok(k) => self.message = format!("Redid {k} steps"),
+                        Err(e) => self.dialogs.error = Some(e.to_string()),
+                    }
+                }
+            }
+            Action::BeginStroke(name) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.begin_stroke(&name);
+                }
+            }
+            Action::Dab {
+                tool,
+                brush,
+                center,
+            } if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.dab(&tool, &brush, center);
+                }
+            }
+            Action::EndStroke => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.end_stroke();
+                    if !self.prefs.hint_seen {
+                        // The first stroke: the viewport hint has done its job.
+                        self.prefs.hint_seen = true;
+                        self.save_prefs();
+                    }
+                }
+            }
+            Action::SeaLevel {
+                region,
+                level,
+                mode,
+            } if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    if doc.sea_level(region, level, mode).is_none() {
+                        self.message = match mode {
+                            strata_engine::tools::SeaLevelMode::Fill => {
+                                "No air below the level to fill".into()
+                            }
+                            strata_engine::tools::SeaLevelMode::Clear => "No water to clear".into(),
+                        };
+                    }
+                }
+            }
+            Action::Edit(edit) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.edit_boxes(&edit.name, &edit.boxes, edit.write);
+                }
+            }
+            Action::Start(job) => self.start_job(job),
+            Action::ActivateTool(name) => {
+                if self.active_tool != name {
+                    if let Some(doc) = self.doc.as_mut() {
+                        doc.end_stroke();
+                    }
+                    self.active_tool = name;
+                }
+            }
+            Action::TogglePanel(name) => {
+                let open = self.panels.is_open(name);
+                self.panels.set_open(name, !open);
+            }
+            Action::ShowPanel(name) => self.panels.set_open(name, true),
+            Action::SetPrefs(prefs) => self.set_prefs(*prefs),
+            Action::CaptureKeys(on) => self.capturing_keys = on,
+            Action::Message(m) => self.message = m,
+            Action::Error(e) => self.dialogs.error = Some(e),
+            Action::Save
+            | Action::SaveAs
+            | Action::Undo
+            | Action::Redo
+            | Action::JumpTo(_)
+            | Action::BeginStroke(_)
+            | Action::Dab { .. }
+            | Action::SeaLevel { .. }
+            | Action::Edit(_) => {
+                self.message = "Busy: wait for the running job to finish".into();
+            }
+        }
+    }
+
+    pub(super) fn command(&mut self, command: Command, out: &mut Vec<Action>) {
+        match command {
+            Command::New => out.push(Action::New),
+            Command::Open => out.push(Action::Open(None)),
+            Command::Save => out.push(Action::Save),
+            Command::SaveAs => out.push(Action::SaveAs),
+            Command::Undo => out.push(Action::Undo),
+            Command::Redo => out.push(Action::Redo),
+            Command::Focus => self.viewport.focus_hovered(),
+            Command::FrontView => self.viewport.camera.axis_view(AxisView::Front),
+            Command::RightView => self.viewport.camera.axis_view(AxisView::Right),
+            Command::TopView => self.viewport.camera.axis_view(AxisView::Top),
+            other => {
+                let view = view!(self, egui::Modifiers::NONE);
+                for e in self.panels.entries_mut() {
+                    if e.panel.on_command(other, &view, out) {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+//! The editor application: owns the document, the viewport, the panels, preferences, keymap and
+//! jobs, lays out one frame and applies what everything asks for. `EditorApp::run` takes an
+//! [`egui::Ui`] only, so UI tests drive exactly what a user sees (egui_kittest) without a window or GL.
+//!
+//! ```text
+//!   run(ui):  poll jobs ─> keymap commands ─> menu bar ─> status bar ─> left and right panels
+//!             ─> viewport (begin: camera, picking ─> active tool ─> end: remesh, paint)
+//!             ─> windows ─> prompts ─> title, autosave, close request
+//!   each step pushes Actions; apply() carries them out in one match; publish() then hands every
+//!   box the document changed to every consumer (viewport meshes, panels, extra consumers)
+//! ```
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use eframe::egui;
+use strata_engine::gen::{GeneratorSettings, Preset};
+
+use crate::action::{Action, Guarded};
+use crate::autosave;
+use crate::dialogs::{self, Dialogs};
+use crate::document::{Document, EditConsumer};
+use crate::jobs::JobRunner;
+use crate::keymap::Keymap;
+use crate::panels::{self, FrameStats, Panels};
+use crate::prefs::{config_dir, Prefs};
+use crate::viewport::Viewport;
+
+/// How the editor starts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Start {
+    /// Generate the built-in default world (`hills`).
+    DefaultWorld,
+    /// Generate a world with these settings.
+    Generate(GeneratorSettings),
+    /// Open a project file.
+    Open(PathBuf),
+}
+
+/// The default world: hills, 256 × 96 × 256, seed 1.
+pub fn default_world() -> GeneratorSettings {
+    GeneratorSettings {
+        preset: Preset::Hills,
+        size: [256, 96, 256],
+        seed: 1,
+    }
+}
+
+/// The read-only [`View`] of the editor, built from its fields so panels can be borrowed mutably
+/// beside it.
+macro_rules! view {
+    ($app:ident, $modifiers:expr) => {
+        View {
+            doc: $app.doc.as_ref(),
+            busy: $app.jobs.busy(),
+            hover: $app.viewport.hover,
+            active_tool: $app.active_tool,
+            modifiers: $modifiers,
+            prefs: &$app.prefs,
+            keymap: &$app.keymap,
+            config: $app.config.as_deref(),
+            frame: $app.frame_stats(),
+        }
+    };
+}
+
+/// The one-line hint shown in the viewport until the first stroke.
+pub const FIRST_HINT: &str = "Left-drag to sculpt · Right-drag to orbit · F to focus";
+
+mod apply;
+mod layout;
+mod persist;
+
+/// Owner name of the autosave job.
+const AUTOSAVE: &str = "Autosave";
+
+/// The editor.
+pub struct EditorApp {
+    /// The open document, once one is loaded.
+    pub doc: Option<Document>,
+    /// The 3D view.
+    pub viewport: Viewport,
+    /// Every panel and window.
+    pub panels: Panels,
+    /// Preferences and recent files.
+    pub prefs: Prefs,
+    /// The shortcuts.
+    pub keymap: Keymap,
+    /// Running jobs.
+    pub jobs: JobRunner,
+    /// Modal prompts.
+    pub dialogs: Dialogs,
+    /// The last status message.
+    pub message: String,
+    /// The panel whose tool receives viewport input.
+    pub active_tool: &'static str,
+    consumers: Vec<Box<dyn EditConsumer>>,
+    config: Option<PathBuf>,
+    last_autosave: Instant,
+    autosaved_revision: u64,
+    title: String,
+    quit_confirmed: bool,
+    /// What to do once the save started from the unsaved-changes prompt finishes.
+    after_save: Option<Guarded>,
+    frame_ms: f32,
+    last_frame: Option<Instant>,
+    capturing_keys: bool,
+    left_width: f32,
+}
+
+impl EditorApp {
+    /// An editor starting with `start`. `gl` tells whether a GL context exists for the viewport;
+    /// `config` is the preferences directory (`None`: defaults, nothing saved).
+    pub fn new(start: Start, gl: bool, config: Option<PathBuf>) -> Self {
+        let prefs = Prefs::load(config.as_deref());
+        let mut viewport = Viewport::new(gl);
+        viewport.meshes.lod_enabled = prefs.lod;
+        viewport.meshes.lod_distance = prefs.lod_distance;
+        viewport.fly_speed = prefs.fly_speed;
+        let mut panels = Panels::default();
+        if let Some(tools) = panels.get_mut::<panels::tools::ToolsPanel>() {
+            tools.state.brush.size = prefs.brush_size;
+            tools.state.brush.strength = prefs.brush_strength;
+        }
+        if let Some(open) = &prefs.open_panels {
+            panels.restore_open(open);
+        }
+        let mut keymap = Keymap::default();
+        let skipped = keymap.apply_overrides(&prefs.key_bindings);
+        let recover = config
+            .as_deref()
+            .and_then(|c| autosave::find(&autosave::folder(c)));
+        let mut app = Self {
+            doc: None,
+            viewport,
+            panels,
+            prefs,
+            keymap,
+            jobs: JobRunner::default(),
+            dialogs: Dialogs {
+                recover,
+                ..Default::default()
+            },
+            message: String::new(),
+            active_tool: panels::tools::NAME,
+            consumers: Vec::new(),
+            config,
+            last_autosave: Instant::now(),
+            autosaved_revision: 0,
+            title: String::new(),
+            quit_confirmed: false,
+            after_save: None,
+            frame_ms: 0.0,
+            last_frame: None,
+            capturing_keys: false,
+            left_width: 0.0,
+        };
+        if !skipped.is_empty() {
+            app.message = format!("Ignored key bindings: {}", skipped.join(", "));
+        }
+        let first = match start {
+            Start::DefaultWorld => Action::Generate(default_world()),
+            Start::Generate(settings) => Action::Generate(settings),
+            Start::Open(path) => Action::Proceed(Guarded::Open(Some(path))),
+        };
+        app.apply(first);
+        app
+    }
+
+    /// An editor for the desktop: preferences from the user's config directory.
+    pub fn desktop(start: Start, gl: bool) -> Self {
+        Self::new(start, gl, config_dir())
+    }
+
+    /// True while a modal job (generate, open, save, import, export) runs.
+    pub fn busy(&self) -> bool {
+        self.jobs.busy()
+    }
+
+    /// Block until the modal job finishes and apply its result (tests, shutdown).
+    pub fn wait_for_job(&mut self) {
+        if let Some(finished) = self.jobs.wait_modal() {
+            self.finish_job(finished);
+        }
+    }
+
+    /// Block until the background jobs of the panel `owner` finish and apply their results (tests).
+    pub fn wait_for_panel_jobs(&mut self, owner: &'static str) {
+        for finished in self.jobs.wait_owned(Some(owner)) {
+            self.finish_job(finished);
+        }
+    }
+
+    /// The Tools panel (brush tool settings).
+    pub fn tools(&self) -> &panels::tools::ToolsPanel {
+        self.panels
+            .get::<panels::tools::ToolsPanel>()
+            .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
+    }
+
+    /// The Tools panel, mutably.
+    pub fn tools_mut(&mut self) -> &mut panels::tools::ToolsPanel {
+        self.panels
+            .get_mut::<panels::tools::ToolsPanel>()
+            .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
+    }
+
+    fn frame_stats(&self) -> FrameStats {
+        FrameStats {
+            frame_ms: self.frame_ms,
+            stale_chunks: self.viewport.stale_chunks(),
+            triangles: self.viewport.drawn_triangles(),
+        }
+    }
+
+    /// Register one more consumer of the document's edits.
+    pub fn add_consumer(&mut self, consumer: Box<dyn EditConsumer>) {
+        self.consumers.push(consumer);
+    }
+
+    /// Every consumer of the edit notification, in the order they are told: physics (inside the
+    /// document, at once), the viewport's meshes, then every panel, then extra consumers.
+    pub fn consumers(&self) -> Vec<String> {
+        let mut names = vec![
+            "physics (Document: broadphase and collision shapes)".to_owned(),
+            "viewport meshes".to_owned(),
+        ];
+        names.extend(
+            self.panels
+                .entries()
+                .iter()
+                .map(|e| format!("panel {}", e.panel.name())),
+        );
+        names.extend(self.consumers.iter().map(|c| c.name().to_owned()));
+        names
+    }
+
+    fn set_document(&mut self, doc: Document) {
+        self.autosaved_revision = doc.revision();
+        self.doc = Some(doc);
+        if let Some(doc) = self.doc.as_ref() {
+            self.viewport.on_document(doc);
+        }
+        for e in self.panels.entries_mut() {
+            e.panel.on_document(self.doc.as_ref());
+        }
+        for c in &mut self.consumers {
+            c.on_document(self.doc.as_ref());
+        }
+    }
+
+    /// Hand every box the document changed since the last call to every consumer.
+    fn publish(&mut self) {
+        let Some(doc) = self.doc.as_mut() else {
+            return;
+        };
+        let boxes = doc.take_published();
+        let doc = &*doc;
+        for b in boxes {
+            self.viewport.on_edit(doc.grid(), b);
+            for e in self.panels.entries_mut() {
+                e.panel.on_edit(doc, b);
+            }
+            for c in &mut self.consumers {
+                c.on_edit(doc, b);
+            }
+        }
+    }
+
+    /// Run one frame inside `ui` (the whole window).
+    pub fn run(&mut self, ui: &mut egui::Ui) {
+        let now = Instant::now();
+        if let Some(last) = self.last_frame.replace(now) {
+            let ms = (now - last).as_secs_f32() * 1000.0;
+            self.frame_ms = if self.frame_ms == 0.0 {
+                ms
+            } else {
+                0.9 * self.frame_ms + 0.1 * ms
+            };
+        }
+        let ctx = ui.ctx().clone();
+        self.poll_jobs();
+        let mut out = Vec::new();
+        if !self.capturing_keys {
+            for command in self.keymap.pressed(&ctx, self.active_tool) {
+                self.command(command, &mut out);
+            }
+        }
+        self.apply_all(out);
+        self.layout(ui);
+        let mut out = Vec::new();
+        let name = self
+            .doc
+            .as_ref()
+            .map_or_else(String::new, Document::display_name);
+        dialogs::show(&ctx, &mut self.dialogs, &self.jobs, &name, &mut out);
+        self.apply_all(out);
+        self.update_title(&ctx);
+        if let Some(next) = self.autosave_tick() {
+            ctx.request_repaint_after(next);
+        }
+        self.handle_close(&ctx);
+        if self.jobs.any() {
+            ctx.request_repaint_after(Duration::from_millis(50));
+        }
+    }
+
+    fn update_title(&mut self, ctx: &egui::Context) {
+        let title = match &self.doc {
+            Some(doc) => format!(
+                "{}{} — Strata",
+                if doc.is_modified() { "● " } else { "" },
+                doc.display_name()
+            ),
+            None => "Strata".to_owned(),
+        };
+        if title != self.title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.title = title;
+        }
+    }
+
+    /// The window title (file name, with ● when modified).
+    pub fn title(&self) -> &str {
+        &self.title
+    }
+
+    fn handle_close(&mut self, ctx: &egui::Context) {
+        let requested = ctx.input(|i| i.viewport().close_requested());
+        if requested && !self.quit_confirmed {
+            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+            self.guard(Guarded::Quit);
+        }
+        if self.quit_confirmed {
+            let (rect, maximized) =
+                ctx.input(|i| (i.viewport().inner_rect, i.viewport().maximized));
+            if let Some(rect) = rect {
+                self.prefs.window_size = Some([rect.width(), rect.height()]);
+            }
+            self.prefs.window_maximized = maximized.unwrap_or(false);
+            self.save_prefs();
+            self.discard_autosave();
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+}
+
+impl eframe::App for EditorApp {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.run(ui);
+    }
+}

@@ -1,0 +1,12 @@
+//! Byte codecs shared by the file formats and the undo history: the seed's run-length voxel
+//! encoding, LZ4 packing of RLE streams and a bounds-checked little-endian reader.
+//!
+//! This module sits below both [`crate::format`] and [`crate::history`]: it imports neither, so
+//! history can pack boxes without depending on the project file, and the project file can store the
+//! history without a cycle. Byte-level specs live in `docs/formats/`.
+
+pub mod lz4;
+mod reader;
+pub mod rle;
+
+pub use reader::Reader;

@@ -1,0 +1,88 @@
+//! The unit cell's fixed geometry, shared by the mesher files (`nets`, `qef`, `components`).
+//!
+//! A cell is the cube between eight neighbouring samples. Its corners, edges and axes are numbered
+//! once here so every table built from them agrees:
+//!
+//! ```text
+//!         6 ─────── 7        corner k sits at (k & 1, (k >> 1) & 1, k >> 2):
+//!        /│        /│        bit 0 = x (right), bit 1 = y (up), bit 2 = z (into the page)
+//!       2 ─────── 3 │
+//!       │ 4 ──────│─ 5       edges 0..4 run along x, 4..8 along y, 8..12 along z,
+//!       │/        │/         each as (lower corner, upper corner, axis)
+//!       0 ─────── 1
+//! ```
+//!
+//! This is a leaf module: it imports nothing from the mesher, so the files that read it do not
+//! import each other for their tables.
+
+/// Corner `k` of a cell is at `(k & 1, (k >> 1) & 1, k >> 2)`.
+pub(crate) const CORNER_POS: [[f32; 3]; 8] = [
+    [0.0, 0.0, 0.0],
+    [1.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0],
+    [1.0, 1.0, 0.0],
+    [0.0, 0.0, 1.0],
+    [1.0, 0.0, 1.0],
+    [0.0, 1.0, 1.0],
+    [1.0, 1.0, 1.0],
+];
+
+/// Unit vectors of the three axes.
+pub(crate) const UNIT: [[f32; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+
+/// The twelve cell edges as (lower corner, upper corner, axis).
+pub(crate) const EDGES: [(usize, usize, usize); 12] = [
+    (0, 1, 0),
+    (2, 3, 0),
+    (4, 5, 0),
+    (6, 7, 0),
+    (0, 2, 1),
+    (1, 3, 1),
+    (4, 6, 1),
+    (5, 7, 1),
+    (0, 4, 2),
+    (1, 5, 2),
+    (2, 6, 2),
+    (3, 7, 2),
+];
+
+/// [`EDGES`] as bytes: a denser table for the vertex loop.
+pub(crate) const EDGE_CORNERS: [(u8, u8, u8); 12] = {
+    let mut t = [(0u8, 0u8, 0u8); 12];
+    let mut e = 0;
+    while e < 12 {
+        t[e] = (EDGES[e].0 as u8, EDGES[e].1 as u8, EDGES[e].2 as u8);
+        e += 1;
+    }
+    t
+};
+
+/// Per axis, the cell edges on the cell's upper face across that axis (their lower corner has that
+/// coordinate 1), as bit sets over [`EDGES`]; the other edges lie on the lower face or along the axis.
+pub(crate) const UPPER_FACE_EDGES: [u16; 3] = {
+    let mut t = [0u16; 3];
+    let mut e = 0;
+    while e < 12 {
+        let lower = EDGES[e].0;
+        let mut a = 0;
+        while a < 3 {
+            if (lower >> a) & 1 == 1 {
+                t[a] |= 1 << e;
+            }
+            a += 1;
+        }
+        e += 1;
+    }
+    t
+};
+
+/// All twelve cell edges as a bit set.
+pub(crate) const ALL_EDGES: u16 = 0xfff;
+
+/// The cell-local point `t` of the way from corner `a` along `axis`.
+#[inline]
+pub(crate) fn crossing_point(a: usize, axis: u8, t: f32) -> [f32; 3] {
+    // Corner plus t along the axis, without a dynamic store (it would stall the reload).
+    let (c, u) = (CORNER_POS[a], UNIT[usize::from(axis)]);
+    [c[0] + t * u[0], c[1] + t * u[1], c[2] + t * u[2]]
+}
