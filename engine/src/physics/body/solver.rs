@@ -195,6 +195,13 @@ impl Constraint {
         self.gap
     }
 
+    /// True when the stored effective mass along the normal is the one `masses` give now (a
+    /// constraint prepared before one of its bodies woke would overshoot).
+    pub fn mass_matches(&self, bodies: &[Body], masses: &[Mass]) -> bool {
+        let k = effective_mass(bodies, masses, self.a, self.b, self.ra, self.rb, self.n);
+        (k - self.mass_n).abs() <= 1e-6 * k.abs().max(1.0)
+    }
+
     /// The contact in words, for assertion messages: who touches what, where, and the solver's state.
     pub fn describe(&self, bodies: &[Body]) -> String {
         let other = match self.b {
@@ -293,5 +300,32 @@ pub fn solve_positions(bodies: &mut [Body], masses: &[Mass], cs: &[Constraint]) 
             }
             debug_assert_finite(bodies, c, "position");
         }
+    }
+}
+
+#[cfg(all(test, debug_assertions))]
+mod tests {
+    use super::super::shape::{BodyMaterial, Shape};
+    use super::*;
+
+    #[test]
+    #[should_panic(
+        expected = "body 0 became non-finite in the friction pass, from the contact of \
+                               body 0 (Sphere { radius: 0.5 }) with the terrain: point on B [0.0, NaN"
+    )]
+    fn the_step_that_turns_a_body_non_finite_names_the_contact() {
+        let ball = Body::new(
+            Shape::Sphere { radius: 0.5 },
+            BodyMaterial::default(),
+            [0.0, 0.45, 0.0],
+        );
+        let mut bodies = vec![ball];
+        let masses = [Mass {
+            inv_mass: ball.inv_mass,
+            inv_inertia_scale: 1.0,
+        }];
+        let bad = Contact::from_b([0.0, f32::NAN, 0.0], [0.0, 1.0, 0.0], -0.05);
+        let mut cs = vec![prepare(&bodies, &masses, 0, None, &bad)];
+        solve_velocities(&mut bodies, &masses, &mut cs, 1.0 / 120.0);
     }
 }

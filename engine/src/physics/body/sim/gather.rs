@@ -25,6 +25,8 @@ pub(super) struct Scratch {
     boxes: Vec<([f32; 3], [f32; 3])>,
     order: Vec<usize>,
     pairs: Vec<(usize, usize)>,
+    pair_contacts: Vec<(usize, usize, Contact)>,
+    skipped: Vec<usize>,
 }
 
 impl Scratch {
@@ -157,22 +159,34 @@ impl Simulation {
     }
 
     /// Contacts between bodies whose grown AABBs overlap (sweep along X), at least one awake.
+    ///
+    /// Sleepers that a moving body runs into are woken first, and only then are constraints
+    /// prepared: a constraint prepared while its partner still counted as immovable would carry an
+    /// effective mass up to twice too large, and a pile of such overshooting contacts diverged (bodies
+    /// shot off at thousands of voxels per second). Pairs of two sleepers are kept by the sweep so a
+    /// woken body also meets the sleepers around it in the same substep.
     pub(super) fn body_contacts(&mut self, h: f32, g: f32) {
         if self.bodies.len() < 2 {
             return;
         }
         self.scratch
-            .overlapping_pairs(&self.bodies, false, |b| margin(b, h));
+            .overlapping_pairs(&self.bodies, true, |b| margin(b, h));
+        let mut found = std::mem::take(&mut self.scratch.pair_contacts);
+        let mut skipped = std::mem::take(&mut self.scratch.skipped);
+        found.clear();
+        skipped.clear();
+        // Pairs with a moving body: their contacts, and the sleepers they wake.
         for k in 0..self.scratch.pairs.len() {
             let (i, j) = self.scratch.pairs[k];
-            let m = margin(&self.bodies[i], h).max(margin(&self.bodies[j], h));
-            let contacts = &mut self.scratch.contacts;
-            contacts.clear();
-            body_pair(&self.bodies[i], &self.bodies[j], m, contacts);
-            if contacts.is_empty() {
+            if self.bodies[i].asleep && self.bodies[j].asleep {
+                skipped.push(k);
                 continue;
             }
-            // An awake body running into a sleeping one wakes it.
+            let start = found.len();
+            self.pair_manifold(i, j, h, &mut found);
+            if found.len() == start {
+                continue;
+            }
             for (x, y) in [(i, j), (j, i)] {
                 if self.bodies[x].asleep && sleep::disturbs(&self.bodies[y], g * h) {
                     sleep::wake(&mut self.bodies[x]);
@@ -182,17 +196,43 @@ impl Simulation {
                     };
                 }
             }
-            reduce_manifold(contacts);
-            for c in contacts.iter() {
-                debug_assert!(
-                    is_finite(c),
-                    "bodies {i} and {j} got the non-finite contact {c:?}: {:?} / {:?}",
-                    self.bodies[i],
-                    self.bodies[j]
-                );
-                let k = solver::prepare(&self.bodies, &self.masses, i, Some(j), c);
-                self.constraints.push(k);
+        }
+        // Pairs of sleepers one of which has just been woken.
+        for &k in &skipped {
+            let (i, j) = self.scratch.pairs[k];
+            if !(self.bodies[i].asleep && self.bodies[j].asleep) {
+                self.pair_manifold(i, j, h, &mut found);
             }
+        }
+        for &(i, j, c) in &found {
+            let k = solver::prepare(&self.bodies, &self.masses, i, Some(j), &c);
+            self.constraints.push(k);
+        }
+        self.scratch.pair_contacts = found;
+        self.scratch.skipped = skipped;
+    }
+
+    /// The reduced contacts of bodies `i` and `j` for a substep of `h`, appended to `out`.
+    fn pair_manifold(
+        &mut self,
+        i: usize,
+        j: usize,
+        h: f32,
+        out: &mut Vec<(usize, usize, Contact)>,
+    ) {
+        let m = margin(&self.bodies[i], h).max(margin(&self.bodies[j], h));
+        let contacts = &mut self.scratch.contacts;
+        contacts.clear();
+        body_pair(&self.bodies[i], &self.bodies[j], m, contacts);
+        reduce_manifold(contacts);
+        for c in contacts.iter() {
+            debug_assert!(
+                is_finite(c),
+                "bodies {i} and {j} got the non-finite contact {c:?}: {:?} / {:?}",
+                self.bodies[i],
+                self.bodies[j]
+            );
+            out.push((i, j, *c));
         }
     }
 

@@ -428,3 +428,43 @@ fn bodies_that_leave_the_world_are_lost_not_falling_forever() {
     assert_eq!(sim.bodies()[off].position[1], y, "a lost body stays put");
     assert_eq!(sim.status().lost, 1);
 }
+
+#[test]
+fn a_sleeper_woken_by_one_body_is_movable_in_every_constraint_of_the_substep() {
+    let (grid, table) = slab(None);
+    let mut world = PhysicsWorld::new(&grid, &table, DEFAULT_CACHE_BYTES);
+    let mut sim = Simulation::new(&table, SimSettings::default());
+    // A sleeping ball between a slow box (sorted first along X) and a fast ball.
+    let slow = sim.add(cube(1.0, [-1.0, 4.5, 0.0])).expect("add");
+    let ball = |x: f32| {
+        let m = BodyMaterial::default();
+        Body::new(Shape::Sphere { radius: 0.5 }, m, [x, 4.5, 0.0])
+    };
+    let sleeper = sim.add(ball(0.0)).expect("add");
+    let fast = sim.add(ball(1.0)).expect("add");
+    sim.bodies[sleeper].asleep = true;
+    sim.bodies[fast].velocity = [-3.0, 0.0, 0.0];
+    let h = sim.settings.dt;
+    sim.masses.clear();
+    sim.masses.extend(sim.bodies.iter().map(|b| Mass {
+        inv_mass: if b.asleep { 0.0 } else { b.inv_mass },
+        inv_inertia_scale: if b.asleep { 0.0 } else { 1.0 },
+    }));
+    sim.constraints.clear();
+    sim.body_contacts(h, 9.81);
+    assert!(!sim.bodies[sleeper].asleep, "the fast ball wakes it");
+    let with_slow = sim
+        .constraints
+        .iter()
+        .filter(|c| c.a == slow && c.b == Some(sleeper))
+        .count();
+    assert!(with_slow > 0, "the slow box touches it");
+    for c in &sim.constraints {
+        assert!(
+            c.mass_matches(&sim.bodies, &sim.masses),
+            "{}",
+            c.describe(&sim.bodies)
+        );
+    }
+    steps(&mut sim, &mut world, &grid, 1);
+}
