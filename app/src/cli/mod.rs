@@ -7,6 +7,7 @@
 mod args;
 mod drop;
 mod export;
+mod floating;
 mod format;
 mod godot;
 mod heightmap;
@@ -78,6 +79,9 @@ commands! {
     /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
     /// landed: final positions, deepest penetration, at rest, in water.
     Drop(drop::DropArgs),
+    /// Find solid terrain not connected to the world's bottom layer (floating pieces), and optionally
+    /// delete it as one undo step.
+    Floating(floating::FloatingArgs),
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.
