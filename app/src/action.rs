@@ -105,6 +105,21 @@ pub enum Action {
     },
     /// Apply a voxel change as one undo step.
     Edit(BoxEdit),
+    /// Install a new bake of the whole world's light.
+    InstallLight(Box<strata_engine::light::LightMap>),
+    /// Install a re-bake of the stale light.
+    PatchLight {
+        /// The new light.
+        patch: strata_engine::light::LightPatch,
+        /// The solidity the re-bake walked.
+        baked_on: std::sync::Arc<strata_engine::light::SolidVolume>,
+        /// The solidity now (edits since stay stale).
+        current: std::sync::Arc<strata_engine::light::SolidVolume>,
+    },
+    /// Remove the baked light.
+    RemoveLight,
+    /// Shade the viewport with this light.
+    LightView(crate::viewport::LightView),
     /// Run a job (its owner panel receives the result).
     Start(Job),
     /// Make the panel called this the one that receives viewport input.

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::history::History;
+use strata_engine::light::{LightMap, LightPatch, SolidVolume};
 use strata_engine::physics::{PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
 use strata_engine::storage::Grid;
 use strata_engine::tools::{Brush, SeaLevelMode, Stroke, Tool};
@@ -48,6 +49,10 @@ pub struct Document {
     stroke: Option<Stroke>,
     /// Boxes changed since the editor last published them.
     published: Vec<VoxelBox>,
+    /// Regions whose baked light changed or went stale, for the viewport to recolour.
+    relit: Vec<VoxelBox>,
+    /// Stale light of the stroke in progress, published when it ends.
+    relit_pending: VoxelBox,
 }
 
 impl Document {
@@ -67,6 +72,8 @@ impl Document {
             saved_revision: 0,
             stroke: None,
             published: Vec::new(),
+            relit: Vec::new(),
+            relit_pending: VoxelBox::default(),
         }
     }
 
@@ -152,14 +159,78 @@ impl Document {
         std::mem::take(&mut self.published)
     }
 
-    /// Every path ends here: physics now, the revision, and the box for the other consumers.
+    /// Take the regions whose baked light changed or went stale since the last call.
+    pub fn take_relit(&mut self) -> Vec<VoxelBox> {
+        std::mem::take(&mut self.relit)
+    }
+
+    /// Every path ends here: physics now, the baked light marked stale where the edit reaches, the
+    /// revision, and the box for the other consumers.
     fn changed(&mut self, changed: VoxelBox) {
         if changed.is_empty() {
             return;
         }
         self.physics.on_edit(&self.project.grid, changed);
+        if let Some(light) = self.project.light.as_mut() {
+            light.mark_stale(changed);
+            let reach = light.settings().reach().ceil() as i32;
+            self.relit_pending = self.relit_pending.union(&grown(changed, reach));
+            if self.stroke.is_none() {
+                self.flush_relit();
+            }
+        }
         self.published.push(changed);
         self.revision += 1;
+    }
+
+    fn flush_relit(&mut self) {
+        if !self.relit_pending.is_empty() {
+            self.relit.push(std::mem::take(&mut self.relit_pending));
+        }
+    }
+
+    /// The baked light, if the world has been baked.
+    pub fn light(&self) -> Option<&LightMap> {
+        self.project.light.as_ref()
+    }
+
+    /// Install a new bake (the whole world's light); the document counts as modified, since the
+    /// light is saved with it.
+    pub fn install_light(&mut self, light: LightMap) {
+        self.project.light = Some(light);
+        self.relit.push(self.project.header.bounds);
+        self.revision += 1;
+    }
+
+    /// Remove the baked light.
+    pub fn remove_light(&mut self) {
+        if self.project.light.take().is_some() {
+            self.relit.push(self.project.header.bounds);
+            self.revision += 1;
+        }
+    }
+
+    /// Install a re-bake of the stale regions, computed on `baked_on`; edits made since (the
+    /// difference to `current`) stay stale.
+    ///
+    /// # Errors
+    /// When there is no light, or the light was re-baked with other settings since the patch started
+    /// (nothing changes then).
+    pub fn patch_light(
+        &mut self,
+        patch: LightPatch,
+        baked_on: &SolidVolume,
+        current: &SolidVolume,
+    ) -> AppResult<()> {
+        let Some(light) = self.project.light.as_mut() else {
+            return Err(crate::AppError::Usage("no baked light to update".into()));
+        };
+        let regions = light.stale_regions();
+        light.apply(patch)?;
+        light.mark_stale_between(baked_on, current);
+        self.relit.extend(regions);
+        self.revision += 1;
+        Ok(())
     }
 
     /// Start a brush stroke whose undo step is called `name` (ends any stroke in progress).
@@ -195,6 +266,7 @@ impl Document {
         if let Some(stroke) = self.stroke.take() {
             stroke.end(&mut self.project.history);
         }
+        self.flush_relit();
     }
 
     /// Fill (or clear) water up to `level` inside `region` as one undo step named after the mode.
@@ -303,6 +375,23 @@ impl Document {
             .ok()
             .flatten()
     }
+}
+
+/// `b` grown by `r` voxels on every side.
+fn grown(b: VoxelBox, r: i32) -> VoxelBox {
+    use strata_engine::voxel::VoxelPos;
+    VoxelBox::new(
+        VoxelPos::new(
+            b.min.x.saturating_sub(r),
+            b.min.y.saturating_sub(r),
+            b.min.z.saturating_sub(r),
+        ),
+        VoxelPos::new(
+            b.max.x.saturating_add(r),
+            b.max.y.saturating_add(r),
+            b.max.z.saturating_add(r),
+        ),
+    )
 }
 
 #[cfg(test)]

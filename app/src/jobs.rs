@@ -133,6 +133,11 @@ impl Job {
         self.owner
     }
 
+    /// The job's progress handle (a panel keeps it to draw its own bar and to cancel).
+    pub fn progress(&self) -> Arc<Progress> {
+        self.progress.clone()
+    }
+
     /// Fraction done, 0 to 1.
     pub fn fraction(&self) -> f32 {
         self.progress.fraction()

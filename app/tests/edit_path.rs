@@ -88,6 +88,7 @@ fn check_path(app: &mut EditorApp, seen: &Arc<Mutex<Seen>>, what: &str, actions:
             doc.materials(),
             camera,
             std::time::Duration::from_secs(60),
+            None,
         );
     }
     assert_eq!(app.viewport.meshes.urgent_count(), 0);

@@ -20,6 +20,7 @@
 //!   OBJ / glb export.
 //! - [`physics`]: bit broadphase, lazy kD trees over chunk meshes, world raycasts and rigid bodies.
 //! - [`render`]: top-down shaded map images (previews, thumbnails).
+//! - [`light`]: the snowflake lighting bake (packed solidity, random walks, baked light).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
@@ -38,6 +39,7 @@ pub mod floating;
 pub mod format;
 pub mod gen;
 pub mod history;
+pub mod light;
 pub mod mesh;
 pub mod physics;
 pub mod progress;

@@ -224,6 +224,29 @@ impl EditorApp {
                     doc.edit_boxes(&edit.name, &edit.boxes, edit.write);
                 }
             }
+            Action::InstallLight(light) => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.install_light(*light);
+                    self.message = "Light baked".into();
+                }
+            }
+            Action::PatchLight {
+                patch,
+                baked_on,
+                current,
+            } => {
+                if let Some(doc) = self.doc.as_mut() {
+                    if let Err(e) = doc.patch_light(patch, &baked_on, &current) {
+                        self.message = format!("Live light skipped: {e}");
+                    }
+                }
+            }
+            Action::RemoveLight => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.remove_light();
+                }
+            }
+            Action::LightView(view) => self.viewport.set_light_view(view),
             Action::Start(job) => self.start_job(job),
             Action::ActivateTool(name) => {
                 if self.active_tool != name {

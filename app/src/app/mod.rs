@@ -255,6 +255,9 @@ impl EditorApp {
             return;
         };
         let boxes = doc.take_published();
+        for region in doc.take_relit() {
+            self.viewport.relight(region);
+        }
         let doc = &*doc;
         for b in boxes {
             self.viewport.on_edit(doc.grid(), b);

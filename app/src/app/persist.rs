@@ -49,20 +49,12 @@ impl EditorApp {
             }
             Ok(JobOutput::Autosaved { revision }) => self.autosaved_revision = revision,
             Ok(JobOutput::Wrote { message }) => self.message = message,
-            Ok(JobOutput::Panel(output)) => {
-                let owner = finished.owner;
-                if let Some(e) = self
-                    .panels
-                    .entries_mut()
-                    .iter_mut()
-                    .find(|e| Some(e.panel.name()) == owner)
-                {
-                    e.panel.on_job(output, &mut out);
-                }
-            }
+            Ok(JobOutput::Panel(output)) => self.panel_job(finished.owner, Ok(output), &mut out),
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
                 self.after_save = None;
                 self.message = "Cancelled".into();
+                let e = crate::AppError::Engine(strata_engine::Error::Cancelled);
+                self.panel_job(finished.owner, Err(e), &mut out);
             }
             Err(e) if finished.owner == Some(AUTOSAVE) => {
                 self.message = format!("Autosave failed: {e}");
@@ -70,10 +62,26 @@ impl EditorApp {
             Err(e) => {
                 self.after_save = None;
                 self.dialogs.error = Some(e.to_string());
+                self.panel_job(finished.owner, Err(e), &mut out);
             }
         }
         let _ = finished.kind;
         self.apply_all(out);
+    }
+
+    /// Hand a job's result to the panel that started it, if a panel did.
+    fn panel_job(
+        &mut self,
+        owner: Option<&'static str>,
+        result: crate::AppResult<Box<dyn std::any::Any + Send>>,
+        out: &mut Vec<Action>,
+    ) {
+        let Some(owner) = owner else {
+            return;
+        };
+        if let Some(e) = self.panels.by_name_mut(owner) {
+            e.panel.on_job(result, out);
+        }
     }
 
     pub(super) fn poll_jobs(&mut self) {

@@ -1,5 +1,6 @@
-//! `strata export FILE OUT --format raw|rle --box X0,Y0,Z0,X1,Y1,Z1`: a box of voxels, streamed slab by
-//! slab (one Z slice at a time) into an atomically written file. `--format vxr` and `--format v4` are
+//! `strata export FILE OUT --format raw|rle|light --box X0,Y0,Z0,X1,Y1,Z1`: a box of voxels (or of
+//! their baked light, 3 bytes each), streamed slab by slab (one Z slice at a time) into an atomically
+//! written file. `--format vxr` and `--format v4` are
 //! handed to [`super::godot`].
 
 use std::io::Write;
@@ -39,6 +40,9 @@ pub struct ExportArgs {
     /// Mesh level of detail for obj and glb: 0 = full resolution, 1..=3 = coarser mips.
     #[arg(long)]
     lod: Option<u32>,
+    /// Leave baked light out of obj and glb vertex colours.
+    #[arg(long)]
+    no_light: bool,
 }
 
 impl ExportArgs {
@@ -56,6 +60,7 @@ impl ExportArgs {
             compression,
             lods,
             lod,
+            no_light,
         } = self;
         let format = format
             .or_else(|| Format::from_extension(&out))
@@ -71,7 +76,20 @@ impl ExportArgs {
                     "--compression and --lods apply to vxr and v4, not mesh exports".into(),
                 ));
             }
-            return export_mesh(&file, &out, format, lod.unwrap_or(0), region.as_deref());
+            return export_mesh(
+                &file,
+                &out,
+                format,
+                lod.unwrap_or(0),
+                region.as_deref(),
+                !no_light,
+            );
+        }
+        if no_light {
+            return Err(AppError::Usage(format!(
+                "--no-light applies to obj and glb exports, not {}",
+                format.name()
+            )));
         }
         if format == Format::Heightmap {
             return Err(AppError::Usage(
@@ -116,7 +134,7 @@ fn run(
             "--lods applies to --format vxr, not {name}"
         )));
     }
-    if godot.compression.is_some() && matches!(format, Format::Raw | Format::Rle) {
+    if godot.compression.is_some() && matches!(format, Format::Raw | Format::Rle | Format::Light) {
         return Err(AppError::Usage(format!(
             "--compression applies to --format vxr and v4, not {name}"
         )));
@@ -138,6 +156,13 @@ fn run(
         return export_v4(file, out, region, godot.compression);
     }
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    if format == Format::Light && project.light.is_none() {
+        return Err(AppError::Usage(format!(
+            "{} has no baked light: run `strata bake {}` first",
+            file.display(),
+            file.display()
+        )));
+    }
     with_bar("exporting", |p| {
         let [_, _, sz] = region.size();
         p.start(sz as u64);
@@ -151,11 +176,20 @@ fn run(
                 VoxelPos::new(region.max.x, region.max.y, z + 1),
             );
             slab.resize(b.volume(), Voxel::AIR);
-            project.grid.read_box(b, &mut slab);
             bytes.clear();
-            match format {
-                Format::Raw => bytes.extend(slab.iter().flat_map(|v| [v.material, v.occupancy])),
-                _ => encoder.push(&slab, &mut bytes),
+            match (format, &project.light) {
+                (Format::Light, Some(light)) => {
+                    bytes.resize(b.volume() * 3, 0);
+                    light.rgb8_box(b, &mut bytes);
+                }
+                (Format::Raw, _) => {
+                    project.grid.read_box(b, &mut slab);
+                    bytes.extend(slab.iter().flat_map(|v| [v.material, v.occupancy]));
+                }
+                _ => {
+                    project.grid.read_box(b, &mut slab);
+                    encoder.push(&slab, &mut bytes);
+                }
             }
             writer.write_all(&bytes).map_err(|e| AppError::io(out, e))?;
             p.advance(1);

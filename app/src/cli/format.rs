@@ -19,6 +19,8 @@ pub enum Format {
     Obj,
     /// Binary glTF 2.0 mesh of the surface.
     Glb,
+    /// Baked light: 3 bytes (R, G, B) per voxel, X fastest, then Y, then Z; 0,0,0 without light.
+    Light,
     /// A grayscale PNG heightmap, 8- or 16-bit (colour images by luminance); import only.
     Heightmap,
 }
@@ -33,6 +35,7 @@ impl Format {
             Format::V4 => "v4",
             Format::Obj => "obj",
             Format::Glb => "glb",
+            Format::Light => "light",
             Format::Heightmap => "heightmap",
         }
     }

@@ -157,7 +157,7 @@ fn run(
     }
     match format {
         Format::Raw => {}
-        Format::Rle | Format::Obj | Format::Glb => {
+        Format::Rle | Format::Obj | Format::Glb | Format::Light => {
             return Err(AppError::Usage(
                 "import supports --format raw, vxr and v4, and heightmap for PNG images".into(),
             ))

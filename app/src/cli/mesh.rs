@@ -1,10 +1,12 @@
-//! `strata export FILE OUT.obj|OUT.glb [--lod N] [--box X0,Y0,Z0,X1,Y1,Z1]`: the terrain surface as a
-//! mesh (OBJ + .mtl, or binary glTF 2.0), meshed chunk by chunk with a progress bar and welded.
+//! `strata export FILE OUT.obj|OUT.glb [--lod N] [--box X0,Y0,Z0,X1,Y1,Z1] [--no-light]`: the terrain
+//! surface as a mesh (OBJ + .mtl, or binary glTF 2.0), meshed chunk by chunk with a progress bar and
+//! welded. When the project has baked light, the vertex colours are multiplied by it unless
+//! `--no-light` is given.
 
 use std::path::Path;
 
 use strata_engine::format::project::Project;
-use strata_engine::mesh::{export_glb, export_obj, MAX_LOD};
+use strata_engine::mesh::{export_glb_lit, export_obj_lit, MAX_LOD};
 
 use super::args::parse_box;
 use super::progress::with_bar;
@@ -21,6 +23,7 @@ pub fn export_mesh(
     format: Format,
     lod: u32,
     region: Option<&str>,
+    use_light: bool,
 ) -> AppResult<()> {
     if lod > MAX_LOD {
         return Err(AppError::Usage(format!(
@@ -30,17 +33,23 @@ pub fn export_mesh(
     let region = region.map(parse_box).transpose()?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
+    let light = project.light.as_ref().filter(|_| use_light);
     let stats = with_bar("meshing", |p| match format {
-        Format::Glb => export_glb(&project.grid, table, lod, region, out, p),
-        _ => export_obj(&project.grid, table, lod, region, out, p),
+        Format::Glb => export_glb_lit(&project.grid, table, lod, region, light, out, p),
+        _ => export_obj_lit(&project.grid, table, lod, region, light, out, p),
     })?;
     eprintln!(
-        "{}: {} chunks, {} vertices, {} solid and {} water triangles",
+        "{}: {} chunks, {} vertices, {} solid and {} water triangles{}",
         out.display(),
         stats.chunks,
         stats.vertices,
         stats.solid_triangles,
-        stats.water_triangles
+        stats.water_triangles,
+        if light.is_some() {
+            ", lit by the baked light"
+        } else {
+            ""
+        }
     );
     Ok(())
 }

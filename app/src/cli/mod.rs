@@ -5,6 +5,7 @@
 //! To add a command: write that file, declare it below, and add one line to the `commands!` list.
 
 mod args;
+mod bake;
 mod drop;
 mod export;
 mod floating;
@@ -82,6 +83,8 @@ commands! {
     /// Find solid terrain not connected to the world's bottom layer (floating pieces), and optionally
     /// delete it as one undo step.
     Floating(floating::FloatingArgs),
+    /// Bake snowflake lighting (sun and sky particles) into a project's light section.
+    Bake(bake::BakeArgs),
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.

@@ -1,5 +1,5 @@
-//! `strata render FILE OUT.png [--size W,H]`: a top-down shaded map of a project as a PNG, written
-//! atomically. Without `--size`, the longer side is [`DEFAULT_LONGEST`] pixels and the aspect is the
+//! `strata render FILE OUT.png [--size W,H] [--no-light]`: a top-down shaded map of a project as a PNG,
+//! written atomically, shaded with the baked light when the project has one. Without `--size`, the longer side is [`DEFAULT_LONGEST`] pixels and the aspect is the
 //! world's.
 
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use strata_engine::format::project::Project;
 use strata_engine::format::write_atomic;
-use strata_engine::render::{fit_size, render_topdown, topdown_bounds};
+use strata_engine::render::{fit_size, render_topdown_lit, topdown_bounds};
 
 use super::args::parse_pair;
 use super::progress::with_bar;
@@ -29,6 +29,9 @@ pub struct RenderArgs {
     /// Image size W,H in pixels; default 512 on the longer side with the world's aspect.
     #[arg(long)]
     size: Option<String>,
+    /// Shade with the built-in hillshade even when the project has baked light.
+    #[arg(long)]
+    no_light: bool,
 }
 
 impl RenderArgs {
@@ -37,11 +40,11 @@ impl RenderArgs {
     /// # Errors
     /// A bad `--size`, an unreadable project, an unwritable output.
     pub fn run(self) -> AppResult<()> {
-        run(&self.file, &self.out, self.size.as_deref())
+        run(&self.file, &self.out, self.size.as_deref(), !self.no_light)
     }
 }
 
-fn run(file: &Path, out: &Path, size: Option<&str>) -> AppResult<()> {
+fn run(file: &Path, out: &Path, size: Option<&str>, use_light: bool) -> AppResult<()> {
     let size = size
         .map(|s| parse_pair::<u32>(s, "--size W,H"))
         .transpose()?;
@@ -59,16 +62,22 @@ fn run(file: &Path, out: &Path, size: Option<&str>) -> AppResult<()> {
         let (w, h) = fit_size(topdown_bounds(&project.grid, table), DEFAULT_LONGEST);
         [w, h]
     });
-    let image = render_topdown(&project.grid, table, width, height);
+    let light = project.light.as_ref().filter(|_| use_light);
+    let image = render_topdown_lit(&project.grid, table, light, width, height);
     let rendered = started.elapsed();
     write_atomic(
         out,
         &encode_rgba(&image.rgba, image.width, image.height, out)?,
     )?;
     eprintln!(
-        "{}: {width}x{height} rendered in {:.0} ms",
+        "{}: {width}x{height} rendered in {:.0} ms{}",
         out.display(),
-        rendered.as_secs_f64() * 1000.0
+        rendered.as_secs_f64() * 1000.0,
+        if light.is_some() {
+            ", shaded with the baked light"
+        } else {
+            ""
+        }
     );
     Ok(())
 }

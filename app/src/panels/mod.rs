@@ -9,6 +9,7 @@
 
 pub mod history;
 pub mod import_heightmap;
+pub mod lighting;
 pub mod new_world;
 pub mod preferences;
 pub mod recent;
@@ -31,12 +32,14 @@ use crate::prefs::Prefs;
 use crate::viewport::overlay::Overlay;
 use crate::viewport::scene::CursorDraw;
 use crate::viewport::ViewportInput;
+use crate::AppResult;
 
 /// Every panel of the editor, in display order: one line per panel.
 pub fn registry() -> Vec<Box<dyn Panel>> {
     vec![
         Box::new(tools::ToolsPanel::default()),
         Box::new(history::HistoryPanel),
+        Box::new(lighting::LightingPanel::default()),
         Box::new(new_world::NewWorldWindow::default()),
         Box::new(import_heightmap::ImportHeightmapWindow::default()),
         Box::new(recent::RecentWindow::default()),
@@ -126,8 +129,9 @@ pub trait Panel: Any {
     /// A different document is open (`None`: none).
     fn on_document(&mut self, _doc: Option<&Document>) {}
 
-    /// A background job this panel started finished with this output.
-    fn on_job(&mut self, _output: Box<dyn Any + Send>, _out: &mut Vec<Action>) {}
+    /// A background job this panel started finished: its output, or why it stopped (the editor
+    /// also reports errors other than a cancel to the user).
+    fn on_job(&mut self, _result: AppResult<Box<dyn Any + Send>>, _out: &mut Vec<Action>) {}
 
     /// A path this panel asked for (tagged as in [`PathPurpose::Panel`]).
     fn on_path(&mut self, _tag: u32, _path: &Path, _out: &mut Vec<Action>) {}

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 use three_d::{InnerSpace, Vec3};
 
+use strata_engine::light::LightMap;
 use strata_engine::mesh::{surface_owners, MeshBuffer, BORDER, MAX_LOD};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SIZE};
@@ -108,6 +109,20 @@ impl ChunkMeshes {
             .count()
     }
 
+    /// Rebuild the meshes of the chunks overlapping `region` within the normal frame budget
+    /// (nearest first); their old meshes stay drawn until then. For changes of colour only
+    /// (new baked light), where an immediate rebuild of many chunks would stall a frame.
+    pub fn invalidate(&mut self, region: VoxelBox) {
+        for (p, lod) in &mut self.chunks {
+            let min = p.min_voxel();
+            let s = CHUNK_SIZE as i32;
+            let chunk = VoxelBox::new(min, VoxelPos::new(min.x + s, min.y + s, min.z + s));
+            if !chunk.intersect(&region).is_empty() {
+                *lod = None;
+            }
+        }
+    }
+
     /// Chunks waiting to be remeshed because an edit touched them.
     pub fn urgent_count(&self) -> usize {
         self.urgent.len()
@@ -170,6 +185,7 @@ impl ChunkMeshes {
         table: &MaterialTable,
         camera: Vec3,
         budget: Duration,
+        light: Option<&LightMap>,
     ) -> Vec<ChunkUpload> {
         let Some(palette) = self.palette.clone() else {
             return Vec::new();
@@ -184,7 +200,7 @@ impl ChunkMeshes {
         for w in &mut work {
             w.1 = self.wanted_lod(w.0, camera);
         }
-        let mut uploads = mesh_batch(grid, table, &palette, &work);
+        let mut uploads = mesh_batch(grid, table, &palette, &work, light);
         let mut stale: Vec<(f32, ChunkPos, u32)> = self
             .chunks
             .iter()
@@ -199,7 +215,7 @@ impl ChunkMeshes {
                 break;
             }
             let jobs: Vec<(ChunkPos, u32)> = batch.iter().map(|&(_, p, l)| (p, l)).collect();
-            uploads.extend(mesh_batch(grid, table, &palette, &jobs));
+            uploads.extend(mesh_batch(grid, table, &palette, &jobs, light));
         }
         for up in &uploads {
             self.chunks.insert(up.pos, Some(up.lod));
@@ -215,17 +231,18 @@ fn mesh_batch(
     table: &MaterialTable,
     palette: &Palette,
     jobs: &[(ChunkPos, u32)],
+    light: Option<&LightMap>,
 ) -> Vec<ChunkUpload> {
     if jobs.len() <= SERIAL_MAX {
         let mut buf = MeshBuffer::new();
         return jobs
             .iter()
-            .map(|&(p, lod)| build(grid, table, palette, p, lod, &mut buf))
+            .map(|&(p, lod)| build(grid, table, palette, p, lod, &mut buf, light))
             .collect();
     }
     jobs.par_iter()
         .map_init(MeshBuffer::new, |buf, &(p, lod)| {
-            build(grid, table, palette, p, lod, buf)
+            build(grid, table, palette, p, lod, buf, light)
         })
         .collect()
 }
@@ -260,13 +277,13 @@ mod tests {
         m.reset(&grid, &table);
         let camera = Vec3::new(48.0, 40.0, 48.0);
         assert_eq!(m.stale_count(camera), m.len());
-        let ups = m.update(&grid, &table, camera, Duration::from_secs(60));
+        let ups = m.update(&grid, &table, camera, Duration::from_secs(60), None);
         assert_eq!(ups.len(), m.len());
         assert_eq!(m.stale_count(camera), 0);
         assert!(ups.iter().any(|u| u.solid.is_some()));
         let edit = VoxelBox::new(VoxelPos::new(40, 18, 40), VoxelPos::new(44, 22, 44));
         m.edited(&grid, edit);
-        let ups = m.update(&grid, &table, camera, Duration::ZERO);
+        let ups = m.update(&grid, &table, camera, Duration::ZERO, None);
         let mut got: Vec<ChunkPos> = ups.iter().map(|u| u.pos).collect();
         got.sort_by_key(|p| (p.x, p.y, p.z));
         assert!(got.contains(&ChunkPos::new(1, 0, 1)));
@@ -281,7 +298,7 @@ mod tests {
         let mut m = ChunkMeshes::new(true);
         m.reset(&grid, &table);
         let far = Vec3::new(48.0, 40.0, 48.0 + 32.0 * 30.0);
-        let ups = m.update(&grid, &table, far, Duration::from_secs(60));
+        let ups = m.update(&grid, &table, far, Duration::from_secs(60), None);
         assert!(ups.iter().all(|u| u.lod == 3));
     }
 }

@@ -54,6 +54,19 @@ pub struct ViewportInput {
     pub dt: f32,
 }
 
+/// Which light shades the terrain: the baked light (vertex colours), the real-time sun of the scene,
+/// or both. Without a bake, the baked light counts as white.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LightView {
+    /// Only the baked light.
+    Baked,
+    /// Only the real-time sun and sky.
+    Realtime,
+    /// The baked light under the real-time sun.
+    #[default]
+    Both,
+}
+
 /// This frame's viewport area and input, between [`Viewport::begin`] and [`Viewport::end`].
 #[derive(Debug, Clone, Copy)]
 pub struct ViewportFrame {
@@ -79,6 +92,8 @@ pub struct Viewport {
     pub show_grid: bool,
     /// Fly speed, voxels per second.
     pub fly_speed: f32,
+    /// Which light the terrain is shaded with.
+    pub light_view: LightView,
     pending: Arc<Mutex<Pending>>,
     stats: Arc<Mutex<PaintStats>>,
     gl: bool,
@@ -102,6 +117,7 @@ impl Viewport {
             meshes: ChunkMeshes::new(true),
             show_grid: true,
             fly_speed: 40.0,
+            light_view: LightView::Both,
             pending: Arc::default(),
             stats: Arc::default(),
             gl,
@@ -133,13 +149,35 @@ impl Viewport {
         self.meshes.edited(grid, changed);
     }
 
+    /// The baked light changed within `region` (a bake or a re-bake): recolour those chunks within
+    /// the frame budget.
+    pub fn relight(&mut self, region: VoxelBox) {
+        self.meshes.invalidate(region);
+    }
+
+    /// Show the terrain with `view`'s light (every chunk is recoloured).
+    pub fn set_light_view(&mut self, view: LightView) {
+        if self.light_view != view {
+            self.light_view = view;
+            self.meshes.invalidate(VoxelBox::new(
+                strata_engine::voxel::VoxelPos::new(i32::MIN / 2, i32::MIN / 2, i32::MIN / 2),
+                strata_engine::voxel::VoxelPos::new(i32::MAX / 2, i32::MAX / 2, i32::MAX / 2),
+            ));
+        }
+    }
+
     /// Remesh what edits touched (all of it) and stale chunks (within the frame budget).
     fn refresh(&mut self, doc: &Document) {
+        let light = match self.light_view {
+            LightView::Realtime => None,
+            LightView::Baked | LightView::Both => doc.project().light.as_ref(),
+        };
         let uploads = self.meshes.update(
             doc.grid(),
             doc.materials(),
             self.camera.position,
             MESH_BUDGET,
+            light,
         );
         if !uploads.is_empty() {
             if let Ok(mut p) = self.pending.lock() {
@@ -199,6 +237,7 @@ impl Viewport {
             extent: self.extent,
             show_grid: self.show_grid,
             overlays,
+            realtime_light: self.light_view != LightView::Baked,
         };
         if self.gl {
             ui.painter().add(paint::callback(

@@ -73,6 +73,9 @@ pub struct FrameParams {
     pub show_grid: bool,
     /// Previews, selections and bodies drawn over the terrain.
     pub overlays: Vec<Overlay>,
+    /// Shade with the sun and fill lights; when false the vertex colours (baked light) are shown
+    /// as they are, under a flat white ambient.
+    pub realtime_light: bool,
 }
 
 struct ChunkGpu {
@@ -90,6 +93,7 @@ pub struct Scene {
     sun: DirectionalLight,
     fill: DirectionalLight,
     ambient: AmbientLight,
+    flat: AmbientLight,
     triangles: usize,
 }
 
@@ -118,6 +122,7 @@ impl Scene {
             sun: DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.45, -1.0, -0.3)),
             fill: DirectionalLight::new(&context, 0.5, Srgba::WHITE, vec3(0.5, -0.3, 0.6)),
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
+            flat: AmbientLight::new(&context, 1.0, Srgba::WHITE),
             chunks: FxHashMap::default(),
             ground: None,
             cursors,
@@ -291,7 +296,11 @@ impl Scene {
                 scissor,
                 &camera,
                 objects,
-                &[&self.ambient, &self.sun, &self.fill],
+                &if params.realtime_light {
+                    vec![&self.ambient as &dyn three_d::Light, &self.sun, &self.fill]
+                } else {
+                    vec![&self.flat as &dyn three_d::Light]
+                },
             );
         self.triangles = triangles;
     }

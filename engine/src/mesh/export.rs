@@ -10,6 +10,9 @@
 //!                                                          glb: written once at the end
 //! ```
 //!
+//! With baked light, each vertex's colour is multiplied by the light sampled from the surface voxels
+//! around it ([`LightMap::sample`]) and clamped to 1; vertices with no lit voxel near keep their colour.
+//!
 //! With a region, voxels outside it read as Air, so the exported piece is closed where the box cuts
 //! the terrain. Skirts are never exported: every chunk uses the same LOD, so there are no LOD seams.
 
@@ -22,6 +25,7 @@ use super::buffer::MeshBuffer;
 use super::input::{gather_chunk, is_trivial, MeshInput, BORDER, MAX_LOD};
 use super::weld::Welded;
 use super::{mesh, mesh_chunk_with};
+use crate::light::LightMap;
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
@@ -65,8 +69,24 @@ pub fn export_obj(
     obj_path: &Path,
     progress: &Progress,
 ) -> Result<ExportStats> {
+    export_obj_lit(grid, table, lod, region, None, obj_path, progress)
+}
+
+/// [`export_obj`] with the vertex colours multiplied by `light` when given.
+///
+/// # Errors
+/// As [`export_obj`].
+pub fn export_obj_lit(
+    grid: &Grid,
+    table: &MaterialTable,
+    lod: u32,
+    region: Option<VoxelBox>,
+    light: Option<&LightMap>,
+    obj_path: &Path,
+    progress: &Progress,
+) -> Result<ExportStats> {
     let mut writer = super::obj::ObjWriter::create(obj_path, table)?;
-    let welded = mesh_world(grid, table, lod, region, progress, |w, m| {
+    let welded = mesh_world(grid, table, lod, region, light, progress, |w, m| {
         writer.append(w, m)
     })?;
     writer.finish()?;
@@ -87,7 +107,23 @@ pub fn export_glb(
     glb_path: &Path,
     progress: &Progress,
 ) -> Result<ExportStats> {
-    let welded = mesh_world(grid, table, lod, region, progress, |_, _| Ok(()))?;
+    export_glb_lit(grid, table, lod, region, None, glb_path, progress)
+}
+
+/// [`export_glb`] with the vertex colours multiplied by `light` when given.
+///
+/// # Errors
+/// As [`export_obj`].
+pub fn export_glb_lit(
+    grid: &Grid,
+    table: &MaterialTable,
+    lod: u32,
+    region: Option<VoxelBox>,
+    light: Option<&LightMap>,
+    glb_path: &Path,
+    progress: &Progress,
+) -> Result<ExportStats> {
+    let welded = mesh_world(grid, table, lod, region, light, progress, |_, _| Ok(()))?;
     let bytes = super::gltf::glb_bytes(&welded, table)?;
     crate::format::write_atomic(glb_path, &bytes)?;
     Ok(stats_of(&welded, progress))
@@ -109,6 +145,7 @@ pub(crate) fn mesh_world(
     table: &MaterialTable,
     lod: u32,
     region: Option<VoxelBox>,
+    light: Option<&LightMap>,
     progress: &Progress,
     mut after_chunk: impl FnMut(&Welded, Marks) -> Result<()>,
 ) -> Result<Welded> {
@@ -144,11 +181,25 @@ pub(crate) fn mesh_world(
                 water: welded.water.len(),
             };
             welded.add(buf);
+            if let Some(light) = light {
+                light_vertices(&mut welded, marks.vertices, light);
+            }
             after_chunk(&welded, marks)?;
             progress.advance(1);
         }
     }
     Ok(welded)
+}
+
+/// Multiply the colours of vertices `from..` by the light sampled at their positions.
+fn light_vertices(w: &mut Welded, from: usize, light: &LightMap) {
+    for (c, p) in w.colors[from..].iter_mut().zip(&w.positions[from..]) {
+        if let Some(l) = light.sample(*p) {
+            for a in 0..3 {
+                c[a] = (c[a] * l[a]).clamp(0.0, 1.0);
+            }
+        }
+    }
 }
 
 /// The chunks whose meshes can hold surface of stored chunk `p`: `p` and its −X, −Y and −Z

@@ -61,7 +61,9 @@ mod weld;
 /// Moved to [`crate::voxel`]; re-exported here so existing paths keep working.
 pub use crate::voxel::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use buffer::{MaterialSlots, MeshBuffer};
-pub use export::{export_glb, export_obj, surface_owners, ExportStats};
+pub use export::{
+    export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportStats,
+};
 pub use input::{MeshInput, BORDER, MAX_LOD};
 
 use crate::storage::Grid;

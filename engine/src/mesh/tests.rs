@@ -453,8 +453,16 @@ fn glb_export_is_valid_gltf_with_welded_chunks() {
         .collect();
     assert_eq!(tris, vec![stats.solid_triangles, stats.water_triangles]);
     // Welding: no two vertices of the same surface share a position, and the solid is closed.
-    let welded = export::mesh_world(&grid, &table, 1, None, &Progress::new(), |_, _| Ok(()))
-        .expect("meshes");
+    let welded = export::mesh_world(
+        &grid,
+        &table,
+        1,
+        None,
+        None,
+        &Progress::new(),
+        |_, _| Ok(()),
+    )
+    .expect("meshes");
     assert_eq!(welded.positions.len(), stats.vertices);
     assert_watertight(&welded.solid);
     std::fs::remove_dir_all(&dir).expect("cleans up");
@@ -465,9 +473,15 @@ fn region_exports_are_closed_and_cancellable() {
     let table = MaterialTable::builtin();
     let grid = world(Preset::Canyons, [96, 64, 64], 1);
     let region = VoxelBox::new(VoxelPos::new(10, 5, 7), VoxelPos::new(70, 60, 50));
-    let welded = export::mesh_world(&grid, &table, 0, Some(region), &Progress::new(), |_, _| {
-        Ok(())
-    })
+    let welded = export::mesh_world(
+        &grid,
+        &table,
+        0,
+        Some(region),
+        None,
+        &Progress::new(),
+        |_, _| Ok(()),
+    )
     .expect("meshes");
     assert!(welded.solid.len() > 3000);
     assert_watertight(&welded.solid);

@@ -23,6 +23,7 @@ pub use bounds::XzBounds;
 use field::HeightField;
 use shade::{Palette, Shader};
 
+use crate::light::LightMap;
 use crate::storage::Grid;
 use crate::voxel::MaterialTable;
 
@@ -75,6 +76,17 @@ pub fn fit_size(bounds: Option<XzBounds>, longest: u32) -> (u32, u32) {
 /// occupied columns fitted inside and centred (aspect kept). An empty grid or a zero size gives a
 /// transparent (or empty) image.
 pub fn render_topdown(grid: &Grid, table: &MaterialTable, width: u32, height: u32) -> Image {
+    render_topdown_lit(grid, table, None, width, height)
+}
+
+/// [`render_topdown`], shading the ground with baked `light` when given (see `shade`).
+pub fn render_topdown_lit(
+    grid: &Grid,
+    table: &MaterialTable,
+    light: Option<&LightMap>,
+    width: u32,
+    height: u32,
+) -> Image {
     let mut image = Image {
         width,
         height,
@@ -101,6 +113,7 @@ pub fn render_topdown(grid: &Grid, table: &MaterialTable, width: u32, height: u3
         min_height,
         max_height,
         step_cells: (voxels_per_pixel / cell).max(1.0) as f32,
+        light,
     };
     // Centre the drawn rectangle: its size in pixels is the bounds divided by the scale.
     let offset_x = (f64::from(width) - b.width() as f64 / voxels_per_pixel) / 2.0;

@@ -7,11 +7,14 @@
 //!            S (+Z)               water:  its material colour over the ground, more opaque when deep
 //! ```
 //!
-//! The light comes from the north-west, 45° up. Heights are sampled bilinearly, and the slope is a
+//! With baked light, ground is its material colour × the baked light of the column's top surface voxel
+//! (bilinear between the four nearest columns) instead of the hillshade and height tint; columns with
+//! no lit voxel fall back to the hillshade. The light comes from the north-west, 45° up. Heights are sampled bilinearly, and the slope is a
 //! central difference one pixel wide, so shading looks alike at every zoom. All mixing happens in
 //! linear light; the result is converted to sRGB bytes once.
 
 use super::field::{HeightField, NONE};
+use crate::light::LightMap;
 use crate::voxel::{linear_palette, linear_to_srgb, MaterialTable, MATERIAL_COUNT};
 
 /// Direction towards the light: from the north-west (−X, −Z), 45° above the horizon.
@@ -55,6 +58,8 @@ pub(crate) struct Shader<'a> {
     pub min_height: f32,
     pub max_height: f32,
     pub step_cells: f32,
+    /// Baked light to shade with, if any.
+    pub light: Option<&'a LightMap>,
 }
 
 impl Shader<'_> {
@@ -109,6 +114,13 @@ impl Shader<'_> {
         let s = self.step_cells;
         let cell = self.field.cell_voxels() as f32;
         let h = |x: f32, z: f32| self.height_at(x, z, fallback);
+        if let Some(l) = self
+            .light
+            .and_then(|light| self.baked(light, fx, fz, h(fx, fz)))
+        {
+            let base = self.palette.linear[usize::from(material)];
+            return [base[0] * l[0], base[1] * l[1], base[2] * l[2]];
+        }
         let dx = (h(fx + s, fz) - h(fx - s, fz)) / (2.0 * s * cell);
         let dz = (h(fx, fz + s) - h(fx, fz - s)) / (2.0 * s * cell);
         let inv = 1.0 / (dx * dx + 1.0 + dz * dz).sqrt();
@@ -122,6 +134,35 @@ impl Shader<'_> {
         };
         let light = shade * (1.0 + HEIGHT_TINT * t);
         self.palette.linear[usize::from(material)].map(|c| c * light)
+    }
+
+    /// Baked light at cell coordinates (`fx`, `fz`) on ground of height `height`: the top lit voxels
+    /// of the four nearest voxel columns, blended bilinearly.
+    fn baked(&self, light: &LightMap, fx: f32, fz: f32, height: f32) -> Option<[f32; 3]> {
+        let f = self.field;
+        let cell = f.cell_voxels() as f32;
+        let wx = f.origin_x as f32 + fx * cell - 0.5;
+        let wz = f.origin_z as f32 + fz * cell - 0.5;
+        let (x0, z0) = (wx.floor(), wz.floor());
+        let (tx, tz) = (wx - x0, wz - z0);
+        let depth = 3 + 2 * cell as i32;
+        let mut acc = [0f32; 3];
+        let mut total = 0f32;
+        for (dx, dz, w) in [
+            (0, 0, (1.0 - tx) * (1.0 - tz)),
+            (1, 0, tx * (1.0 - tz)),
+            (0, 1, (1.0 - tx) * tz),
+            (1, 1, tx * tz),
+        ] {
+            let top = height.floor() as i32 + cell as i32;
+            if let Some(l) = light.column_top(x0 as i32 + dx, z0 as i32 + dz, top, depth) {
+                for a in 0..3 {
+                    acc[a] += l[a] * w;
+                }
+                total += w;
+            }
+        }
+        (total > 1e-4).then(|| acc.map(|c| c / total))
     }
 
     /// Bilinear ground height at cell coordinates; taps without ground read as `fallback`.

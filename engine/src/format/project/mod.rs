@@ -6,6 +6,7 @@
 //!   HEAD  RON header: name, bounds, material table, generator settings, camera   (required, first)
 //!   CHNK  chunk table + one LZ4(RLE) record per chunk, each with its own CRC32    (required)
 //!   HIST  undo/redo history                                                       (optional)
+//!   LITE  baked light: settings, stale boxes, RGB per surface voxel                (optional)
 //!   END   empty; marks a complete file                                            (required, last)
 //! ```
 //!
@@ -25,6 +26,7 @@ pub use header::{Camera, ProjectHeader};
 
 use super::atomic::write_atomic;
 use crate::history::History;
+use crate::light::{serial as light_serial, LightMap};
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::{Error, Result};
@@ -38,9 +40,10 @@ pub const VERSION: u32 = 1;
 const TAG_HEAD: [u8; 4] = *b"HEAD";
 const TAG_CHUNKS: [u8; 4] = *b"CHNK";
 const TAG_HISTORY: [u8; 4] = *b"HIST";
+const TAG_LIGHT: [u8; 4] = *b"LITE";
 const TAG_END: [u8; 4] = *b"END ";
 
-/// A whole project: header, voxels and undo history.
+/// A whole project: header, voxels, undo history and baked light.
 #[derive(Debug, Clone)]
 pub struct Project {
     /// Settings and metadata.
@@ -49,6 +52,8 @@ pub struct Project {
     pub grid: Grid,
     /// Undo/redo steps, saved with the file.
     pub history: History,
+    /// Baked light, if the project has been baked (with the regions edits made stale since).
+    pub light: Option<LightMap>,
 }
 
 impl Project {
@@ -58,6 +63,7 @@ impl Project {
             header,
             grid,
             history: History::default(),
+            light: None,
         }
     }
 
@@ -81,6 +87,9 @@ impl Project {
         write_section(&mut out, TAG_CHUNKS, &chunks::encode(&self.grid, progress));
         if !self.history.is_empty() {
             write_section(&mut out, TAG_HISTORY, &self.history.to_bytes());
+        }
+        if let Some(light) = &self.light {
+            write_section(&mut out, TAG_LIGHT, &light_serial::to_bytes(light));
         }
         write_section(&mut out, TAG_END, &[]);
         Ok(out)
@@ -134,10 +143,19 @@ impl Project {
             Some(s) => History::from_bytes(s.payload(bytes), s.offset)?,
             None => History::default(),
         };
+        let light = match find(TAG_LIGHT) {
+            Some(s) => {
+                let light = light_serial::from_bytes(s.payload(bytes), s.offset)?;
+                light_serial::check_against(&light, &grid, &header.materials, s.offset)?;
+                Some(light)
+            }
+            None => None,
+        };
         Ok(Self {
             header,
             grid,
             history,
+            light,
         })
     }
 

@@ -1,0 +1,199 @@
+//! `strata bake FILE [-o OUT] [--sun-dir X,Y,Z] [--sun-color R,G,B] [--sky-color R,G,B]
+//! [--particles N] [--steps N] [--step-length L] [--sun-bias B] [--seed N] [--threads N] [--json]`:
+//! bake the snowflake lighting of a project and save it in the file's light section.
+//!
+//! Settings that are not given take the engine defaults (not the previous bake's). Without `-o` the
+//! project is rewritten in place, atomically, keeping `FILE.bak`. `--threads` runs the bake on its own
+//! rayon pool of that many threads; the light is the same for any count.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Map, Value};
+use strata_engine::format::project::Project;
+use strata_engine::light::settings::{MAX_PARTICLES, MAX_STEPS};
+use strata_engine::light::{bake_grid, mean_light_by_material, BakeStats, LightSettings};
+
+use super::args::parse_triple;
+use super::progress::with_bar;
+use crate::{AppError, AppResult};
+
+/// Most threads `--threads` accepts.
+pub const MAX_THREADS: u32 = 256;
+
+/// `strata bake`.
+#[derive(Debug, clap::Args)]
+pub struct BakeArgs {
+    /// Project file to bake.
+    file: PathBuf,
+    /// Write the baked project here instead of rewriting FILE.
+    #[arg(short = 'o', long = "out")]
+    out: Option<PathBuf>,
+    /// Direction towards the sun X,Y,Z (Y up; any length but zero). Default 0.7,0.64,0.3.
+    #[arg(long, allow_hyphen_values = true)]
+    sun_dir: Option<String>,
+    /// Sun colour R,G,B in linear light (0 to 64). Default 1,0.93,0.8.
+    #[arg(long, allow_hyphen_values = true)]
+    sun_color: Option<String>,
+    /// Sky colour R,G,B in linear light (0 to 64). Default 1.6,1.8,2.2.
+    #[arg(long, allow_hyphen_values = true)]
+    sky_color: Option<String>,
+    /// Sun particles, and again sky particles, per surface voxel (1 to 65536). Default 32.
+    #[arg(long, allow_hyphen_values = true)]
+    particles: Option<String>,
+    /// Steps each particle must survive (1 to 4096). Default 48.
+    #[arg(long, allow_hyphen_values = true)]
+    steps: Option<String>,
+    /// Step length in voxels (more than 0, at most 16). Default 1.
+    #[arg(long, allow_hyphen_values = true)]
+    step_length: Option<String>,
+    /// How strongly sun particles lean towards the sun (0 to 64). Default 2.
+    #[arg(long, allow_hyphen_values = true)]
+    sun_bias: Option<String>,
+    /// Random seed. Default 1.
+    #[arg(long, allow_hyphen_values = true)]
+    seed: Option<String>,
+    /// Worker threads (1 to 256); default: one per core.
+    #[arg(long, allow_hyphen_values = true)]
+    threads: Option<String>,
+    /// Print the bake report as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
+fn number<T: std::str::FromStr>(text: &str, flag: &str) -> AppResult<T> {
+    text.trim()
+        .parse::<T>()
+        .map_err(|_| AppError::Usage(format!("{flag} {text:?}: not a valid number")))
+}
+
+/// A whole number from 1 to `max`.
+fn count(text: &str, flag: &str, max: u32) -> AppResult<u32> {
+    let n: i128 = number(text, flag)?;
+    u32::try_from(n)
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+        .ok_or_else(|| AppError::Usage(format!("{flag} {n}: must be 1 to {max}")))
+}
+
+impl BakeArgs {
+    /// The bake settings: defaults, overridden by the given flags, validated.
+    ///
+    /// # Errors
+    /// [`AppError::Usage`] for a malformed number, [`AppError::Engine`] for values out of range.
+    pub fn settings(&self) -> AppResult<LightSettings> {
+        let mut s = LightSettings::default();
+        if let Some(v) = &self.sun_dir {
+            s.sun_dir = parse_triple(v, "--sun-dir")?;
+        }
+        if let Some(v) = &self.sun_color {
+            s.sun_color = parse_triple(v, "--sun-color")?;
+        }
+        if let Some(v) = &self.sky_color {
+            s.sky_color = parse_triple(v, "--sky-color")?;
+        }
+        if let Some(v) = &self.particles {
+            s.particles = count(v, "--particles", MAX_PARTICLES)?;
+        }
+        if let Some(v) = &self.steps {
+            s.steps = count(v, "--steps", MAX_STEPS)?;
+        }
+        if let Some(v) = &self.step_length {
+            s.step_length = number(v, "--step-length")?;
+        }
+        if let Some(v) = &self.sun_bias {
+            s.sun_bias = number(v, "--sun-bias")?;
+        }
+        if let Some(v) = &self.seed {
+            s.seed = number(v, "--seed")?;
+        }
+        s.validate()?;
+        Ok(s)
+    }
+
+    /// Run the command.
+    ///
+    /// # Errors
+    /// Bad settings or thread count, an unreadable project, a world with nothing to light, a failed
+    /// save.
+    pub fn run(self) -> AppResult<()> {
+        let settings = self.settings()?;
+        let threads = self
+            .threads
+            .as_deref()
+            .map(|t| count(t, "--threads", MAX_THREADS).map(|n| n as usize))
+            .transpose()?;
+        let out = self.out.clone().unwrap_or_else(|| self.file.clone());
+        run(&self.file, &out, &settings, threads, self.json)
+    }
+}
+
+fn run(
+    file: &Path,
+    out: &Path,
+    settings: &LightSettings,
+    threads: Option<usize>,
+    json: bool,
+) -> AppResult<()> {
+    let mut project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let table = project.header.materials.clone();
+    let grid = &project.grid;
+    let job = |p: &strata_engine::progress::Progress| bake_grid(grid, &table, settings, p);
+    let (light, stats) = match threads {
+        Some(n) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .map_err(|e| AppError::Usage(format!("--threads {n}: {e}")))?;
+            with_bar("baking", |p| pool.install(|| job(p)))?
+        }
+        None => with_bar("baking", job)?,
+    };
+    if light.is_empty() {
+        return Err(AppError::Usage(format!(
+            "{}: nothing to light: the world has no solid voxel (occupancy at least 0.5, not a liquid)",
+            file.display()
+        )));
+    }
+    let means = mean_light_by_material(&light, &project.grid, &table);
+    project.light = Some(light);
+    with_bar("saving", |p| project.save_with(out, p))?;
+    let report = report(&stats, &means, &table, out);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        eprintln!(
+            "{}: {} surface voxels, {} walk steps in {:.2} s ({:.0} M steps/s)",
+            out.display(),
+            stats.surface_voxels,
+            stats.walk_steps,
+            stats.seconds,
+            stats.steps_per_second() / 1e6
+        );
+    }
+    Ok(())
+}
+
+fn report(
+    stats: &BakeStats,
+    means: &[Option<[f64; 3]>],
+    table: &strata_engine::voxel::MaterialTable,
+    out: &Path,
+) -> Value {
+    let mut by_material = Map::new();
+    for (m, mean) in table.materials.iter().zip(means) {
+        if let Some(rgb) = mean {
+            by_material.insert(m.name.clone(), json!(rgb));
+        }
+    }
+    json!({
+        "file": out.display().to_string(),
+        "surface_voxels": stats.surface_voxels,
+        "walk_steps": stats.walk_steps,
+        "seconds": stats.seconds,
+        "steps_per_second": stats.steps_per_second(),
+        "mean_light_by_material": by_material,
+    })
+}

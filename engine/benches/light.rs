@@ -1,0 +1,234 @@
+//! Light bake benches on the default world (`hills`, 256×96×256, seed 1), default settings:
+//!
+//! - `light_walk_one_core`: walk steps per second on one thread (`Walker::light_voxel` over 2000
+//!   surface voxels spread over the world), against the RNG alone drawing as many numbers (a step is
+//!   one draw, a position update and one bit test); goal ≥ 200 M steps/s.
+//! - `light_bake_threads`: the bake of a 128×96×128 corner on a 1-thread and a 2-thread rayon pool;
+//!   goal ≥ 1.8× from the second thread.
+//! - `light_full_bake`: `bake_grid` of the whole default world (volume, surface, walks).
+//! - `light_rebake_sphere_r4`: what Live mode does after a stroke: a radius-4 rock sphere on the
+//!   surface, then `SolidVolume::patch`, `rebake` of the stale region and `LightMap::apply`; goal
+//!   ≤ 50 ms.
+//!
+//! A summary line with the measured ratios is printed before the criterion groups
+//! (`STRATA_LIGHT_NO_SUMMARY=1` skips it, for profiling one group under callgrind:
+//! `valgrind --tool=callgrind target/release/deps/light-* --bench light_walk_one_core/walk --profile-time 1`).
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use strata_engine::gen::{generate, GeneratorSettings, Preset};
+use strata_engine::light::{
+    bake, bake_grid, rebake, LightSettings, SolidVolume, SurfaceVoxel, Walker,
+};
+use strata_engine::progress::Progress;
+use strata_engine::storage::Grid;
+use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
+
+fn hills(size: [u32; 3]) -> Grid {
+    let settings = GeneratorSettings {
+        preset: Preset::Hills,
+        size,
+        seed: 1,
+    };
+    generate(&settings, &MaterialTable::builtin(), &Progress::new()).expect("generates")
+}
+
+fn default_world() -> Grid {
+    hills([256, 96, 256])
+}
+
+/// 2000 surface voxels spread evenly over the list.
+fn sample_surface(vol: &SolidVolume) -> Vec<SurfaceVoxel> {
+    let all = vol.surface_in(vol.bounds());
+    let step = (all.len() / 2000).max(1);
+    all.into_iter().step_by(step).take(2000).collect()
+}
+
+fn walk_all(walker: &Walker, voxels: &[SurfaceVoxel]) -> u64 {
+    voxels.iter().map(|&v| walker.light_voxel(v).steps).sum()
+}
+
+fn rng_alone(draws: u64) -> u64 {
+    let mut rng = fastrand::Rng::with_seed(7);
+    let mut acc = 0u64;
+    for _ in 0..draws {
+        acc ^= rng.u64(..);
+    }
+    acc
+}
+
+fn one_thread() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("pool")
+}
+
+fn two_threads() -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("pool")
+}
+
+/// The top solid voxel of column (`x`, `z`).
+fn surface_y(vol: &SolidVolume, x: i32, z: i32) -> i32 {
+    let b = vol.bounds();
+    (b.min.y..b.max.y)
+        .rev()
+        .find(|&y| vol.is_solid(VoxelPos::new(x, y, z)))
+        .unwrap_or(0)
+}
+
+/// Add a rock sphere of radius 4 centred on the surface at (`x`, `z`); returns the changed box.
+fn sphere_edit(grid: &mut Grid, vol: &SolidVolume, x: i32, z: i32) -> VoxelBox {
+    let y = surface_y(vol, x, z) + 1;
+    let r = 4;
+    let b = VoxelBox::new(
+        VoxelPos::new(x - r, y - r, z - r),
+        VoxelPos::new(x + r + 1, y + r + 1, z + r + 1),
+    );
+    grid.modify_box(b, |p, v| {
+        let d2 = (p.x - x).pow(2) + (p.y - y).pow(2) + (p.z - z).pow(2);
+        if d2 <= r * r {
+            Voxel::filled(7)
+        } else {
+            v
+        }
+    });
+    b
+}
+
+fn median_ms(mut f: impl FnMut() -> Duration, runs: usize) -> f64 {
+    let mut t: Vec<f64> = (0..runs).map(|_| f().as_secs_f64() * 1000.0).collect();
+    t.sort_by(f64::total_cmp);
+    t[t.len() / 2]
+}
+
+fn summary() {
+    let table = MaterialTable::builtin();
+    let settings = LightSettings::default();
+    let grid = default_world();
+    let vol = SolidVolume::from_grid(&grid, &table).expect("volume");
+    let voxels = sample_surface(&vol);
+    let walker = Walker::new(&vol, &settings);
+    let pool = one_thread();
+    let started = Instant::now();
+    let steps = pool.install(|| walk_all(&walker, &voxels));
+    let walk_s = started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    black_box(rng_alone(steps));
+    let rng_s = started.elapsed().as_secs_f64();
+    let corner = hills([128, 96, 128]);
+    let cvol = SolidVolume::from_grid(&corner, &table).expect("volume");
+    let time_pool = |p: &rayon::ThreadPool| {
+        median_ms(
+            || {
+                let t = Instant::now();
+                p.install(|| bake(&cvol, &settings, &Progress::new()).expect("bake"));
+                t.elapsed()
+            },
+            3,
+        )
+    };
+    let t1 = time_pool(&pool);
+    let t2 = time_pool(&two_threads());
+    let started = Instant::now();
+    let (light, stats) = bake_grid(&grid, &table, &settings, &Progress::new()).expect("bake");
+    let full_s = started.elapsed().as_secs_f64();
+    let live = median_ms(
+        || {
+            let mut g = grid.clone();
+            let mut v = vol.clone();
+            let mut l = light.clone();
+            let b = sphere_edit(&mut g, &v, 128, 128);
+            let t = Instant::now();
+            v.patch(&g, &table, b).expect("patch");
+            l.mark_stale(b);
+            let (patch, _) = rebake(&v, &l.stale_request(), &Progress::new()).expect("rebake");
+            l.apply(patch).expect("apply");
+            t.elapsed()
+        },
+        7,
+    );
+    println!(
+        "light summary: walk {:.0} M steps/s on one core ({} steps), RNG alone {:.0} M draws/s \
+         ({:.2}x the walk); bake of 128x96x128: 1 thread {t1:.0} ms, 2 threads {t2:.0} ms \
+         ({:.2}x); full default world {full_s:.2} s ({} surface voxels, {} steps, {:.0} M steps/s \
+         over the whole bake); radius-4 sphere re-bake median {live:.1} ms",
+        steps as f64 / walk_s / 1e6,
+        steps,
+        steps as f64 / rng_s / 1e6,
+        walk_s / rng_s,
+        t1 / t2,
+        stats.surface_voxels,
+        stats.walk_steps,
+        stats.steps_per_second() / 1e6,
+    );
+}
+
+fn benches(c: &mut Criterion) {
+    if std::env::var_os("STRATA_LIGHT_NO_SUMMARY").is_none() {
+        summary();
+    }
+    let table = MaterialTable::builtin();
+    let settings = LightSettings::default();
+    let grid = default_world();
+    let vol = SolidVolume::from_grid(&grid, &table).expect("volume");
+    let voxels = sample_surface(&vol);
+    let walker = Walker::new(&vol, &settings);
+    let steps = walk_all(&walker, &voxels);
+
+    let mut g = c.benchmark_group("light_walk_one_core");
+    g.throughput(Throughput::Elements(steps));
+    g.sample_size(20);
+    let pool = one_thread();
+    g.bench_function("walk_steps", |b| {
+        b.iter(|| pool.install(|| black_box(walk_all(&walker, &voxels))))
+    });
+    g.bench_function("rng_alone", |b| b.iter(|| black_box(rng_alone(steps))));
+    g.finish();
+
+    let corner = hills([128, 96, 128]);
+    let cvol = SolidVolume::from_grid(&corner, &table).expect("volume");
+    let mut g = c.benchmark_group("light_bake_threads");
+    g.sample_size(10);
+    for (name, p) in [("1_thread", one_thread()), ("2_threads", two_threads())] {
+        g.bench_function(name, |b| {
+            b.iter(|| p.install(|| bake(&cvol, &settings, &Progress::new()).expect("bake")))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("light_full_bake");
+    g.sample_size(10);
+    g.bench_function("hills_256x96x256", |b| {
+        b.iter(|| bake_grid(&grid, &table, &settings, &Progress::new()).expect("bake"))
+    });
+    g.finish();
+
+    let (light, _) = bake(&vol, &settings, &Progress::new()).expect("bake");
+    let mut edited = grid.clone();
+    let changed = sphere_edit(&mut edited, &vol, 128, 128);
+    let mut g = c.benchmark_group("light_rebake_sphere_r4");
+    g.sample_size(20);
+    g.bench_function("patch_rebake_apply", |b| {
+        b.iter_batched(
+            || (vol.clone(), light.clone()),
+            |(mut v, mut l)| {
+                v.patch(&edited, &table, changed).expect("patch");
+                l.mark_stale(changed);
+                let (patch, _) = rebake(&v, &l.stale_request(), &Progress::new()).expect("rebake");
+                l.apply(patch).expect("apply");
+                l
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(light, benches);
+criterion_main!(light);

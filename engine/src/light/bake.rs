@@ -1,0 +1,153 @@
+//! Full and incremental bakes: find the surface voxels, walk their particles in parallel, collect the
+//! light.
+//!
+//! ```text
+//!   full:         SolidVolume ──surface_in(bounds)──> surface voxels ──rayon, 256 a batch──> LightMap
+//!   incremental:  RebakeRequest (stale boxes) ──surface voxels within reach of a box──> LightPatch
+//!                 LightMap::apply(patch): drop the covered voxels' light, insert the new light
+//! ```
+//!
+//! Both report one progress unit per surface voxel and stop with [`Error::Cancelled`] between batches
+//! once cancelled; they only read their inputs, so a cancelled bake leaves the installed light as it
+//! was. A voxel's light depends only on the seed, its position and the solidity within
+//! [`LightSettings::reach`] of it (see `walk`), so a patch equals a full bake of the same voxels
+//! with the same seed.
+
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use super::map::{grown, within_reach, LightMap, LightPatch, RebakeRequest};
+use super::settings::LightSettings;
+use super::solid::{SolidVolume, SurfaceVoxel};
+use super::walk::{rgb16, Walker};
+use crate::progress::Progress;
+use crate::voxel::VoxelPos;
+use crate::{Error, Result};
+
+/// Baked light of some voxels, sorted like the light map.
+type Entries = Vec<(VoxelPos, [u16; 3])>;
+
+/// Surface voxels walked per batch (one cancellation check each).
+const BATCH: usize = 256;
+
+/// What a bake did.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct BakeStats {
+    /// Surface voxels baked.
+    pub surface_voxels: u64,
+    /// Walk steps taken by all particles (a particle that is lost, or too far from everything to be
+    /// lost, stops early).
+    pub walk_steps: u64,
+    /// Wall-clock time, from finding the surface to the last walk.
+    pub seconds: f64,
+}
+
+impl BakeStats {
+    /// `walk_steps / seconds` (0 for an instant bake).
+    pub fn steps_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.walk_steps as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// Bake the light of every surface voxel of `volume`. Runs on the rayon pool it is called in.
+///
+/// # Errors
+/// [`Error::Invalid`] for bad settings, [`Error::Cancelled`] once `progress` is cancelled.
+pub fn bake(
+    volume: &SolidVolume,
+    settings: &LightSettings,
+    progress: &Progress,
+) -> Result<(LightMap, BakeStats)> {
+    settings.validate()?;
+    let started = Instant::now();
+    let surface = volume.surface_in(volume.bounds());
+    let (entries, steps) = walk_all(volume, settings, surface, progress)?;
+    let stats = BakeStats {
+        surface_voxels: entries.len() as u64,
+        walk_steps: steps,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((LightMap::from_sorted(*settings, &entries), stats))
+}
+
+/// Re-bake the surface voxels within reach of the request's stale boxes, on `volume` (the solidity
+/// after the edits). The patch equals what a full bake with the same settings gives those voxels.
+///
+/// # Errors
+/// [`Error::Invalid`] for bad settings, [`Error::Cancelled`] once `progress` is cancelled.
+pub fn rebake(
+    volume: &SolidVolume,
+    request: &RebakeRequest,
+    progress: &Progress,
+) -> Result<(LightPatch, BakeStats)> {
+    let settings = &request.settings;
+    settings.validate()?;
+    let started = Instant::now();
+    let reach = settings.reach();
+    let r = reach.ceil() as i32 + 1;
+    let mut surface: Vec<SurfaceVoxel> = request
+        .boxes
+        .iter()
+        .flat_map(|(_, b)| volume.surface_in(grown(b, r)))
+        .filter(|s| {
+            request
+                .boxes
+                .iter()
+                .any(|(_, b)| within_reach(s.pos, b, reach))
+        })
+        .collect();
+    surface.sort_unstable_by_key(|s| order_key(s.pos));
+    surface.dedup_by_key(|s| s.pos);
+    let (entries, steps) = walk_all(volume, settings, surface, progress)?;
+    let stats = BakeStats {
+        surface_voxels: entries.len() as u64,
+        walk_steps: steps,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    let patch = LightPatch {
+        request: request.clone(),
+        entries,
+    };
+    Ok((patch, stats))
+}
+
+/// Sort key: chunk Z, Y, X, then Z, Y, X inside the chunk (the order of the light map).
+fn order_key(p: VoxelPos) -> (i32, i32, i32, u16) {
+    let c = p.chunk();
+    (c.z, c.y, c.x, super::map::local_index(p))
+}
+
+/// Walk `surface` in parallel batches; the light sorted by [`order_key`], and the steps taken.
+fn walk_all(
+    volume: &SolidVolume,
+    settings: &LightSettings,
+    mut surface: Vec<SurfaceVoxel>,
+    progress: &Progress,
+) -> Result<(Entries, u64)> {
+    surface.sort_unstable_by_key(|s| order_key(s.pos));
+    progress.start(surface.len() as u64);
+    let walker = Walker::new(volume, settings);
+    let batches: Vec<(Entries, u64)> = surface
+        .par_chunks(BATCH)
+        .map(|batch| {
+            progress.check()?;
+            let mut out = Vec::with_capacity(batch.len());
+            let mut steps = 0u64;
+            for &sv in batch {
+                let w = walker.light_voxel(sv);
+                steps += w.steps;
+                out.push((sv.pos, rgb16(settings, w)));
+            }
+            progress.advance(batch.len() as u64);
+            Ok((out, steps))
+        })
+        .collect::<Result<_, Error>>()?;
+    let steps = batches.iter().map(|b| b.1).sum();
+    let entries = batches.into_iter().flat_map(|b| b.0).collect();
+    Ok((entries, steps))
+}

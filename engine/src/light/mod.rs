@@ -1,0 +1,106 @@
+//! The snowflake lighting bake (Smith, "Two Methods for Voxel Detail Enhancement", §4.4): instead of
+//! tracing rays, particles released from each surface voxel wander in small random steps; those that
+//! finish their walk without entering solid ground bring sun or sky light back to their voxel. Long
+//! walks give long shadows behind towers and near darkness in caves; random ones give soft light under
+//! overhangs.
+//!
+//! ```text
+//!   Grid ──SolidVolume::from_grid (1 bit a voxel, 8³ bricks)──> SolidVolume ──bake (rayon)──> LightMap
+//!                         │ after an edit: patch(changed box)        │          per surface voxel RGB
+//!                         ▼                                          ▼
+//!   LightMap::mark_stale(changed) ──stale_request──> rebake ──> LightPatch ──LightMap::apply
+//!   LightMap ──sample(vertex)──> export colours, viewport;  column_top ──> top-down map
+//!   LightMap <──serial──> project file section LITE
+//! ```
+//!
+//! - [`settings`]: [`LightSettings`], defaults, limits, [`LightSettings::reach`].
+//! - [`solid`]: [`SolidVolume`], the packed solidity the walks read, and surface voxels.
+//! - `walk`: the walk kernel, direction tables and per-voxel random streams.
+//! - `bake`: [`bake`] (everything) and [`rebake`] (the stale regions), with progress and cancel.
+//! - `map`: [`LightMap`], stale regions, [`LightPatch`]; `sample`: light at surface points.
+//! - `serial`: the `LITE` section bytes.
+//!
+//! # Threading and the editor
+//! Jobs take only plain data: a [`SolidVolume`] (clone it, or keep it in an `Arc`, to snapshot the
+//! solidity) and [`LightSettings`] or a [`RebakeRequest`]. They return a new [`LightMap`] or a
+//! [`LightPatch`] that the UI thread installs in one assignment or one [`LightMap::apply`]; a
+//! cancelled or failed job returns an error and the installed light is untouched. Edits made while a
+//! job ran are caught by [`LightMap::mark_stale_between`] (the job's volume against the current one).
+//!
+//! ```
+//! use strata_engine::light::{bake, LightSettings, SolidVolume};
+//! use strata_engine::progress::Progress;
+//! use strata_engine::storage::Grid;
+//! use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
+//!
+//! let table = MaterialTable::builtin();
+//! let mut grid = Grid::new();
+//! grid.fill_box(VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(16, 4, 16)), Voxel::filled(7));
+//! let volume = SolidVolume::from_grid(&grid, &table).unwrap();
+//! let settings = LightSettings { particles: 4, steps: 8, ..LightSettings::default() };
+//! let (light, stats) = bake(&volume, &settings, &Progress::new()).unwrap();
+//! assert_eq!(stats.surface_voxels as usize, light.len());
+//! assert!(light.light(VoxelPos::new(8, 3, 8)).unwrap()[0] > 0.0);
+//! ```
+
+mod bake;
+mod map;
+mod sample;
+pub mod serial;
+#[cfg(test)]
+mod serial_tests;
+pub mod settings;
+pub mod solid;
+#[cfg(test)]
+mod tests;
+mod walk;
+
+pub use bake::{bake, rebake, BakeStats};
+pub use map::{LightMap, LightPatch, RebakeRequest};
+pub use settings::LightSettings;
+pub use solid::{SolidRule, SolidVolume, SurfaceVoxel, FACES};
+pub use walk::{rgb16, VoxelWalks, Walker, LIGHT_ONE};
+
+use crate::storage::Grid;
+use crate::voxel::MaterialTable;
+use crate::Result;
+
+/// Mean light per material over the lit voxels of `light` (linear RGB), indexed by material id;
+/// `None` for materials with no lit voxel. Reads each lit voxel's material from `grid`.
+pub fn mean_light_by_material(
+    light: &LightMap,
+    grid: &Grid,
+    table: &MaterialTable,
+) -> Vec<Option<[f64; 3]>> {
+    let mut sums = vec![([0f64; 3], 0u64); table.len()];
+    for (p, rgb) in light.entries() {
+        let m = usize::from(grid.get(p).material);
+        if let Some((s, n)) = sums.get_mut(m) {
+            for a in 0..3 {
+                s[a] += f64::from(rgb[a]) / f64::from(LIGHT_ONE);
+            }
+            *n += 1;
+        }
+    }
+    sums.into_iter()
+        .map(|(s, n)| (n > 0).then(|| s.map(|c| c / n as f64)))
+        .collect()
+}
+
+/// Build the solidity of `grid` and bake it: the one-call form for command-line use.
+///
+/// # Errors
+/// As [`bake`] and [`SolidVolume::from_grid`].
+pub fn bake_grid(
+    grid: &Grid,
+    table: &MaterialTable,
+    settings: &LightSettings,
+    progress: &crate::progress::Progress,
+) -> Result<(LightMap, BakeStats)> {
+    settings.validate()?;
+    let started = std::time::Instant::now();
+    let volume = SolidVolume::from_grid(grid, table)?;
+    let (light, mut stats) = bake(&volume, settings, progress)?;
+    stats.seconds = started.elapsed().as_secs_f64();
+    Ok((light, stats))
+}

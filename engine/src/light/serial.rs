@@ -1,0 +1,242 @@
+//! The byte form of baked light: the payload of the project file's `LITE` section (spec:
+//! `docs/formats/strata.md`), and the check that a loaded light fits the loaded voxels.
+//!
+//! ```text
+//!   u8 version = 1 | settings (60 bytes) | u32 S | S stale boxes (6 × i32) | u32 C | C chunk records
+//!   chunk record: i32 cx, cy, cz | u32 n | n × u16 local index (ascending) | n × u16 r, g, b
+//! ```
+
+use super::map::{voxel_at, ChunkLight, LightMap};
+use super::settings::LightSettings;
+use super::solid::SolidVolume;
+use crate::codec::Reader;
+use crate::storage::Grid;
+use crate::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SIZE};
+use crate::{Error, Result};
+
+/// Version byte of the light payload.
+pub const LIGHT_VERSION: u8 = 1;
+/// Bytes of the settings block.
+const SETTINGS_LEN: usize = 60;
+const CHUNK_VOXELS: usize = CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE;
+
+fn put_f32s(out: &mut Vec<u8>, v: &[f32]) {
+    for x in v {
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+}
+
+/// Encode `map` (chunks sorted Z, Y, X; equal maps give equal bytes).
+pub fn to_bytes(map: &LightMap) -> Vec<u8> {
+    let s = map.settings();
+    let mut out = vec![LIGHT_VERSION];
+    put_f32s(&mut out, &s.sun_dir);
+    put_f32s(&mut out, &s.sun_color);
+    put_f32s(&mut out, &s.sky_color);
+    out.extend_from_slice(&s.particles.to_le_bytes());
+    out.extend_from_slice(&s.steps.to_le_bytes());
+    put_f32s(&mut out, &[s.step_length, s.sun_bias]);
+    out.extend_from_slice(&s.seed.to_le_bytes());
+    let stale: Vec<VoxelBox> = map.stale_boxes().collect();
+    out.extend_from_slice(&(stale.len() as u32).to_le_bytes());
+    for b in stale {
+        for v in [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    let chunks = map.sorted_chunks();
+    out.extend_from_slice(&(chunks.len() as u32).to_le_bytes());
+    for c in chunks {
+        let l = &map.chunks[&c];
+        for v in [c.x, c.y, c.z] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&(l.index.len() as u32).to_le_bytes());
+        for i in &l.index {
+            out.extend_from_slice(&i.to_le_bytes());
+        }
+        for rgb in &l.rgb {
+            for v in rgb {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+    out
+}
+
+fn f32s<const N: usize>(r: &mut Reader, what: &str) -> Result<[f32; N]> {
+    let mut v = [0f32; N];
+    for x in &mut v {
+        *x = f32::from_bits(r.u32(what)?);
+    }
+    Ok(v)
+}
+
+fn read_settings(r: &mut Reader) -> Result<LightSettings> {
+    let at = r.offset();
+    if r.remaining() < SETTINGS_LEN {
+        return Err(r.error(format!(
+            "truncated: light settings need {SETTINGS_LEN} bytes, {} left",
+            r.remaining()
+        )));
+    }
+    let sun_dir = f32s::<3>(r, "sun direction")?;
+    let sun_color = f32s::<3>(r, "sun colour")?;
+    let sky_color = f32s::<3>(r, "sky colour")?;
+    let particles = r.u32("particles")?;
+    let steps = r.u32("steps")?;
+    let [step_length, sun_bias] = f32s::<2>(r, "step length")?;
+    let seed = r.u64("seed")?;
+    let s = LightSettings {
+        sun_dir,
+        sun_color,
+        sky_color,
+        particles,
+        steps,
+        step_length,
+        sun_bias,
+        seed,
+    };
+    s.validate()
+        .map_err(|e| Error::corrupt(at, format!("light settings: {e}")))?;
+    Ok(s)
+}
+
+/// Decode a light payload found at `base` in a file. Checks sizes before allocating: stale boxes and
+/// chunk records must fit in what remains, chunks must be sorted without repeats, each chunk holds 1
+/// to 32 768 voxels with strictly ascending indices, and nothing may follow the last record.
+///
+/// # Errors
+/// [`Error::Corrupt`] at the offending byte, [`Error::UnsupportedVersion`] for another version.
+pub fn from_bytes(bytes: &[u8], base: usize) -> Result<LightMap> {
+    let mut r = Reader::new(bytes, base);
+    let version = r.u8("light version")?;
+    if version != LIGHT_VERSION {
+        return Err(Error::UnsupportedVersion {
+            found: u32::from(version),
+            supported: LIGHT_VERSION.to_string(),
+        });
+    }
+    let settings = read_settings(&mut r)?;
+    let at = r.offset();
+    let stale_count = r.u32("stale box count")? as usize;
+    if stale_count > r.remaining() / 24 {
+        return Err(Error::corrupt(
+            at,
+            format!("{stale_count} stale boxes do not fit in the section"),
+        ));
+    }
+    let mut stale = Vec::with_capacity(stale_count);
+    for _ in 0..stale_count {
+        let at = r.offset();
+        let mut v = [0i32; 6];
+        for x in &mut v {
+            *x = r.i32("stale box")?;
+        }
+        let b = VoxelBox::new(
+            VoxelPos::new(v[0], v[1], v[2]),
+            VoxelPos::new(v[3], v[4], v[5]),
+        );
+        if b.is_empty() {
+            return Err(Error::corrupt(at, "empty stale box"));
+        }
+        stale.push(b);
+    }
+    let mut map = LightMap::new(settings);
+    map.set_stale(stale);
+    let at = r.offset();
+    let chunk_count = r.u32("light chunk count")? as usize;
+    if chunk_count > r.remaining() / 24 {
+        return Err(Error::corrupt(
+            at,
+            format!("{chunk_count} light chunks do not fit in the section"),
+        ));
+    }
+    let mut previous: Option<ChunkPos> = None;
+    for _ in 0..chunk_count {
+        let at = r.offset();
+        let c = ChunkPos::new(r.i32("chunk x")?, r.i32("chunk y")?, r.i32("chunk z")?);
+        let key = |p: ChunkPos| (p.z, p.y, p.x);
+        if previous.is_some_and(|p| key(p) >= key(c)) {
+            return Err(Error::corrupt(
+                at,
+                format!("light chunk {c:?} is out of order or repeated"),
+            ));
+        }
+        previous = Some(c);
+        let n_at = r.offset();
+        let n = r.u32("light voxel count")? as usize;
+        if n == 0 || n > CHUNK_VOXELS || n * 8 > r.remaining() {
+            return Err(Error::corrupt(
+                n_at,
+                format!("light chunk {c:?}: {n} voxels is impossible here"),
+            ));
+        }
+        let mut l = ChunkLight {
+            index: Vec::with_capacity(n),
+            rgb: Vec::with_capacity(n),
+        };
+        for k in 0..n {
+            let i_at = r.offset();
+            let i = r.u16("light voxel index")?;
+            if usize::from(i) >= CHUNK_VOXELS || (k > 0 && l.index[k - 1] >= i) {
+                return Err(Error::corrupt(
+                    i_at,
+                    format!("light chunk {c:?}: voxel index {i} is out of range or order"),
+                ));
+            }
+            l.index.push(i);
+        }
+        for _ in 0..n {
+            l.rgb
+                .push([r.u16("light")?, r.u16("light")?, r.u16("light")?]);
+        }
+        map.chunks.insert(c, l);
+    }
+    if r.remaining() > 0 {
+        return Err(r.error(format!(
+            "{} bytes follow the last light chunk",
+            r.remaining()
+        )));
+    }
+    Ok(map)
+}
+
+/// Check that `map` fits `grid`: outside stale regions, light is stored for exactly the surface
+/// voxels. `offset` is where the light section starts, for the error.
+///
+/// # Errors
+/// [`Error::Corrupt`] at `offset` naming the first voxel that does not fit.
+pub fn check_against(
+    map: &LightMap,
+    grid: &Grid,
+    table: &MaterialTable,
+    offset: usize,
+) -> Result<()> {
+    let vol =
+        SolidVolume::from_grid(grid, table).map_err(|e| Error::corrupt(offset, e.to_string()))?;
+    for c in map.sorted_chunks() {
+        for &i in &map.chunks[&c].index {
+            let p = voxel_at(c, i);
+            if vol.surface_at(p).is_none() && !map.is_stale(p) {
+                return Err(Error::corrupt(
+                    offset,
+                    format!(
+                        "light for voxel ({}, {}, {}), which is not a surface voxel",
+                        p.x, p.y, p.z
+                    ),
+                ));
+            }
+        }
+    }
+    for s in vol.surface_in(vol.bounds()) {
+        if map.rgb16(s.pos).is_none() && !map.is_stale(s.pos) {
+            let p = s.pos;
+            return Err(Error::corrupt(
+                offset,
+                format!("surface voxel ({}, {}, {}) has no light", p.x, p.y, p.z),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,268 @@
+//! Snowflake walks: particles released from a surface voxel's open faces wander in fixed steps until
+//! they enter a solid voxel (lost) or finish their steps (they bring light).
+//!
+//! ```text
+//!   one step:   r = rng.u64()                       a random draw
+//!               p += table[r >> 54]                  a position update (fixed point, 20 fraction bits)
+//!               solid? bit (p >> 20) of the volume   one bit test (directory word + brick word)
+//! ```
+//!
+//! The bit test is skipped where it cannot fail: a brick's clearance (or the distance to the volume,
+//! outside it) bounds how many steps the particle can take before it could reach a solid voxel, and
+//! those steps are only drawn and added. A particle whose remaining steps all fit in that free space
+//! survives without walking them. Neither shortcut changes any result.
+//!
+//! Directions come from two tables of 1024 steps, each already scaled by the step length: the sky
+//! table holds a spherical Fibonacci set (uniform on the sphere to within its spacing of about 6°),
+//! the sun table the same directions bent towards the sun, `normalize(u + bias · sun)`. One table is
+//! 16 KiB, so it stays in L1.
+//!
+//! Random streams: each surface voxel has one stream per particle kind, seeded from the bake seed,
+//! the voxel's position and the kind; each particle forks its own generator from that stream. A voxel's
+//! light therefore depends only on the seed, its position and the voxels its walks can reach, never on
+//! the thread, the batch or the order voxels are visited in, and a particle that stops early (lost, or
+//! too far from everything to be lost) does not shift the draws of the next one.
+
+use fastrand::Rng;
+
+use super::settings::LightSettings;
+use super::solid::{SolidVolume, SurfaceVoxel, CLEAR_SHIFT, FACES, INDEX_MASK, MAX_CLEAR};
+use crate::voxel::VoxelPos;
+
+/// Fraction bits of walk positions.
+const FRAC: u32 = 20;
+const ONE: i64 = 1 << FRAC;
+/// Directions per table (10 bits of a draw).
+const DIRS: usize = 1024;
+const DIR_SHIFT: u32 = 64 - 10;
+/// Fixed-point units of one light unit (1.0 = 4096) in stored light.
+pub const LIGHT_ONE: f32 = 4096.0;
+
+/// Kinds of particle, mixed into the stream seeds.
+const SUN: u64 = 0x0053_756e;
+const SKY: u64 = 0x0053_6b79;
+
+type Table = Box<[[i32; 4]]>;
+
+/// What one surface voxel's walks gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct VoxelWalks {
+    /// Sun particles that survived.
+    pub sun: u32,
+    /// Sky particles that survived.
+    pub sky: u32,
+    /// Steps taken by all its particles.
+    pub steps: u64,
+}
+
+/// Everything a walk needs, built once per bake.
+pub struct Walker<'a> {
+    vol: &'a SolidVolume,
+    sun: Table,
+    sky: Table,
+    steps: u32,
+    particles: u32,
+    seed: u64,
+    /// Volume size in voxels.
+    size: [u64; 3],
+    /// Steps a particle in a brick of clearance `c` can take without reaching a solid voxel (256
+    /// entries so that any directory byte indexes it without a bounds check).
+    free_steps: [u32; 256],
+    /// The longest table step, fixed point (for the distance test outside the volume).
+    max_step: i64,
+}
+
+/// A spherical Fibonacci set of `n` unit vectors.
+fn fibonacci(n: usize) -> Vec<[f64; 3]> {
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    (0..n)
+        .map(|i| {
+            let y = 1.0 - (2 * i + 1) as f64 / n as f64;
+            let r = (1.0 - y * y).max(0.0).sqrt();
+            let phi = golden * i as f64;
+            [r * phi.cos(), y, r * phi.sin()]
+        })
+        .collect()
+}
+
+fn to_fixed(v: [f64; 3], len: f64) -> [i32; 4] {
+    let f = |c: f64| (c * len * ONE as f64).round() as i32;
+    [f(v[0]), f(v[1]), f(v[2]), 0]
+}
+
+impl<'a> Walker<'a> {
+    /// Tables and limits for `settings` (which must be valid) over `vol`.
+    pub fn new(vol: &'a SolidVolume, settings: &LightSettings) -> Self {
+        let len = f64::from(settings.step_length);
+        let sun_dir = settings.sun_unit().map(f64::from);
+        let bias = f64::from(settings.sun_bias);
+        let dirs = fibonacci(DIRS);
+        let sky: Table = dirs.iter().map(|&u| to_fixed(u, len)).collect();
+        let sun: Table = dirs
+            .iter()
+            .map(|u| {
+                let v = [0, 1, 2].map(|a| u[a] + bias * sun_dir[a]);
+                let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+                let v = if n < 1e-9 { sun_dir } else { v.map(|c| c / n) };
+                to_fixed(v, len)
+            })
+            .collect();
+        let max_step = sun
+            .iter()
+            .chain(sky.iter())
+            .map(|d| {
+                let s: f64 = d[..3].iter().map(|&c| f64::from(c) * f64::from(c)).sum();
+                s.sqrt().ceil() as i64 + 1
+            })
+            .max()
+            .unwrap_or(ONE);
+        let mut free_steps = [0u32; 256];
+        for (c, e) in free_steps
+            .iter_mut()
+            .enumerate()
+            .take(MAX_CLEAR as usize + 1)
+            .skip(2)
+        {
+            // At least (c - 1) · 8 voxels to any solid voxel; r steps move less than that when
+            // r · max_step < (c - 1) · 8.
+            let room = (c as i64 - 1) * 8 * ONE;
+            *e = ((room - 1) / max_step).min(i64::from(u32::MAX)) as u32;
+        }
+        Self {
+            vol,
+            sun,
+            sky,
+            steps: settings.steps,
+            particles: settings.particles,
+            seed: settings.seed,
+            size: vol.cells.map(|c| u64::from(c) * 8),
+            free_steps,
+            max_step,
+        }
+    }
+
+    /// Walk every particle of surface voxel `sv`.
+    pub fn light_voxel(&self, sv: SurfaceVoxel) -> VoxelWalks {
+        let mut faces = [0usize; 6];
+        let mut k = 0;
+        for (f, slot) in (0..6)
+            .filter(|f| sv.open >> f & 1 != 0)
+            .zip(faces.iter_mut())
+        {
+            *slot = f;
+            k += 1;
+        }
+        let mut out = VoxelWalks::default();
+        if k == 0 {
+            return out;
+        }
+        let o = self.vol.origin;
+        let centre = [sv.pos.x, sv.pos.y, sv.pos.z]
+            .iter()
+            .zip(o)
+            .map(|(&a, o)| (i64::from(a) - i64::from(o)) * ONE + ONE / 2)
+            .collect::<Vec<_>>();
+        for (kind, table) in [(SUN, &self.sun), (SKY, &self.sky)] {
+            let mut stream = Rng::with_seed(stream_seed(self.seed, sv.pos, kind));
+            let mut hits = 0u32;
+            let mut face = 0;
+            for _ in 0..self.particles {
+                let f = FACES[faces[face]];
+                face = if face + 1 == k { 0 } else { face + 1 };
+                let start = [0, 1, 2].map(|a| centre[a] + i64::from(f[a]) * ONE);
+                let mut rng = stream.fork();
+                let (alive, steps) = self.walk(table, start, &mut rng);
+                hits += u32::from(alive);
+                out.steps += u64::from(steps);
+            }
+            if kind == SUN {
+                out.sun = hits;
+            } else {
+                out.sky = hits;
+            }
+        }
+        out
+    }
+
+    /// One particle from `p` (fixed point, relative to the volume origin): `(survived, steps taken)`.
+    ///
+    /// Where the particle is known to be far from every solid voxel (a brick of clearance `c`, or
+    /// outside the volume), the steps that cannot reach one skip the bit test; a particle whose
+    /// remaining steps all fit in that free space survives at once.
+    #[inline]
+    pub fn walk(&self, table: &[[i32; 4]], mut p: [i64; 3], rng: &mut Rng) -> (bool, u32) {
+        let vol = self.vol;
+        let [sx, sy, sz] = self.size;
+        let nx = u64::from(vol.cells[0]);
+        let ny = u64::from(vol.cells[1]);
+        let mut free = 0u32;
+        for i in 0..self.steps {
+            let d = table[(rng.u64(..) >> DIR_SHIFT) as usize];
+            p[0] += i64::from(d[0]);
+            p[1] += i64::from(d[1]);
+            p[2] += i64::from(d[2]);
+            if free > 0 {
+                free -= 1;
+                continue;
+            }
+            let (x, y, z) = (
+                (p[0] >> FRAC) as u64,
+                (p[1] >> FRAC) as u64,
+                (p[2] >> FRAC) as u64,
+            );
+            if x < sx && y < sy && z < sz {
+                let e = vol.dir[(((z >> 3) * ny + (y >> 3)) * nx + (x >> 3)) as usize];
+                let word = vol.bricks[((e & INDEX_MASK) as usize) * 8 + (z & 7) as usize];
+                if word >> ((y & 7) * 8 + (x & 7)) & 1 != 0 {
+                    return (false, i + 1);
+                }
+                free = self.free_steps[(e >> CLEAR_SHIFT) as usize];
+            } else {
+                free = self.free_outside(p);
+            }
+            if self.steps - i - 1 <= free {
+                return (true, i + 1);
+            }
+        }
+        (true, self.steps)
+    }
+
+    /// Steps a particle at `p`, outside the volume, can take without reaching it.
+    #[inline]
+    fn free_outside(&self, p: [i64; 3]) -> u32 {
+        let size = self.size.map(|s| s as i64 * ONE);
+        let out = (-p[0])
+            .max(p[0] - size[0])
+            .max(-p[1])
+            .max(p[1] - size[1])
+            .max(-p[2])
+            .max(p[2] - size[2]);
+        ((out - 1).max(0) / self.max_step).min(i64::from(u32::MAX)) as u32
+    }
+}
+
+/// The seed of surface voxel `pos`'s stream of particle `kind`: the bake seed and the position mixed
+/// through one wyrand draw per coordinate.
+fn stream_seed(seed: u64, pos: VoxelPos, kind: u64) -> u64 {
+    let mut h = seed;
+    for v in [
+        u64::from(pos.x as u32),
+        u64::from(pos.y as u32),
+        u64::from(pos.z as u32),
+        kind,
+    ] {
+        h = Rng::with_seed(h ^ v).u64(..);
+    }
+    h
+}
+
+/// The stored light of a voxel whose walks gave `w`: `(sun_color · sun + sky_color · sky) /
+/// particles`, in units of 1/4096, rounded and clamped to `u16`.
+pub fn rgb16(settings: &LightSettings, w: VoxelWalks) -> [u16; 3] {
+    let n = settings.particles as f32;
+    let (sun, sky) = (w.sun as f32 / n, w.sky as f32 / n);
+    [0, 1, 2].map(|a| {
+        let l = settings.sun_color[a] * sun + settings.sky_color[a] * sky;
+        (l * LIGHT_ONE).round().clamp(0.0, f32::from(u16::MAX)) as u16
+    })
+}
