@@ -11,7 +11,7 @@ use super::super::sleep;
 use super::super::solver::{self, Mass};
 use super::super::terrain::body_triangle;
 use super::{margin, Simulation};
-use crate::physics::broadphase::PHYSICS_CHUNK;
+use crate::physics::broadphase::PHYSICS_CELL;
 use crate::physics::world::PhysicsWorld;
 use crate::storage::Grid;
 use crate::Result;
@@ -59,7 +59,7 @@ impl Scratch {
                 );
             }
             let centroid: [f32; 3] = std::array::from_fn(|k| (t[0][k] + t[1][k] + t[2][k]) / 3.0);
-            let key = centroid.map(|c| (c / PHYSICS_CHUNK as f32).floor() as i32);
+            let key = centroid.map(|c| (c / PHYSICS_CELL as f32).floor() as i32);
             self.keyed.extend(self.contacts.iter().map(|&c| (key, c)));
         }
         self.keyed.sort_by_key(|(k, _)| (k[2], k[1], k[0]));
