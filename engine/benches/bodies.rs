@@ -3,10 +3,15 @@
 //! - `drop_steps/N`: the first simulated second (120 fixed steps) of a drop of N mixed bodies over the
 //!   whole world, from placement: falling, landing, settling. Throughput is in steps, so criterion's
 //!   elements/s is steps per second. The narrowphase cache stays warm across iterations.
+//! - `editor_frame/64`: the editor's frame budget. 64 mixed bodies rained over a 48×48 patch play in
+//!   real time while the terrain under them is edited: each iteration is one 60 Hz frame, that is a
+//!   hover raycast, one radius-3 dab (Add and Subtract in turn, at spots spread over the patch)
+//!   reported through `Simulation::on_edit`, and the two fixed steps the frame owes. Real time on
+//!   one core means a frame under 16.7 ms; the summary prints the ratio.
 //! - `box_triangle`: box–triangle contacts on terrain triangles: strata's SAT + clipping (a manifold of
 //!   up to 4 points) against `parry3d::query::contact` (GJK/EPA, one deepest point) on the same poses.
 //!
-//! Before the groups, one full 10 s drop of 64 bodies is timed and summarized.
+//! Before the groups, one full 10 s drop of 64 bodies and 600 editor frames are timed and summarized.
 
 mod common;
 
@@ -19,11 +24,14 @@ use parry3d::shape::{Cuboid, Triangle};
 use strata_engine::physics::body::drop::place_bodies;
 use strata_engine::physics::body::math::{axes, quat_from_axis_angle};
 use strata_engine::physics::body::sat::{box_contacts, BoxGeom, Other};
-use strata_engine::physics::body::{run_drop, Body, DropSettings, SimSettings, Simulation};
+use strata_engine::physics::body::{
+    rain_bodies, run_drop, Body, DropSettings, RainSpec, SimSettings, Simulation,
+};
 use strata_engine::physics::{PhysicsWorld, DEFAULT_CACHE_BYTES};
 use strata_engine::progress::Progress;
 use strata_engine::storage::Grid;
-use strata_engine::voxel::MaterialTable;
+use strata_engine::tools::{apply_dab, Brush, Tool, ToolKind};
+use strata_engine::voxel::{MaterialTable, VoxelBox, VoxelPos};
 
 fn drop_settings(count: usize) -> DropSettings {
     DropSettings {
@@ -41,13 +49,70 @@ fn first_second(
 ) -> u64 {
     let mut sim = Simulation::new(table, SimSettings::default());
     for b in bodies {
-        sim.add(*b);
+        sim.add(*b).expect("add");
     }
     let mut substeps = 0;
     for _ in 0..120 {
         substeps += sim.step(world, grid).expect("step").substeps as u64;
     }
     substeps
+}
+
+/// The editor scene: 64 bodies rained over the middle of the world, landed for one second.
+struct Editing {
+    sim: Simulation,
+    frame: u64,
+    tools: [Tool; 2],
+    brush: Brush,
+}
+
+fn editing(world: &mut PhysicsWorld, grid: &Grid, table: &MaterialTable) -> Editing {
+    let bounds = VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), common::timing_size());
+    let rain = RainSpec {
+        min: [104.0, 104.0],
+        max: [152.0, 152.0],
+        count: 64,
+        ..RainSpec::default()
+    };
+    let bodies = rain_bodies(world, grid, &bounds, &rain, &[]).expect("rain");
+    let mut sim = Simulation::new(table, SimSettings::default());
+    sim.add_all(&bodies).expect("add");
+    for _ in 0..120 {
+        sim.step(world, grid).expect("step");
+    }
+    let grass = table.require("Grass").expect("grass");
+    Editing {
+        sim,
+        frame: 0,
+        tools: [
+            Tool::new(ToolKind::Add, grass),
+            Tool::new(ToolKind::Subtract, grass),
+        ],
+        brush: Brush::default(),
+    }
+}
+
+/// One 60 Hz frame of play while editing: hover ray, dab, `on_edit`, two fixed steps.
+fn editor_frame(e: &mut Editing, world: &mut PhysicsWorld, grid: &mut Grid, table: &MaterialTable) {
+    let k = e.frame;
+    e.frame += 1;
+    // Spots spread over the patch; each spot gets Add, then (next visit) Subtract.
+    let (x, z) = (
+        106.0 + ((k / 2) * 7 % 44) as f32,
+        106.0 + ((k / 2) * 13 % 44) as f32,
+    );
+    let hit = world
+        .raycast(grid, [x, 200.0, z], [0.0, -1.0, 0.0], 400.0)
+        .expect("ray");
+    if let Some(hit) = hit {
+        let tool = &e.tools[(k % 2) as usize];
+        if let Some(changed) = apply_dab(grid, table, tool, &e.brush, hit.point) {
+            e.sim.on_edit(world, grid, changed).expect("edit");
+        }
+    }
+    for _ in 0..2 {
+        e.sim.step(world, grid).expect("step");
+    }
 }
 
 /// (box, triangle) pairs: boxes of 0.5..1 half extents sitting on terrain triangles, gaps −0.2..0.2.
@@ -105,6 +170,31 @@ fn bench(c: &mut Criterion) {
         pen * 100.0
     );
 
+    // 600 editor frames (10 s of play), timed once.
+    let mut scene_grid = grid.clone();
+    let mut scene_world = PhysicsWorld::new(&scene_grid, &table, DEFAULT_CACHE_BYTES);
+    let mut e = editing(&mut scene_world, &scene_grid, &table);
+    let mut frames: Vec<f64> = (0..600)
+        .map(|_| {
+            let t = Instant::now();
+            editor_frame(&mut e, &mut scene_world, &mut scene_grid, &table);
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    frames.sort_by(f64::total_cmp);
+    let (median, p95, worst) = (frames[300], frames[570], frames[599]);
+    let status = e.sim.status();
+    println!(
+        "editor frames, 64 bodies + a radius-3 dab per frame + 2 steps: median {:.2} ms, 95th          percentile {:.2} ms, worst {:.2} ms -> {:.1}x real time at the median on one core ({}/{}          asleep at the end, {} lost)",
+        median * 1e3,
+        p95 * 1e3,
+        worst * 1e3,
+        (1.0 / 60.0) / median,
+        status.asleep,
+        status.bodies,
+        status.lost
+    );
+
     let mut g = c.benchmark_group("drop_steps");
     g.sample_size(10);
     g.throughput(Throughput::Elements(120));
@@ -114,6 +204,17 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(first_second(&mut world, &grid, &table, &bodies)))
         });
     }
+    g.finish();
+
+    let mut g = c.benchmark_group("editor_frame");
+    g.sample_size(20);
+    g.throughput(Throughput::Elements(2));
+    let mut scene_grid = grid.clone();
+    let mut scene_world = PhysicsWorld::new(&scene_grid, &table, DEFAULT_CACHE_BYTES);
+    let mut e = editing(&mut scene_world, &scene_grid, &table);
+    g.bench_function("64", |b| {
+        b.iter(|| editor_frame(&mut e, &mut scene_world, &mut scene_grid, &table))
+    });
     g.finish();
 
     let cases = contact_cases(&mut world, &grid);

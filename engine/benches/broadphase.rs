@@ -3,7 +3,7 @@
 //! - Memory in bits per voxel, on the 1024×256×1024 world (skipped with `STRATA_BENCH_SMALL=1`) and on
 //!   the 256×128×256 timing world, with the build time.
 //! - Query time for random AABBs of edge 4, 8 and 16 voxels against two naive queries with the same
-//!   answer: `naive bits` tests the same stored bits one voxel at a time (same chunks, same expansion),
+//!   answer: `naive bits` tests the same stored bits one voxel at a time (same cells, same expansion),
 //!   and `voxel scan` has no broadphase at all: it reads the voxels around the expanded AABB from the
 //!   grid and dilates each covered voxel by looking at its 27 neighbours.
 //!
@@ -21,10 +21,10 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use strata_engine::physics::broadphase::{
-    expanded_voxel_range, physics_chunk_of, BuildScratch, PHYSICS_CHUNK_BITS,
+    expanded_voxel_range, physics_cell_of, BuildScratch, PHYSICS_CELL_BITS,
 };
 use strata_engine::physics::broadphase::{Matter, MatterTable};
-use strata_engine::physics::{Broadphase, ChunkBits, Touch};
+use strata_engine::physics::{Broadphase, CellBits, Touch};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
@@ -33,16 +33,16 @@ type Aabb = ([f32; 3], [f32; 3]);
 /// The naive query: the same stored data, one bit test per covered voxel.
 fn naive_query(bp: &Broadphase, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touch>) {
     let (vlo, vhi) = expanded_voxel_range(min, max);
-    let clo = vlo.map(physics_chunk_of);
-    let chi = vhi.map(physics_chunk_of);
+    let clo = vlo.map(physics_cell_of);
+    let chi = vhi.map(physics_cell_of);
     for cz in clo[2]..=chi[2] {
         for cy in clo[1]..=chi[1] {
             for cx in clo[0]..=chi[0] {
-                let Some(bits) = bp.chunk([cx, cy, cz]) else {
+                let Some(bits) = bp.cell([cx, cy, cz]) else {
                     continue;
                 };
                 let c = [cx, cy, cz];
-                let o = c.map(|v| v << PHYSICS_CHUNK_BITS);
+                let o = c.map(|v| v << PHYSICS_CELL_BITS);
                 let lo: [i32; 3] = std::array::from_fn(|a| vlo[a].max(o[a]) - o[a]);
                 let hi: [i32; 3] = std::array::from_fn(|a| vhi[a].min(o[a] + 7) - o[a]);
                 let (mut solid, mut water) = (false, false);
@@ -51,9 +51,9 @@ fn naive_query(bp: &Broadphase, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touc
                         for x in lo[0]..=hi[0] {
                             let bit = 1u64 << (z * 8 + x);
                             let (s, w) = match bits {
-                                ChunkBits::Solid => (true, false),
-                                ChunkBits::Water => (false, true),
-                                ChunkBits::Masks(m) => (
+                                CellBits::Solid => (true, false),
+                                CellBits::Water => (false, true),
+                                CellBits::Masks(m) => (
                                     m.solid[y as usize] & bit != 0,
                                     m.water[y as usize] & bit != 0,
                                 ),
@@ -65,7 +65,7 @@ fn naive_query(bp: &Broadphase, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touc
                 }
                 if solid || water {
                     out.push(Touch {
-                        chunk_pos: c,
+                        cell_pos: c,
                         solid,
                         water,
                     });
@@ -95,8 +95,8 @@ fn voxel_scan(
     let at = |x: i32, y: i32, z: i32| {
         (((z - b.min.z) as usize * sy) + (y - b.min.y) as usize) * sx + (x - b.min.x) as usize
     };
-    let clo = vlo.map(physics_chunk_of);
-    let chi = vhi.map(physics_chunk_of);
+    let clo = vlo.map(physics_cell_of);
+    let chi = vhi.map(physics_cell_of);
     for cz in clo[2]..=chi[2] {
         for cy in clo[1]..=chi[1] {
             for cx in clo[0]..=chi[0] {
@@ -123,7 +123,7 @@ fn voxel_scan(
                 }
                 if solid || water {
                     out.push(Touch {
-                        chunk_pos: c,
+                        cell_pos: c,
                         solid,
                         water,
                     });
@@ -189,18 +189,18 @@ fn memory_figure(name: &str, grid: &Grid, size: [u32; 3], table: &MaterialTable)
     let build = t.elapsed().as_secs_f64();
     let mem = bp.memory();
     let world = size.iter().map(|&s| u64::from(s)).product::<u64>();
-    let stored = bp.chunk_count() as u64 * 512;
+    let stored = bp.cell_count() as u64 * 512;
     let nonair = grid.stats().nonair_voxels;
     println!(
-        "broadphase {name}: {} chunks ({} masked, {} tagged), {} bytes, build {:.3} s",
-        bp.chunk_count(),
-        mem.masked_chunks,
-        mem.tagged_chunks,
+        "broadphase {name}: {} cells ({} masked, {} tagged), {} bytes, build {:.3} s",
+        bp.cell_count(),
+        mem.masked_cells,
+        mem.tagged_cells,
         mem.total_bytes,
         build
     );
     println!(
-        "  bits per voxel: {:.4} per world voxel, {:.4} per non-air voxel, {:.4} per voxel of stored chunks (masks alone {:.4})",
+        "  bits per voxel: {:.4} per world voxel, {:.4} per non-air voxel, {:.4} per voxel of stored cells (masks alone {:.4})",
         mem.bits_per_voxel(world),
         mem.bits_per_voxel(nonair),
         mem.bits_per_voxel(stored),

@@ -1,12 +1,12 @@
 //! kD tree benches on chunk meshes of the 256×128×256 `canyons` world (seed 1), against parry3d.
 //!
 //! Meshes come from the strata mesher (LOD 0, solid triangles): 32³ storage chunks through
-//! `mesh_chunk`, and 8³ physics chunks through `mesh` on their 12³ padded box.
+//! `mesh_chunk`, and 8³ physics cells through `mesh` on their 12³ padded box.
 //!
 //! - Build time against `parry3d::shape::TriMesh::new` on the same meshes (parry gets its vertex and
 //!   index vectors prepared outside the timing and cloned inside it, because it takes ownership), and
 //!   against the time the mesher takes for the same chunks.
-//! - Bytes per triangle: the tree's nodes and struct, parry's BVH, and (8³ set) the physics chunk
+//! - Bytes per triangle: the tree's nodes and struct, parry's BVH, and (8³ set) the physics cell
 //!   shapes as the cache stores them: compact 16-bit mesh with material bytes plus tree, solid and
 //!   water. The bench meshes themselves (`f32` positions, `u32` indices) are printed for comparison.
 //! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays
@@ -30,13 +30,13 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use strata_engine::mesh::{mesh, mesh_chunk, MeshBuffer, MeshInput};
 use strata_engine::physics::kdtree::{BuildScratch, MeshRef};
-use strata_engine::physics::narrowphase::{ChunkShape, ShapeScratch};
+use strata_engine::physics::narrowphase::{CellShape, ShapeScratch};
 use strata_engine::physics::{KdTree, Ray};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos};
 
 /// One chunk mesh in both libraries' input forms, plus the voxels the mesher needs.
-struct ChunkMesh {
+struct BenchMesh {
     positions: Vec<[f32; 3]>,
     indices: Vec<u32>,
     parry_vertices: Vec<Vector>,
@@ -48,22 +48,22 @@ struct ChunkMesh {
 
 struct Set {
     name: &'static str,
-    meshes: Vec<ChunkMesh>,
+    meshes: Vec<BenchMesh>,
     rays: Vec<Vec<Ray>>,
-    /// Physics chunk positions of the meshes (8³ set only).
-    physics_chunks: Vec<[i32; 3]>,
+    /// Physics cell positions of the meshes (8³ set only).
+    physics_cells: Vec<[i32; 3]>,
 }
 
-impl ChunkMesh {
+impl BenchMesh {
     /// The mesh as the kD tree reads it.
     fn mesh(&self) -> MeshRef<'_> {
         MeshRef::new(&self.positions, &self.indices)
     }
 }
 
-fn chunk_mesh(buf: &MeshBuffer, core: VoxelBox, grid: &Grid) -> ChunkMesh {
+fn bench_mesh(buf: &MeshBuffer, core: VoxelBox, grid: &Grid) -> BenchMesh {
     let padded = MeshInput::padded_box(core);
-    ChunkMesh {
+    BenchMesh {
         positions: buf.positions.clone(),
         indices: buf.solid_indices.clone(),
         parry_vertices: buf
@@ -82,7 +82,7 @@ fn chunk_mesh(buf: &MeshBuffer, core: VoxelBox, grid: &Grid) -> ChunkMesh {
     }
 }
 
-/// Up to `want` 32³ chunks with surface, spread evenly, and up to `want_small` 8³ chunks inside them.
+/// Up to `want` 32³ chunks with surface, spread evenly, and up to `want_small` 8³ cells inside them.
 fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
     let mut buf = MeshBuffer::new();
     let mut surface = Vec::new();
@@ -96,10 +96,10 @@ fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
     let picked: Vec<ChunkPos> = surface.iter().step_by(step).copied().collect();
     let mut big = Vec::new();
     let mut small = Vec::new();
-    let mut physics_chunks = Vec::new();
+    let mut physics_cells = Vec::new();
     for &pos in &picked {
         mesh_chunk(grid, pos, 0, table, &mut buf).expect("meshes");
-        big.push(chunk_mesh(&buf, pos.voxel_box(), grid));
+        big.push(bench_mesh(&buf, pos.voxel_box(), grid));
         let o = pos.min_voxel();
         for i in 0..64 {
             let m = VoxelPos::new(o.x + (i % 4) * 8, o.y + (i / 4 % 4) * 8, o.z + (i / 16) * 8);
@@ -112,23 +112,23 @@ fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
                 &mut buf,
             );
             if !buf.solid_indices.is_empty() && small.len() < 1024 {
-                small.push(chunk_mesh(&buf, core, grid));
-                physics_chunks.push([m.x / 8, m.y / 8, m.z / 8]);
+                small.push(bench_mesh(&buf, core, grid));
+                physics_cells.push([m.x / 8, m.y / 8, m.z / 8]);
             }
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(7);
-    let mut with_rays = |name, meshes: Vec<ChunkMesh>, per: usize, physics_chunks| {
+    let mut with_rays = |name, meshes: Vec<BenchMesh>, per: usize, physics_cells| {
         let rays = meshes.iter().map(|m| rays(&mut rng, m, per)).collect();
         Set {
             name,
             meshes,
             rays,
-            physics_chunks,
+            physics_cells,
         }
     };
     (
-        with_rays("8³", small, 64, physics_chunks),
+        with_rays("8³", small, 64, physics_cells),
         with_rays("32³", big, 1024, Vec::new()),
     )
 }
@@ -136,7 +136,7 @@ fn sets(grid: &Grid, table: &MaterialTable) -> (Set, Set) {
 /// Seeded rays through a mesh's bounds, the distribution the agreement tests use: each starts at a
 /// random point of the bounds grown by 3 voxels and aims either at a random point of a random triangle
 /// or at a random point of the bounds. Both libraries cast the same rays.
-fn rays(rng: &mut ChaCha8Rng, m: &ChunkMesh, n: usize) -> Vec<Ray> {
+fn rays(rng: &mut ChaCha8Rng, m: &BenchMesh, n: usize) -> Vec<Ray> {
     let tree = KdTree::build(&m.mesh()).expect("builds");
     let (lo, hi) = tree.bounds();
     (0..n)
@@ -249,13 +249,13 @@ fn best_of_each(runs: usize, fs: &mut [&mut dyn FnMut() -> usize]) -> Vec<f64> {
     best
 }
 
-/// Bytes per triangle of the physics chunks' stored shapes (compact mesh + tree): with the structs,
+/// Bytes per triangle of the physics cells' stored shapes (compact mesh + tree): with the structs,
 /// and the per-triangle arrays alone.
-fn shape_bytes(grid: &Grid, table: &MaterialTable, chunks: &[[i32; 3]]) -> Option<(f64, f64)> {
+fn shape_bytes(grid: &Grid, table: &MaterialTable, cells: &[[i32; 3]]) -> Option<(f64, f64)> {
     let mut scratch = ShapeScratch::default();
     let (mut all, mut arrays, mut tris) = (0, 0, 0);
-    for &pos in chunks {
-        let shape = ChunkShape::build(grid, table, pos, &mut scratch).expect("builds");
+    for &pos in cells {
+        let shape = CellShape::build(grid, table, pos, &mut scratch).expect("builds");
         all += shape.memory_bytes();
         arrays += shape.mesh.vertex_count() * 7
             + shape.triangle_count() * 4
@@ -286,7 +286,7 @@ fn figures(set: &Set, grid: &Grid, table: &MaterialTable) {
     let mesh_bytes = verts * 12 + tris * 12;
     let parry_bvh: usize = pmeshes.iter().map(|m| m.bvh().total_memory_size()).sum();
     let nrays: usize = set.rays.iter().map(Vec::len).sum();
-    let shapes = shape_bytes(grid, table, &set.physics_chunks);
+    let shapes = shape_bytes(grid, table, &set.physics_cells);
     let hits = cast_ours(set, &trees);
     let t = best_of_each(
         7,
@@ -320,7 +320,7 @@ fn figures(set: &Set, grid: &Grid, table: &MaterialTable) {
     );
     if let Some((all, arrays)) = shapes {
         println!(
-            "  physics chunk shapes (16-bit quad mesh + material byte + tree) per triangle: {all:.2} B with structs, {arrays:.2} B arrays only",
+            "  physics cell shapes (16-bit quad mesh + material byte + tree) per triangle: {all:.2} B with structs, {arrays:.2} B arrays only",
         );
     }
     println!(

@@ -12,6 +12,8 @@
 //! - [`storage`]: the sparse chunked grid with row-packed chunks and a mip pyramid.
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
 //! - [`gen`]: seeded procedural terrain (presets, biome mixes), region fills, previews, heightmap import.
+//! - [`floating`]: pieces of solid terrain not connected to the world's bottom layer (parallel
+//!   per-chunk labelling, union–find across chunk faces), and their deletion as one undo step.
 //! - [`format`](mod@format): atomic writes, the `.strata` project file (which stores the history) and the
 //!   godot_voxel block, container and region formats.
 //! - [`mesh`]: the smooth-surface mesher (surface nets with sharp-material placement, LOD skirts) and
@@ -38,6 +40,7 @@
 pub mod codec;
 pub mod enhance;
 pub mod error;
+pub mod floating;
 pub mod format;
 pub mod gen;
 pub mod history;

@@ -3,8 +3,10 @@
 //! ended, how deep they ever sank into the terrain, and whether they rest or float.
 //!
 //! JSON output: `{"bodies": [{"shape", "size", "start", "final", "max_penetration", "at_rest",
-//! "in_water"}], "count", "at_rest", "in_water", "max_penetration", "seconds", "steps", "wall_ms"}`;
-//! sizes (a body's smallest full extent) and penetrations are in voxels.
+//! "in_water", "lost"}], "count", "at_rest", "in_water", "lost", "max_penetration", "seconds", "steps",
+//! "wall_ms"}`; sizes (a body's smallest full extent) and penetrations are in voxels. A body's `lost` is
+//! `null`, or why it left the simulation (`"fell out"` of the world, or `"non-finite"`); its `final`
+//! is then where it left from, never `null`. The top-level `lost` counts them.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,7 +14,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use strata_engine::format::project::Project;
-use strata_engine::physics::body::{run_drop, DropReport, DropSettings, ShapeChoice};
+use strata_engine::physics::body::{run_drop, DropReport, DropSettings, Lost, ShapeChoice};
 use strata_engine::physics::{PhysicsWorld, DEFAULT_CACHE_BYTES};
 
 use super::progress::with_bar;
@@ -114,16 +116,25 @@ fn run(file: &Path, args: &DropArgs) -> AppResult<()> {
     out.flush().map_err(io)
 }
 
-/// Totals over the bodies: (at rest, in water, deepest penetration).
-fn totals(r: &DropReport) -> (usize, usize, f32) {
-    let rest = r.bodies.iter().filter(|b| b.at_rest).count();
-    let water = r.bodies.iter().filter(|b| b.in_water).count();
-    let pen = r
-        .bodies
-        .iter()
-        .map(|b| b.max_penetration)
-        .fold(0.0, f32::max);
-    (rest, water, pen)
+/// Totals over the bodies.
+struct Totals {
+    rest: usize,
+    water: usize,
+    lost: usize,
+    penetration: f32,
+}
+
+fn totals(r: &DropReport) -> Totals {
+    Totals {
+        rest: r.bodies.iter().filter(|b| b.at_rest).count(),
+        water: r.bodies.iter().filter(|b| b.in_water).count(),
+        lost: r.bodies.iter().filter(|b| b.lost.is_some()).count(),
+        penetration: r
+            .bodies
+            .iter()
+            .map(|b| b.max_penetration)
+            .fold(0.0, f32::max),
+    }
 }
 
 fn report_json(r: &DropReport, wall_ms: f64) -> Value {
@@ -139,16 +150,18 @@ fn report_json(r: &DropReport, wall_ms: f64) -> Value {
                 "max_penetration": b.max_penetration,
                 "at_rest": b.at_rest,
                 "in_water": b.in_water,
+                "lost": b.lost.map(Lost::name),
             })
         })
         .collect();
-    let (rest, water, pen) = totals(r);
+    let t = totals(r);
     json!({
         "bodies": bodies,
         "count": r.bodies.len(),
-        "at_rest": rest,
-        "in_water": water,
-        "max_penetration": pen,
+        "at_rest": t.rest,
+        "in_water": t.water,
+        "lost": t.lost,
+        "max_penetration": t.penetration,
         "seconds": r.seconds,
         "steps": r.steps,
         "wall_ms": wall_ms,
@@ -157,7 +170,12 @@ fn report_json(r: &DropReport, wall_ms: f64) -> Value {
 
 fn report_text(r: &DropReport, s: &DropSettings, wall_ms: f64) -> String {
     use std::fmt::Write as _;
-    let (rest, water, pen) = totals(r);
+    let Totals {
+        rest,
+        water,
+        lost,
+        penetration: pen,
+    } = totals(r);
     let n = r.bodies.len();
     let worst = r
         .bodies
@@ -181,12 +199,31 @@ fn report_text(r: &DropReport, s: &DropSettings, wall_ms: f64) -> String {
         "at rest {rest}/{n}, in water {water}/{n}, max penetration {pen:.4} voxels ({:.1}% of size)",
         worst * 100.0
     );
+    let v = |p: [f32; 3]| format!("{:.2},{:.2},{:.2}", p[0], p[1], p[2]);
+    if lost == 0 {
+        let _ = writeln!(t, "lost 0/{n}: every body stayed in the world");
+    } else {
+        let list: Vec<String> = r
+            .bodies
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                let why = b.lost?;
+                Some(format!(
+                    "#{i} {} {} at {}",
+                    b.shape.name(),
+                    why.name(),
+                    v(b.final_position)
+                ))
+            })
+            .collect();
+        let _ = writeln!(t, "lost {lost}/{n}: {}", list.join("; "));
+    }
     let _ = writeln!(
         t,
         "{:>5} {:<8} {:>5}  {:<26} {:<26} {:>8} {:<4} water",
         "#", "shape", "size", "start", "final", "pen", "rest"
     );
-    let v = |p: [f32; 3]| format!("{:.2},{:.2},{:.2}", p[0], p[1], p[2]);
     for (i, b) in r.bodies.iter().enumerate() {
         let _ = writeln!(
             t,
@@ -197,7 +234,11 @@ fn report_text(r: &DropReport, s: &DropSettings, wall_ms: f64) -> String {
             v(b.final_position),
             b.max_penetration,
             if b.at_rest { "yes" } else { "no" },
-            if b.in_water { "yes" } else { "no" },
+            match b.lost {
+                Some(why) => why.name(),
+                None if b.in_water => "yes",
+                None => "no",
+            },
         );
     }
     t
@@ -217,6 +258,44 @@ mod tests {
             at: at.map(str::to_owned),
             json: false,
         }
+    }
+
+    #[test]
+    fn lost_bodies_are_reported_not_null() {
+        use strata_engine::physics::body::{DropBody, Shape};
+        let body = |lost: Option<Lost>, y: f32| DropBody {
+            shape: Shape::Sphere { radius: 0.5 },
+            size: 1.0,
+            density: 1.5,
+            start: [1.0, 20.0, 1.0],
+            final_position: [1.0, y, 1.0],
+            max_penetration: 0.01,
+            at_rest: lost.is_none(),
+            in_water: false,
+            lost,
+        };
+        let report = DropReport {
+            bodies: vec![body(None, 3.0), body(Some(Lost::FellOut), -70.0)],
+            steps: 10,
+            substeps: 12,
+            seconds: 10.0 / 120.0,
+        };
+        let s = settings(&args(2, "sphere", 1.0, None)).expect("valid");
+        let text = report_text(&report, &s, 1.0);
+        assert!(
+            text.contains("lost 1/2: #1 sphere fell out at 1.00,-70.00,1.00"),
+            "{text}"
+        );
+        let j = report_json(&report, 1.0);
+        assert_eq!(j["lost"], 1);
+        assert_eq!(j["bodies"][1]["lost"], "fell out");
+        assert!(j["bodies"][0]["lost"].is_null());
+        assert_eq!(j["bodies"][1]["final"][1], -70.0);
+        let calm = DropReport {
+            bodies: vec![body(None, 3.0)],
+            ..report
+        };
+        assert!(report_text(&calm, &s, 1.0).contains("lost 0/1"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod drop;
 mod enhance;
 mod export;
 mod fill;
+mod floating;
 mod format;
 mod godot;
 mod heightmap;
@@ -85,6 +86,9 @@ commands! {
     /// Drop rigid bodies (spheres, boxes, capsules) onto the terrain, simulate, and report how they
     /// landed: final positions, deepest penetration, at rest, in water.
     Drop(drop::DropArgs),
+    /// Find solid terrain not connected to the world's bottom layer (floating pieces), and optionally
+    /// delete it as one undo step.
+    Floating(floating::FloatingArgs),
     /// Bake snowflake lighting (sun and sky particles) into a project's light section.
     Bake(bake::BakeArgs),
     /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw

@@ -162,7 +162,7 @@ fn hit_json(ray: &RayArg, hit: Option<&WorldHit>, table: &MaterialTable) -> Valu
             "material": material_name(table, h.material),
             "material_id": h.material,
             "water": h.water,
-            "chunk": h.chunk,
+            "chunk": h.cell,
         }),
     }
 }

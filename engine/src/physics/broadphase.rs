@@ -1,12 +1,12 @@
-//! The bit broadphase: which 8³ physics chunks an AABB can touch, answered from one bit per voxel.
+//! The bit broadphase: which 8³ physics cells an AABB can touch, answered from one bit per voxel.
 //!
-//! Every physics chunk (8³ voxels, unrelated to the 32³ storage chunks) keeps two masks: *solid*
+//! Every physics cell (8³ voxels; the 32³ storage units are chunks) keeps two masks: *solid*
 //! (non-air, non-liquid matter) and *water* (liquid matter). A bit is set when the voxel **or any of
 //! its 26 neighbours** holds that kind of matter, because the mesher's surface for a voxel can reach
-//! into its neighbours. So a chunk's masks are computed from the 10³ box around it:
+//! into its neighbours. So a cell's masks are computed from the 10³ box around it:
 //!
 //! ```text
-//!   one axis, chunk origin O:   O−1 │ O  O+1 ... O+7 │ O+8        10 samples in, 8 bits out
+//!   one axis, cell origin O:   O−1 │ O  O+1 ... O+7 │ O+8        10 samples in, 8 bits out
 //!   row bits (X):     b9 ........ b1 b0  ->  d = b | b<<1 | b>>1     (dilate X with shifts)
 //!   then Y, then Z:   d[y][z] = d[y−1][z] | d[y][z] | d[y+1][z]      (dilate by OR-ing neighbour rows)
 //!   keep bits 1..=8 of rows y, z in 1..=8
@@ -18,32 +18,32 @@
 //!   word y:  byte 7 (z = 7) | ... | byte 1 (z = 1) | byte 0 (z = 0)      bit x of byte z = voxel (x, y, z)
 //! ```
 //!
-//! A query expands the AABB by one voxel, visits the chunks it covers, and for each one builds the XZ
+//! A query expands the AABB by one voxel, visits the cells it covers, and for each one builds the XZ
 //! footprint as `MASKS_X[x0][x1] & MASKS_Z[z0][z1]` (two table lookups), then ANDs it with the OR of
 //! the Y slices it spans (one branch-free reduction over the eight words): up to 64 voxels per
-//! instruction. Chunks live in 4³-chunk blocks (see `broadphase_store.rs`), so the walk finds each
-//! run of chunks along X with one array read, and a chunk the box covers whole answers from its
+//! instruction. Cells live in 4³-cell blocks (see `broadphase_store.rs`), so the walk finds each
+//! run of cells along X with one array read, and a cell the box covers whole answers from its
 //! slot word's flags without reading its masks.
 //!
-//! Chunks whose 10³ box is all Air store nothing. Chunks whose 10³ box is entirely solid or entirely
-//! water are tagged ([`ChunkBits::Solid`], [`ChunkBits::Water`]) and keep no masks: the mesher makes no
+//! Cells whose 10³ box is all Air store nothing. Cells whose 10³ box is entirely solid or entirely
+//! water are tagged ([`CellBits::Solid`], [`CellBits::Water`]) and keep no masks: the mesher makes no
 //! surface there, but a body can still be inside rock or under water.
 //!
 //! # Rationale
 //! The broadphase must cover the whole world at all times, so it has to be far smaller than the voxels
 //! (at most 2 bits per voxel, usually much less) and cheap to rebuild for one edit. Bit masks give both,
-//! and they make the reject test exact at voxel resolution instead of "the AABB overlaps the chunk".
+//! and they make the reject test exact at voxel resolution instead of "the AABB overlaps the cell".
 
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, MATERIAL_COUNT};
-use broadphase_store::ChunkStore;
+use broadphase_store::CellStore;
 
-/// log2 of the physics chunk edge.
-pub const PHYSICS_CHUNK_BITS: u32 = 3;
-/// Physics chunk edge in voxels.
-pub const PHYSICS_CHUNK: i32 = 1 << PHYSICS_CHUNK_BITS;
-/// Edge of the box a chunk's masks are computed from (the chunk plus one voxel on each side).
-const PADDED: usize = PHYSICS_CHUNK as usize + 2;
+/// log2 of the physics cell edge.
+pub const PHYSICS_CELL_BITS: u32 = 3;
+/// Physics cell edge in voxels.
+pub const PHYSICS_CELL: i32 = 1 << PHYSICS_CELL_BITS;
+/// Edge of the box a cell's masks are computed from (the cell plus one voxel on each side).
+const PADDED: usize = PHYSICS_CELL as usize + 2;
 
 /// One mask: word `y` is the Y slice, byte `z` of it the X row, bit `x` of that byte the voxel.
 pub type Mask = [u64; 8];
@@ -91,58 +91,58 @@ impl MatterTable {
     }
 }
 
-/// The broadphase data of one stored physics chunk, as [`Broadphase::chunk`] lends it.
+/// The broadphase data of one stored physics cell, as [`Broadphase::cell`] lends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ChunkBits<'a> {
+pub enum CellBits<'a> {
     /// The whole 10³ box is solid: every solid bit is set, no water bit.
     Solid,
     /// The whole 10³ box is water: every water bit is set, no solid bit.
     Water,
-    /// Dilated masks (stored side by side with the other chunks' masks).
-    Masks(&'a ChunkMasks),
+    /// Dilated masks (stored side by side with the other cells' masks).
+    Masks(&'a CellMasks),
 }
 
-/// The broadphase data of one physics chunk as computed from the grid (owned [`ChunkBits`]).
+/// The broadphase data of one physics cell as computed from the grid (owned [`CellBits`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ChunkEntry {
-    /// See [`ChunkBits::Solid`].
+pub enum CellEntry {
+    /// See [`CellBits::Solid`].
     Solid,
-    /// See [`ChunkBits::Water`].
+    /// See [`CellBits::Water`].
     Water,
-    /// See [`ChunkBits::Masks`].
-    Masks(ChunkMasks),
+    /// See [`CellBits::Masks`].
+    Masks(CellMasks),
 }
 
-impl ChunkEntry {
+impl CellEntry {
     /// The borrowed form.
-    pub fn as_bits(&self) -> ChunkBits<'_> {
+    pub fn as_bits(&self) -> CellBits<'_> {
         match self {
-            Self::Solid => ChunkBits::Solid,
-            Self::Water => ChunkBits::Water,
-            Self::Masks(m) => ChunkBits::Masks(m),
+            Self::Solid => CellBits::Solid,
+            Self::Water => CellBits::Water,
+            Self::Masks(m) => CellBits::Masks(m),
         }
     }
 }
 
-/// The two dilated masks of a chunk: 128 bytes on two cache lines.
+/// The two dilated masks of a cell: 128 bytes on two cache lines.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[repr(align(64))]
-pub struct ChunkMasks {
+pub struct CellMasks {
     /// Voxels that solid matter's surface may reach.
     pub solid: Mask,
     /// Voxels that water's surface may reach.
     pub water: Mask,
 }
 
-impl ChunkBits<'_> {
-    /// The solid and water masks this entry stands for (all ones / all zeros for tagged chunks).
-    pub fn masks(&self) -> ChunkMasks {
+impl CellBits<'_> {
+    /// The solid and water masks this entry stands for (all ones / all zeros for tagged cells).
+    pub fn masks(&self) -> CellMasks {
         match self {
-            Self::Solid => ChunkMasks {
+            Self::Solid => CellMasks {
                 solid: [u64::MAX; 8],
                 water: [0; 8],
             },
-            Self::Water => ChunkMasks {
+            Self::Water => CellMasks {
                 solid: [0; 8],
                 water: [u64::MAX; 8],
             },
@@ -151,11 +151,11 @@ impl ChunkBits<'_> {
     }
 }
 
-/// One chunk an AABB touches, with what it touches there.
+/// One cell an AABB touches, with what it touches there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Touch {
-    /// Physics chunk position (voxel position >> 3).
-    pub chunk_pos: [i32; 3],
+    /// Physics cell position (voxel position >> 3).
+    pub cell_pos: [i32; 3],
     /// The expanded AABB covers a set solid bit.
     pub solid: bool,
     /// The expanded AABB covers a set water bit.
@@ -165,11 +165,11 @@ pub struct Touch {
 /// Memory used by a [`Broadphase`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct BroadphaseMemory {
-    /// Chunks with stored masks.
-    pub masked_chunks: usize,
-    /// Chunks tagged all-solid or all-water.
-    pub tagged_chunks: usize,
-    /// Heap bytes of the masks alone (128 per masked chunk).
+    /// Cells with stored masks.
+    pub masked_cells: usize,
+    /// Cells tagged all-solid or all-water.
+    pub tagged_cells: usize,
+    /// Heap bytes of the masks alone (128 per masked cell).
     pub mask_bytes: usize,
     /// Everything: hash-table slots plus masks.
     pub total_bytes: usize,
@@ -224,10 +224,10 @@ const fn masks_z() -> [[u64; 8]; 8] {
     t
 }
 
-/// The physics chunk holding voxel coordinate `v` on one axis.
+/// The physics cell holding voxel coordinate `v` on one axis.
 #[inline]
-pub fn physics_chunk_of(v: i32) -> i32 {
-    v >> PHYSICS_CHUNK_BITS
+pub fn physics_cell_of(v: i32) -> i32 {
+    v >> PHYSICS_CELL_BITS
 }
 
 /// The voxel range (inclusive) an AABB touches after expansion by one voxel: `floor(min − 1)` to
@@ -251,7 +251,7 @@ fn floor_i32(c: f32) -> i32 {
     }
 }
 
-/// Reusable buffers for building chunk masks.
+/// Reusable buffers for building cell masks.
 #[derive(Debug, Clone, Default)]
 pub struct BuildScratch {
     voxels: Vec<Voxel>,
@@ -262,7 +262,7 @@ pub struct BuildScratch {
 #[derive(Debug, Clone)]
 pub struct Broadphase {
     matter: MatterTable,
-    chunks: ChunkStore,
+    cells: CellStore,
 }
 
 impl Broadphase {
@@ -270,11 +270,11 @@ impl Broadphase {
     pub fn new(table: &MaterialTable) -> Self {
         Self {
             matter: MatterTable::new(table),
-            chunks: ChunkStore::default(),
+            cells: CellStore::default(),
         }
     }
 
-    /// Build the broadphase of every chunk of `grid`.
+    /// Build the broadphase of every cell of `grid`.
     pub fn build(grid: &Grid, table: &MaterialTable, scratch: &mut BuildScratch) -> Self {
         let mut bp = Self::new(table);
         bp.rebuild(grid, scratch);
@@ -283,8 +283,8 @@ impl Broadphase {
 
     /// Drop everything and rebuild from `grid`.
     pub fn rebuild(&mut self, grid: &Grid, scratch: &mut BuildScratch) {
-        self.chunks.clear();
-        let per = 1 << (CHUNK_BITS - PHYSICS_CHUNK_BITS);
+        self.cells.clear();
+        let per = 1 << (CHUNK_BITS - PHYSICS_CELL_BITS);
         let positions = &mut scratch.positions;
         positions.clear();
         for (pos, _) in grid.chunks() {
@@ -300,75 +300,75 @@ impl Broadphase {
         positions.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
         positions.dedup();
         let positions = std::mem::take(&mut scratch.positions);
-        self.chunks.begin_bulk();
+        self.cells.begin_bulk();
         for &p in &positions {
-            self.refresh_chunk(grid, p, &mut scratch.voxels);
+            self.refresh_cell(grid, p, &mut scratch.voxels);
         }
-        self.chunks.end_bulk();
+        self.cells.end_bulk();
         scratch.positions = positions;
     }
 
-    /// Regenerate every chunk whose masks can change when the voxels of `changed` change: the chunks
+    /// Regenerate every cell whose masks can change when the voxels of `changed` change: the cells
     /// the box touches and the neighbours whose 10³ box reaches into it.
     pub fn update(&mut self, grid: &Grid, changed: VoxelBox, scratch: &mut BuildScratch) {
         if changed.is_empty() {
             return;
         }
-        let lo = [changed.min.x, changed.min.y, changed.min.z].map(|v| physics_chunk_of(v - 1));
-        let hi = [changed.max.x, changed.max.y, changed.max.z].map(physics_chunk_of);
+        let lo = [changed.min.x, changed.min.y, changed.min.z].map(|v| physics_cell_of(v - 1));
+        let hi = [changed.max.x, changed.max.y, changed.max.z].map(physics_cell_of);
         for z in lo[2]..=hi[2] {
             for y in lo[1]..=hi[1] {
                 for x in lo[0]..=hi[0] {
-                    self.refresh_chunk(grid, [x, y, z], &mut scratch.voxels);
+                    self.refresh_cell(grid, [x, y, z], &mut scratch.voxels);
                 }
             }
         }
     }
 
-    /// Recompute one chunk's entry from the grid.
-    fn refresh_chunk(&mut self, grid: &Grid, chunk_pos: [i32; 3], voxels: &mut Vec<Voxel>) {
-        let bits = chunk_bits(grid, &self.matter, chunk_pos, voxels);
-        self.chunks.set(chunk_pos, bits);
+    /// Recompute one cell's entry from the grid.
+    fn refresh_cell(&mut self, grid: &Grid, cell_pos: [i32; 3], voxels: &mut Vec<Voxel>) {
+        let bits = cell_bits(grid, &self.matter, cell_pos, voxels);
+        self.cells.set(cell_pos, bits);
     }
 
-    /// The entry of one physics chunk (`None`: all Air around it).
-    pub fn chunk(&self, chunk_pos: [i32; 3]) -> Option<ChunkBits<'_>> {
-        self.chunks.get(chunk_pos)
+    /// The entry of one physics cell (`None`: all Air around it).
+    pub fn cell(&self, cell_pos: [i32; 3]) -> Option<CellBits<'_>> {
+        self.cells.get(cell_pos)
     }
 
-    /// Number of stored chunks (masked and tagged).
-    pub fn chunk_count(&self) -> usize {
-        self.chunks.len()
+    /// Number of stored cells (masked and tagged).
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
     }
 
     /// Memory used (see [`BroadphaseMemory`]).
     pub fn memory(&self) -> BroadphaseMemory {
-        let masked = self.chunks.masked_count();
-        let mask_bytes = masked * size_of::<ChunkMasks>();
+        let masked = self.cells.masked_count();
+        let mask_bytes = masked * size_of::<CellMasks>();
         BroadphaseMemory {
-            masked_chunks: masked,
-            tagged_chunks: self.chunks.len() - masked,
+            masked_cells: masked,
+            tagged_cells: self.cells.len() - masked,
             mask_bytes,
-            total_bytes: self.chunks.table_bytes() + mask_bytes,
+            total_bytes: self.cells.table_bytes() + mask_bytes,
         }
     }
 
-    /// Check that every stored entry equals a fresh computation from `grid`, that no all-Air chunk is
-    /// stored, that tagged chunks are not stored as masks, and that no chunk with matter is missing.
+    /// Check that every stored entry equals a fresh computation from `grid`, that no all-Air cell is
+    /// stored, that tagged cells are not stored as masks, and that no cell with matter is missing.
     ///
     /// # Panics
     /// On any violated invariant (tests call this after every operation).
     pub fn assert_valid(&self, grid: &Grid) {
         let mut voxels = Vec::new();
-        self.chunks.assert_valid();
-        for (pos, bits) in self.chunks.iter() {
-            let fresh = chunk_bits(grid, &self.matter, pos, &mut voxels);
+        self.cells.assert_valid();
+        for (pos, bits) in self.cells.iter() {
+            let fresh = cell_bits(grid, &self.matter, pos, &mut voxels);
             assert_eq!(
-                fresh.as_ref().map(ChunkEntry::as_bits),
+                fresh.as_ref().map(CellEntry::as_bits),
                 Some(bits),
-                "chunk {pos:?} is stale"
+                "cell {pos:?} is stale"
             );
-            if let ChunkBits::Masks(m) = bits {
+            if let CellBits::Masks(m) = bits {
                 let empty = |k: &Mask| k.iter().all(|&w| w == 0);
                 assert!(
                     !(empty(&m.solid) && empty(&m.water)),
@@ -379,28 +379,28 @@ impl Broadphase {
         let mut scratch = BuildScratch::default();
         let mut all = Self::new_with(self.matter.clone());
         all.rebuild(grid, &mut scratch);
-        assert_eq!(all.chunks.len(), self.chunks.len(), "stored chunk count");
-        for (pos, _) in all.chunks.iter() {
-            assert!(self.chunks.get(pos).is_some(), "chunk {pos:?} is missing");
+        assert_eq!(all.cells.len(), self.cells.len(), "stored cell count");
+        for (pos, _) in all.cells.iter() {
+            assert!(self.cells.get(pos).is_some(), "cell {pos:?} is missing");
         }
     }
 
     fn new_with(matter: MatterTable) -> Self {
         Self {
             matter,
-            chunks: ChunkStore::default(),
+            cells: CellStore::default(),
         }
     }
 }
 
-/// The entry of chunk `pos`, computed from the 10³ box around it (`None` when it is all Air).
-pub fn chunk_bits(
+/// The entry of cell `pos`, computed from the 10³ box around it (`None` when it is all Air).
+pub fn cell_bits(
     grid: &Grid,
     matter: &MatterTable,
     pos: [i32; 3],
     voxels: &mut Vec<Voxel>,
-) -> Option<ChunkEntry> {
-    let o = pos.map(|c| (c << PHYSICS_CHUNK_BITS) - 1);
+) -> Option<CellEntry> {
+    let o = pos.map(|c| (c << PHYSICS_CELL_BITS) - 1);
     let b = VoxelBox::from_min_size(VoxelPos::new(o[0], o[1], o[2]), [PADDED as u32; 3]);
     voxels.clear();
     voxels.resize(b.volume(), Voxel::AIR);
@@ -412,7 +412,7 @@ pub fn chunk_bits(
 type Rows = [[u16; PADDED]; PADDED];
 
 /// Compute the entry from a 10³ box (X fastest, then Y, then Z).
-fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkEntry> {
+fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<CellEntry> {
     const FULL: u16 = (1 << PADDED) - 1;
     let mut solid: Rows = [[0; PADDED]; PADDED];
     let mut water: Rows = [[0; PADDED]; PADDED];
@@ -437,12 +437,12 @@ fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<ChunkEntry> 
         return None;
     }
     if all_solid == FULL {
-        return Some(ChunkEntry::Solid);
+        return Some(CellEntry::Solid);
     }
     if all_water == FULL {
-        return Some(ChunkEntry::Water);
+        return Some(CellEntry::Water);
     }
-    Some(ChunkEntry::Masks(ChunkMasks {
+    Some(CellEntry::Masks(CellMasks {
         solid: dilate(&solid),
         water: dilate(&water),
     }))

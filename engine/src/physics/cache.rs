@@ -1,12 +1,12 @@
-//! A least-recently-used cache of per-chunk data under a byte budget.
+//! A least-recently-used cache of per-cell data under a byte budget.
 //!
-//! Narrowphase data (a chunk's mesh and kD tree) is built lazily the first time a body or a ray needs
-//! it, kept while it is used, and dropped when the budget is exceeded or the chunk is edited:
+//! Narrowphase data (a cell's mesh and kD tree) is built lazily the first time a body or a ray needs
+//! it, kept while it is used, and dropped when the budget is exceeded or the cell is edited:
 //!
 //! ```text
 //!   get(pos)           hit: mark most recent        miss: caller builds, then insert(pos, value, bytes)
 //!   insert             evict least recent entries until used + bytes <= budget
-//!   invalidate_box     edit: drop every entry in a chunk range
+//!   invalidate_box     edit: drop every entry in a cell range
 //! ```
 //!
 //! Recency is a counter stamped on each use; a `BTreeMap` from stamp to key finds the oldest entry in
@@ -24,9 +24,9 @@ struct Entry<V> {
     stamp: u64,
 }
 
-/// An LRU cache keyed by chunk position, generic over the value (see the module docs).
+/// An LRU cache keyed by cell position, generic over the value (see the module docs).
 #[derive(Debug, Clone)]
-pub struct ChunkCache<V> {
+pub struct CellCache<V> {
     budget_bytes: usize,
     used_bytes: usize,
     clock: u64,
@@ -34,8 +34,8 @@ pub struct ChunkCache<V> {
     by_age: BTreeMap<u64, [i32; 3]>,
 }
 
-impl<V> ChunkCache<V> {
-    /// An empty cache holding at most `budget_bytes` (as reported to [`ChunkCache::insert`]).
+impl<V> CellCache<V> {
+    /// An empty cache holding at most `budget_bytes` (as reported to [`CellCache::insert`]).
     pub fn new(budget_bytes: usize) -> Self {
         Self {
             budget_bytes,
@@ -56,7 +56,7 @@ impl<V> ChunkCache<V> {
         self.used_bytes
     }
 
-    /// Number of cached chunks.
+    /// Number of cached cells.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -66,9 +66,9 @@ impl<V> ChunkCache<V> {
         self.entries.is_empty()
     }
 
-    /// True when `chunk_pos` is cached (does not count as a use).
-    pub fn contains(&self, chunk_pos: [i32; 3]) -> bool {
-        self.entries.contains_key(&chunk_pos)
+    /// True when `cell_pos` is cached (does not count as a use).
+    pub fn contains(&self, cell_pos: [i32; 3]) -> bool {
+        self.entries.contains_key(&cell_pos)
     }
 
     fn tick(&mut self) -> u64 {
@@ -76,21 +76,21 @@ impl<V> ChunkCache<V> {
         self.clock
     }
 
-    /// The value for `chunk_pos`, marking it most recently used.
-    pub fn get(&mut self, chunk_pos: [i32; 3]) -> Option<&V> {
+    /// The value for `cell_pos`, marking it most recently used.
+    pub fn get(&mut self, cell_pos: [i32; 3]) -> Option<&V> {
         let stamp = self.tick();
-        let e = self.entries.get_mut(&chunk_pos)?;
+        let e = self.entries.get_mut(&cell_pos)?;
         self.by_age.remove(&e.stamp);
-        self.by_age.insert(stamp, chunk_pos);
+        self.by_age.insert(stamp, cell_pos);
         e.stamp = stamp;
         Some(&e.value)
     }
 
-    /// Cache `value` (of `bytes` bytes) for `chunk_pos`, replacing any old value and evicting the least
+    /// Cache `value` (of `bytes` bytes) for `cell_pos`, replacing any old value and evicting the least
     /// recently used entries until it fits. A value larger than the whole budget is not stored and is
     /// handed back.
-    pub fn insert(&mut self, chunk_pos: [i32; 3], value: V, bytes: usize) -> Option<V> {
-        self.invalidate(chunk_pos);
+    pub fn insert(&mut self, cell_pos: [i32; 3], value: V, bytes: usize) -> Option<V> {
+        self.invalidate(cell_pos);
         if bytes > self.budget_bytes {
             return Some(value);
         }
@@ -103,9 +103,9 @@ impl<V> ChunkCache<V> {
             }
         }
         let stamp = self.tick();
-        self.by_age.insert(stamp, chunk_pos);
+        self.by_age.insert(stamp, cell_pos);
         self.entries.insert(
-            chunk_pos,
+            cell_pos,
             Entry {
                 value,
                 bytes,
@@ -116,9 +116,9 @@ impl<V> ChunkCache<V> {
         None
     }
 
-    /// Drop the entry of `chunk_pos` (after an edit); returns its value.
-    pub fn invalidate(&mut self, chunk_pos: [i32; 3]) -> Option<V> {
-        let e = self.entries.remove(&chunk_pos)?;
+    /// Drop the entry of `cell_pos` (after an edit); returns its value.
+    pub fn invalidate(&mut self, cell_pos: [i32; 3]) -> Option<V> {
+        let e = self.entries.remove(&cell_pos)?;
         self.by_age.remove(&e.stamp);
         self.used_bytes -= e.bytes;
         Some(e.value)
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn evicts_least_recently_used() {
-        let mut c = ChunkCache::new(100);
+        let mut c = CellCache::new(100);
         assert_eq!(c.insert([0, 0, 0], "a", 40), None);
         assert_eq!(c.insert([1, 0, 0], "b", 40), None);
         assert_eq!(c.get([0, 0, 0]), Some(&"a"));
@@ -185,7 +185,7 @@ mod tests {
     #[test]
     fn random_operations_match_a_reference() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut c = ChunkCache::new(1000);
+        let mut c = CellCache::new(1000);
         // Reference: (pos, value, bytes, last use), in insertion order.
         let mut reference: Vec<([i32; 3], u32, usize, u64)> = Vec::new();
         let mut now = 0u64;

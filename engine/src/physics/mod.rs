@@ -1,21 +1,21 @@
-//! Terrain physics: which chunks a body can touch, and the triangles it can touch there.
+//! Terrain physics: which cells a body can touch, and the triangles it can touch there.
 //!
 //! ```text
-//!   Grid ──(10³ box per 8³ chunk, dilate)──> broadphase: 2 bit masks per chunk, whole world, always
-//!                                               │ query(AABB) -> chunks touched (solid / water)
+//!   Grid ──(10³ box per 8³ cell, dilate)──> broadphase: 2 bit masks per cell, whole world, always
+//!                                               │ query(AABB) -> cells touched (solid / water)
 //!                                               v
-//!   chunk_mesh (16-bit quads) ────────build──> kdtree: loose kD tree, built lazily per touched chunk
+//!   cell_mesh (16-bit quads) ────────build──> kdtree: loose kD tree, built lazily per touched cell
 //!                                               │ query_aabb, raycast, raycast_any
 //!                                               v
-//!                                     cache: LRU of built chunks under a byte budget, dropped on edit
-//!   world: PhysicsWorld = broadphase + cache of narrowphase shapes; raycast walks chunks with a DDA
+//!                                     cache: LRU of built cells under a byte budget, dropped on edit
+//!   world: PhysicsWorld = broadphase + cache of narrowphase shapes; raycast walks cells with a DDA
 //! ```
 //!
-//! - [`broadphase`]: the bit broadphase over 8³ physics chunks.
+//! - [`broadphase`]: the bit broadphase over 8³ physics cells.
 //! - [`kdtree`]: the loose kD tree and its queries.
-//! - [`chunk_mesh`]: the compact mesh of a physics chunk (16-bit positions and quad indices).
-//! - [`cache`]: the LRU cache that holds built narrowphase data per chunk.
-//! - [`narrowphase`]: one chunk's LOD 0 mesh and tree ([`ChunkShape`]).
+//! - [`cell_mesh`]: the compact mesh of a physics cell (16-bit positions and quad indices).
+//! - [`cache`]: the LRU cache that holds built narrowphase data per cell.
+//! - [`narrowphase`]: one cell's LOD 0 mesh and tree ([`CellShape`]).
 //! - [`body`]: rigid bodies (spheres, boxes, capsules) on the terrain: contacts, water, sleeping, drops.
 //! - [`world`]: [`PhysicsWorld`], the lazily built whole-world view, and world raycasts.
 //!
@@ -25,14 +25,14 @@
 pub mod body;
 pub mod broadphase;
 pub mod cache;
-pub mod chunk_mesh;
+pub mod cell_mesh;
 pub mod kdtree;
 pub mod narrowphase;
 pub mod world;
 
 pub use body::{Body, BodyMaterial, Shape, SimSettings, Simulation};
-pub use broadphase::{Broadphase, ChunkBits, Touch};
-pub use cache::ChunkCache;
+pub use broadphase::{Broadphase, CellBits, Touch};
+pub use cache::CellCache;
 pub use kdtree::{KdTree, Ray, RayHit};
-pub use narrowphase::ChunkShape;
+pub use narrowphase::CellShape;
 pub use world::{PhysicsStats, PhysicsWorld, RayFilter, WorldHit, DEFAULT_CACHE_BYTES};

@@ -1,42 +1,42 @@
-//! Narrowphase data of one 8³ physics chunk: its LOD 0 mesh and the loose kD tree over it.
+//! Narrowphase data of one 8³ physics cell: its LOD 0 mesh and the loose kD tree over it.
 //!
-//! A physics chunk is meshed on its own with the terrain mesher: the input is the chunk's 8³ core plus
-//! the mesher's border ([`MeshInput::padded_box`], 12³ voxels), so the chunk gets exactly the
+//! A physics cell is meshed on its own with the terrain mesher: the input is the cell's 8³ core plus
+//! the mesher's border ([`MeshInput::padded_box`], 12³ voxels), so the cell gets exactly the
 //! triangles of the edges that start inside it — the same triangles that the 32³ storage-chunk mesh
 //! or a whole-world mesh has there, with positions snapped to the 1/4096-voxel grid of the compact
-//! [`ChunkMesh`]. Solid and water triangles share one tree; water quads come after the solid ones.
+//! [`CellMesh`]. Solid and water triangles share one tree; water quads come after the solid ones.
 //!
 //! ```text
-//!   core (8³) ──padded_box──> 12³ voxels ──mesh──> MeshBuffer ──compact──> ChunkShape { mesh, tree }
+//!   core (8³) ──padded_box──> 12³ voxels ──mesh──> MeshBuffer ──compact──> CellShape { mesh, tree }
 //!   triangle vertices lie in the cells around the core's edges: within 0.5 voxel of the core box
 //! ```
 //!
-//! Vertices sit inside their cell (the sharp placement is clamped to it), and a chunk's edges start in
-//! its core, so every triangle of chunk `c` lies in the box `8c − 0.5 ..= 8c + 8.5`: a triangle can
-//! spill half a voxel into a neighbouring chunk's region. [`SPILL`] is the margin world queries use.
+//! Vertices sit inside their cell (the sharp placement is clamped to it), and a cell's edges start in
+//! its core, so every triangle of cell `c` lies in the box `8c − 0.5 ..= 8c + 8.5`: a triangle can
+//! spill half a voxel into a neighbouring cell's region. [`SPILL`] is the margin world queries use.
 
-use super::broadphase::PHYSICS_CHUNK;
-use super::chunk_mesh::ChunkMesh;
+use super::broadphase::PHYSICS_CELL;
+use super::cell_mesh::CellMesh;
 use super::kdtree::{self, KdTree, TriangleMesh};
 use crate::mesh::{mesh, MeshBuffer, MeshInput};
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 use crate::Result;
 
-/// How far (voxels) a chunk's triangles may reach outside its box: 0.5 by construction, doubled for
+/// How far (voxels) a cell's triangles may reach outside its box: 0.5 by construction, doubled for
 /// safety.
 pub const SPILL: f32 = 1.0;
 
-/// One physics chunk's mesh and tree.
+/// One physics cell's mesh and tree.
 #[derive(Debug, Clone, Default)]
-pub struct ChunkShape {
+pub struct CellShape {
     /// The compact mesh: solid quads, then water quads.
-    pub mesh: ChunkMesh,
+    pub mesh: CellMesh,
     /// The tree over all its triangles.
     pub tree: KdTree,
 }
 
-/// Reusable buffers for [`ChunkShape::build`].
+/// Reusable buffers for [`CellShape::build`].
 #[derive(Debug, Default)]
 pub struct ShapeScratch {
     voxels: Vec<Voxel>,
@@ -44,8 +44,8 @@ pub struct ShapeScratch {
     tree: kdtree::BuildScratch,
 }
 
-impl ChunkShape {
-    /// Mesh physics chunk `chunk_pos` of `grid` at LOD 0 and build its tree.
+impl CellShape {
+    /// Mesh physics cell `cell_pos` of `grid` at LOD 0 and build its tree.
     ///
     /// # Errors
     /// [`crate::Error::Invalid`] when the mesh cannot be stored compactly or the tree cannot be built
@@ -53,18 +53,18 @@ impl ChunkShape {
     pub fn build(
         grid: &Grid,
         table: &MaterialTable,
-        chunk_pos: [i32; 3],
+        cell_pos: [i32; 3],
         scratch: &mut ShapeScratch,
     ) -> Result<Self> {
-        let min = chunk_pos.map(|c| c * PHYSICS_CHUNK);
-        let core = VoxelBox::from_min_size(VoxelPos::from(min), [PHYSICS_CHUNK as u32; 3]);
+        let min = cell_pos.map(|c| c * PHYSICS_CELL);
+        let core = VoxelBox::from_min_size(VoxelPos::from(min), [PHYSICS_CELL as u32; 3]);
         let padded = MeshInput::padded_box(core);
         scratch.voxels.clear();
         scratch.voxels.resize(padded.volume(), Voxel::AIR);
         grid.read_box(padded, &mut scratch.voxels);
         let input = MeshInput::new(&scratch.voxels, padded.size(), padded.min);
         mesh(&input, table, &mut scratch.mesh);
-        let mesh = ChunkMesh::from_mesher(&scratch.mesh, min)?;
+        let mesh = CellMesh::from_mesher(&scratch.mesh, min)?;
         let mut tree = KdTree::new();
         tree.rebuild(&mesh, &mut scratch.tree)?;
         Ok(Self { mesh, tree })
@@ -88,7 +88,7 @@ impl ChunkShape {
         self.mesh.corners(id)
     }
 
-    /// The material at `point` on triangle `id` (see [`super::chunk_mesh::blend_material`]).
+    /// The material at `point` on triangle `id` (see [`super::cell_mesh::blend_material`]).
     ///
     /// # Panics
     /// If `id` is out of range.

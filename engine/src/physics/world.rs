@@ -1,16 +1,16 @@
-//! The physics view of a grid: broadphase for the whole world, narrowphase built lazily per chunk, and
+//! The physics view of a grid: broadphase for the whole world, narrowphase built lazily per cell, and
 //! world raycasts over both.
 //!
 //! ```text
-//!   PhysicsWorld::new(grid) ── Broadphase::build (all chunks)         cache: ChunkCache<ChunkShape>
-//!   raycast ── DDA over 8³ chunks ── broadphase: empty? skip ── else shape (cache hit, or mesh + tree)
+//!   PhysicsWorld::new(grid) ── Broadphase::build (all cells)         cache: CellCache<CellShape>
+//!   raycast ── DDA over 8³ cells ── broadphase: empty? skip ── else shape (cache hit, or mesh + tree)
 //!   on_edit(grid, box) ── Broadphase::update + invalidate every cached shape whose 12³ input overlaps
 //! ```
 //!
 //! # World raycast
-//! A chunk's triangles may reach [`SPILL`] voxels past its box (see [`super::narrowphase`]), so a
-//! ray can hit a chunk's triangle without entering the chunk. The walk therefore treats each chunk as
-//! its box grown by `SPILL` and visits chunks in order of the ray's entry into that grown box:
+//! A cell's triangles may reach [`SPILL`] voxels past its box (see [`super::narrowphase`]), so a
+//! ray can hit a cell's triangle without entering the cell. The walk therefore treats each cell as
+//! its box grown by `SPILL` and visits cells in order of the ray's entry into that grown box:
 //!
 //! ```text
 //!   DDA over the plain 8³ grid, cell D with segment [t_in, t_out]:
@@ -20,9 +20,9 @@
 //!     stop once the best hit t <= t_out
 //! ```
 //!
-//! Any point within `SPILL` (< 8) of chunk N's box lies in N or one of its 26 neighbours, so by the
-//! time the DDA has passed `t`, every chunk whose grown box the ray enters before `t` is in the heap:
-//! chunks are queried in order of `t_enter`, and the first hit found before the next entry is the
+//! Any point within `SPILL` (< 8) of cell N's box lies in N or one of its 26 neighbours, so by the
+//! time the DDA has passed `t`, every cell whose grown box the ray enters before `t` is in the heap:
+//! cells are queried in order of `t_enter`, and the first hit found before the next entry is the
 //! closest.
 
 use std::cmp::Reverse;
@@ -30,10 +30,10 @@ use std::collections::BinaryHeap;
 
 use rustc_hash::FxHashSet;
 
-use super::broadphase::{self, physics_chunk_of, Broadphase, ChunkBits, PHYSICS_CHUNK};
-use super::cache::ChunkCache;
+use super::broadphase::{self, physics_cell_of, Broadphase, CellBits, PHYSICS_CELL};
+use super::cache::CellCache;
 use super::kdtree::{Ray, RayHit};
-use super::narrowphase::{ChunkShape, ShapeScratch, SPILL};
+use super::narrowphase::{CellShape, ShapeScratch, SPILL};
 use crate::mesh::BORDER;
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, VoxelBox, CHUNK_SIZE};
@@ -73,16 +73,16 @@ pub struct WorldHit {
     pub material: u8,
     /// True when the triangle is a water surface.
     pub water: bool,
-    /// The physics chunk whose mesh holds the triangle.
-    pub chunk: [i32; 3],
+    /// The physics cell whose mesh holds the triangle.
+    pub cell: [i32; 3],
 }
 
 /// Counters of narrowphase work since the world was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct PhysicsStats {
-    /// Chunk shapes meshed and built.
+    /// Cell shapes meshed and built.
     pub builds: u64,
-    /// Chunk shapes found in the cache.
+    /// Cell shapes found in the cache.
     pub cache_hits: u64,
 }
 
@@ -93,13 +93,13 @@ pub struct PhysicsWorld {
     table: MaterialTable,
     broadphase: Broadphase,
     bp_scratch: broadphase::BuildScratch,
-    cache: ChunkCache<ChunkShape>,
+    cache: CellCache<CellShape>,
     shape_scratch: ShapeScratch,
-    /// Inclusive physics-chunk range that can hold matter (`None`: nothing yet).
+    /// Inclusive physics-cell range that can hold matter (`None`: nothing yet).
     bounds: Option<([i32; 3], [i32; 3])>,
     stats: PhysicsStats,
     seen: FxHashSet<[i32; 3]>,
-    /// (entry t as f64 bits, chunk); entry t is never negative, so the bits order like the values.
+    /// (entry t as f64 bits, cell); entry t is never negative, so the bits order like the values.
     heap: BinaryHeap<Reverse<(u64, [i32; 3])>>,
 }
 
@@ -112,7 +112,7 @@ impl PhysicsWorld {
             table: table.clone(),
             broadphase,
             bp_scratch,
-            cache: ChunkCache::new(cache_bytes),
+            cache: CellCache::new(cache_bytes),
             shape_scratch: ShapeScratch::default(),
             bounds: None,
             stats: PhysicsStats::default(),
@@ -132,7 +132,7 @@ impl PhysicsWorld {
     }
 
     /// The narrowphase cache.
-    pub fn cache(&self) -> &ChunkCache<ChunkShape> {
+    pub fn cache(&self) -> &CellCache<CellShape> {
         &self.cache
     }
 
@@ -141,10 +141,10 @@ impl PhysicsWorld {
         self.stats
     }
 
-    /// Widen the chunk range to cover voxels `min..max` (exclusive) and the dilation around them.
+    /// Widen the cell range to cover voxels `min..max` (exclusive) and the dilation around them.
     fn grow_bounds(&mut self, min: [i32; 3], max: [i32; 3]) {
-        let lo = min.map(|v| physics_chunk_of(v - 1));
-        let hi = max.map(physics_chunk_of);
+        let lo = min.map(|v| physics_cell_of(v - 1));
+        let hi = max.map(physics_cell_of);
         self.bounds = Some(match self.bounds {
             None => (lo, hi),
             Some((a, b)) => (
@@ -155,7 +155,7 @@ impl PhysicsWorld {
     }
 
     /// Report that the voxels of `changed` were edited in `grid`: refresh the broadphase there and drop
-    /// every cached shape whose mesher input (the chunk plus a border of [`BORDER`]) overlaps the box.
+    /// every cached shape whose mesher input (the cell plus a border of [`BORDER`]) overlaps the box.
     pub fn on_edit(&mut self, grid: &Grid, changed: VoxelBox) {
         if changed.is_empty() {
             return;
@@ -164,25 +164,25 @@ impl PhysicsWorld {
         let (min, max) = (changed.min, changed.max);
         let (min, max) = ([min.x, min.y, min.z], [max.x, max.y, max.z]);
         self.grow_bounds(min, max);
-        // Chunk c reads voxels 8c − BORDER .. 8c + 8 + BORDER (exclusive).
+        // Cell c reads voxels 8c − BORDER .. 8c + 8 + BORDER (exclusive).
         let b = BORDER as i32;
-        let lo = min.map(|v| physics_chunk_of(v - PHYSICS_CHUNK - b));
-        let hi = max.map(|v| physics_chunk_of(v - 1 + b));
+        let lo = min.map(|v| physics_cell_of(v - PHYSICS_CELL - b));
+        let hi = max.map(|v| physics_cell_of(v - 1 + b));
         self.cache.invalidate_box(lo, hi);
     }
 
-    /// Run `f` on the shape of chunk `pos`, building and caching it on first use.
+    /// Run `f` on the shape of cell `pos`, building and caching it on first use.
     fn with_shape<R>(
         &mut self,
         grid: &Grid,
         pos: [i32; 3],
-        f: impl FnOnce(&ChunkShape) -> R,
+        f: impl FnOnce(&CellShape) -> R,
     ) -> Result<R> {
         if let Some(shape) = self.cache.get(pos) {
             self.stats.cache_hits += 1;
             return Ok(f(shape));
         }
-        let shape = ChunkShape::build(grid, &self.table, pos, &mut self.shape_scratch)?;
+        let shape = CellShape::build(grid, &self.table, pos, &mut self.shape_scratch)?;
         self.stats.builds += 1;
         let bytes = shape.memory_bytes();
         let r = f(&shape);
@@ -192,10 +192,10 @@ impl PhysicsWorld {
     }
 
     /// Append to `out` (not cleared) the corners of every solid triangle whose bounding box overlaps
-    /// the closed box `min..=max`, building chunk shapes as needed (the contact query of bodies).
+    /// the closed box `min..=max`, building cell shapes as needed (the contact query of bodies).
     ///
     /// # Errors
-    /// Errors of [`ChunkShape::build`].
+    /// Errors of [`CellShape::build`].
     pub fn solid_triangles_in(
         &mut self,
         grid: &Grid,
@@ -208,7 +208,7 @@ impl PhysicsWorld {
         self.broadphase.query(min, max, &mut touches);
         let mut ids = Vec::new();
         for t in touches.iter().filter(|t| t.solid) {
-            self.with_shape(grid, t.chunk_pos, |shape| {
+            self.with_shape(grid, t.cell_pos, |shape| {
                 ids.clear();
                 shape.tree.query_aabb(&shape.mesh, min, max, &mut ids);
                 out.extend(
@@ -242,7 +242,7 @@ impl PhysicsWorld {
     ///
     /// # Errors
     /// [`Error::Invalid`] when `origin` or `dir` is not finite, `dir` is zero, or `max_t` is NaN or
-    /// negative; errors of [`ChunkShape::build`].
+    /// negative; errors of [`CellShape::build`].
     pub fn raycast_with(
         &mut self,
         grid: &Grid,
@@ -258,8 +258,8 @@ impl PhysicsWorld {
         let o = ray.origin.map(f64::from);
         let d = ray.dir.map(f64::from);
         let spill = f64::from(SPILL);
-        let bmin = lo.map(|c| f64::from(c * PHYSICS_CHUNK) - spill);
-        let bmax = hi.map(|c| f64::from((c + 1) * PHYSICS_CHUNK) + spill);
+        let bmin = lo.map(|c| f64::from(c * PHYSICS_CELL) - spill);
+        let bmax = hi.map(|c| f64::from((c + 1) * PHYSICS_CELL) + spill);
         let Some((t0, t1)) = slab(o, d, bmin, bmax, 0.0, f64::from(max_t)) else {
             return Ok(None);
         };
@@ -281,7 +281,7 @@ impl PhysicsWorld {
         Ok(best)
     }
 
-    /// Push onto the heap every unseen chunk with matter around `cell` whose grown box the ray enters
+    /// Push onto the heap every unseen cell with matter around `cell` whose grown box the ray enters
     /// within `t0..=t1`.
     #[allow(clippy::too_many_arguments)]
     fn discover(
@@ -303,17 +303,17 @@ impl PhysicsWorld {
                     if (0..3).any(|a| n[a] < lo[a] || n[a] > hi[a]) || !self.seen.insert(n) {
                         continue;
                     }
-                    let wanted = match self.broadphase.chunk(n) {
+                    let wanted = match self.broadphase.cell(n) {
                         None => false,
-                        Some(ChunkBits::Water) => filter.water,
-                        Some(ChunkBits::Solid) => filter.solid,
-                        Some(ChunkBits::Masks(_)) => filter.solid || filter.water,
+                        Some(CellBits::Water) => filter.water,
+                        Some(CellBits::Solid) => filter.solid,
+                        Some(CellBits::Masks(_)) => filter.solid || filter.water,
                     };
                     if !wanted {
                         continue;
                     }
-                    let bmin = n.map(|c| f64::from(c * PHYSICS_CHUNK) - spill);
-                    let bmax = n.map(|c| f64::from((c + 1) * PHYSICS_CHUNK) + spill);
+                    let bmin = n.map(|c| f64::from(c * PHYSICS_CELL) - spill);
+                    let bmax = n.map(|c| f64::from((c + 1) * PHYSICS_CELL) + spill);
                     if let Some((te, _)) = slab(o, d, bmin, bmax, t0, t1) {
                         self.heap.push(Reverse(((te + 0.0).to_bits(), n)));
                     }
@@ -322,7 +322,7 @@ impl PhysicsWorld {
         }
     }
 
-    /// Query, in order, every queued chunk the ray enters at or before `until` and before the best
+    /// Query, in order, every queued cell the ray enters at or before `until` and before the best
     /// hit so far, lowering `limit` to each better hit.
     fn query_until(
         &mut self,
@@ -365,7 +365,7 @@ impl PhysicsWorld {
 }
 
 /// Turn a tree hit into a [`WorldHit`].
-fn world_hit(shape: &ChunkShape, ray: &Ray, hit: RayHit, chunk: [i32; 3]) -> WorldHit {
+fn world_hit(shape: &CellShape, ray: &Ray, hit: RayHit, cell: [i32; 3]) -> WorldHit {
     let point: [f32; 3] = std::array::from_fn(|a| ray.origin[a] + hit.t * ray.dir[a]);
     WorldHit {
         point,
@@ -373,7 +373,7 @@ fn world_hit(shape: &ChunkShape, ray: &Ray, hit: RayHit, chunk: [i32; 3]) -> Wor
         t: hit.t,
         material: shape.material_at(hit.triangle, point),
         water: shape.is_water(hit.triangle),
-        chunk,
+        cell,
     }
 }
 
@@ -432,7 +432,7 @@ fn slab(
     (lo <= hi).then_some((lo, hi))
 }
 
-/// A 3D DDA over the 8³ chunk grid (Amanatides–Woo).
+/// A 3D DDA over the 8³ cell grid (Amanatides–Woo).
 struct Dda {
     cell: [i32; 3],
     step: [i32; 3],
@@ -441,9 +441,9 @@ struct Dda {
 }
 
 impl Dda {
-    /// Start at the chunk holding the ray point at `t0`, clamped into `lo..=hi`.
+    /// Start at the cell holding the ray point at `t0`, clamped into `lo..=hi`.
     fn new(o: [f64; 3], d: [f64; 3], t0: f64, lo: [i32; 3], hi: [i32; 3]) -> Self {
-        let size = f64::from(PHYSICS_CHUNK);
+        let size = f64::from(PHYSICS_CELL);
         let mut cell = [0; 3];
         let mut step = [0; 3];
         let mut next = [f64::INFINITY; 3];

@@ -9,15 +9,17 @@
 //! ```
 //!
 //! Placement and simulation only use a splitmix64 stream seeded with `seed`, so a drop is
-//! reproducible bit for bit.
+//! reproducible bit for bit. A body that falls off the world (more than
+//! [`FALL_LIMIT`](super::sim::FALL_LIMIT) below its bottom) is reported as lost, with the place it left
+//! from.
 
-use super::math::quat_from_axis_angle;
-use super::shape::{Body, BodyMaterial, Shape};
+use super::shape::{Body, BodyMaterial, Lost, Shape};
 use super::sim::{SimSettings, Simulation};
-use crate::physics::world::{PhysicsWorld, RayFilter};
+use super::spawn::{ground_at, Placer, Rng, ShapeChoice};
+use crate::physics::world::PhysicsWorld;
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::vec3::{length, normalize, sub, V3};
+use crate::vec3::{length, V3};
 use crate::voxel::{MaterialTable, CHUNK_SIZE};
 use crate::{Error, Result};
 
@@ -29,37 +31,6 @@ pub const MAX_SECONDS: f32 = 3600.0;
 pub const REST_SPEED: f32 = 0.25;
 /// Spacing of the `--at` lattice, voxels.
 const LATTICE: f32 = 4.5;
-
-/// Which shapes to drop.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ShapeChoice {
-    /// Balls only.
-    Sphere,
-    /// Boxes only.
-    Box,
-    /// Capsules only.
-    Capsule,
-    /// Each body picks one of the three.
-    Mixed,
-}
-
-impl ShapeChoice {
-    /// Parse `sphere`, `box`, `capsule` or `mixed`.
-    ///
-    /// # Errors
-    /// [`Error::Invalid`] naming the choices.
-    pub fn from_name(name: &str) -> Result<Self> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "sphere" => Ok(Self::Sphere),
-            "box" => Ok(Self::Box),
-            "capsule" => Ok(Self::Capsule),
-            "mixed" => Ok(Self::Mixed),
-            _ => Err(Error::Invalid(format!(
-                "unknown shape {name:?}; expected sphere, box, capsule or mixed"
-            ))),
-        }
-    }
-}
 
 /// What to drop and for how long.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -110,6 +81,9 @@ pub struct DropBody {
     pub at_rest: bool,
     /// Overlapping water at the end.
     pub in_water: bool,
+    /// Taken out of the simulation (fell off the world, or a non-finite state in a release build);
+    /// `final_position` is then where it was when it left.
+    pub lost: Option<Lost>,
 }
 
 /// The outcome of a drop.
@@ -125,27 +99,8 @@ pub struct DropReport {
     pub seconds: f64,
 }
 
-/// splitmix64: tiny, seedable, identical on every platform.
-#[derive(Debug, Clone)]
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..hi`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        let u = (self.next() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * u
-    }
-}
-
 fn check(settings: &DropSettings) -> Result<()> {
+    settings.sim.check()?;
     if settings.count == 0 || settings.count > MAX_BODIES {
         return Err(Error::Invalid(format!(
             "body count {} must be between 1 and {MAX_BODIES}",
@@ -167,7 +122,7 @@ fn check(settings: &DropSettings) -> Result<()> {
     Ok(())
 }
 
-/// A random body of the chosen kind (position set later).
+/// A random body of the chosen kind (position set later): sizes 0.8..2, density 0.4..2.5.
 fn random_body(rng: &mut Rng, choice: ShapeChoice) -> Body {
     let kind = match choice {
         ShapeChoice::Sphere => 0,
@@ -195,13 +150,7 @@ fn random_body(rng: &mut Rng, choice: ShapeChoice) -> Body {
         ..BodyMaterial::default()
     };
     let mut body = Body::new(shape, material, [0.0; 3]);
-    let axis = normalize([
-        rng.range(-1.0, 1.0),
-        rng.range(-1.0, 1.0),
-        rng.range(-1.0, 1.0),
-    ])
-    .unwrap_or([0.0, 1.0, 0.0]);
-    body.orientation = quat_from_axis_angle(axis, rng.range(0.0, std::f32::consts::TAU));
+    body.orientation = rng.orientation();
     body
 }
 
@@ -221,27 +170,6 @@ fn world_bounds(grid: &Grid) -> Option<(V3, V3)> {
     })
 }
 
-/// True when `body` is within 0.1 voxel of a solid terrain triangle.
-fn touches_terrain(
-    world: &mut PhysicsWorld,
-    grid: &Grid,
-    body: &Body,
-    tris: &mut Vec<[V3; 3]>,
-    contacts: &mut Vec<super::contact::Contact>,
-) -> Result<bool> {
-    let (lo, hi) = body.aabb();
-    tris.clear();
-    world.solid_triangles_in(grid, lo.map(|c| c - 0.1), hi.map(|c| c + 0.1), tris)?;
-    contacts.clear();
-    for &t in tris.iter() {
-        super::terrain::body_triangle(body, t, 0.1, contacts);
-        if !contacts.is_empty() {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
 /// The bodies of a drop, placed and ready to simulate.
 ///
 /// # Errors
@@ -251,28 +179,40 @@ pub fn place_bodies(
     grid: &Grid,
     settings: &DropSettings,
 ) -> Result<Vec<Body>> {
+    place_bodies_with(world, grid, settings, &Progress::new())
+}
+
+/// [`place_bodies`], advancing `progress` by one per body placed and stopping when it is cancelled.
+///
+/// # Errors
+/// As [`place_bodies`], and [`Error::Cancelled`].
+pub fn place_bodies_with(
+    world: &mut PhysicsWorld,
+    grid: &Grid,
+    settings: &DropSettings,
+    progress: &Progress,
+) -> Result<Vec<Body>> {
     check(settings)?;
     let (lo, hi) = world_bounds(grid).ok_or_else(|| Error::Invalid("the world is empty".into()))?;
     let mut rng = Rng(settings.seed ^ 0x005e_ed0f_d40b);
     let mut bodies: Vec<Body> = Vec::with_capacity(settings.count);
     let columns = (settings.count as f32).sqrt().ceil().min(8.0) as usize;
-    let solid = RayFilter {
-        solid: true,
-        water: false,
-    };
-    let (mut tris, mut contacts) = (Vec::new(), Vec::new());
+    let mut placer = Placer::default();
     for i in 0..settings.count {
+        if i % 64 == 0 {
+            progress.check()?;
+        }
         let mut body = random_body(&mut rng, settings.shape);
         let r = body.shape.bounding_radius();
-        body.position = match settings.at {
+        match settings.at {
             Some(p) => {
                 let (layer, cell) = (i / (columns * columns), i % (columns * columns));
                 let off = |k: usize| (k as f32 - (columns as f32 - 1.0) * 0.5) * LATTICE;
-                [
+                body.position = [
                     p[0] + off(cell % columns) + rng.range(-0.3, 0.3),
                     p[1] + layer as f32 * LATTICE,
                     p[2] + off(cell / columns) + rng.range(-0.3, 0.3),
-                ]
+                ];
             }
             None => {
                 // Keep clear of the world's edges so bodies do not roll off.
@@ -283,35 +223,21 @@ pub fn place_bodies(
                 };
                 let x = rng.range(lo[0] + inset(0), hi[0] - inset(0));
                 let z = rng.range(lo[2] + inset(2), hi[2] - inset(2));
-                let top = hi[1] + 4.0;
-                let ground = world
-                    .raycast_with(grid, [x, top, z], [0.0, -1.0, 0.0], f32::INFINITY, solid)?
-                    .map_or(lo[1], |h| h.point[1]);
+                let ground = ground_at(world, grid, x, z, hi[1] + 4.0)?.unwrap_or(lo[1]);
                 body.position = [x, ground + 2.0 + r + rng.range(0.0, 10.0), z];
                 // Climb until clear of the bodies placed before (bounding spheres) and of the
                 // terrain (a cliff beside the ray's landing point).
-                for _ in 0..256 {
-                    let p = body.position;
-                    if let Some(o) = bodies
-                        .iter()
-                        .find(|o| length(sub(o.position, p)) < o.shape.bounding_radius() + r + 0.2)
-                    {
-                        body.position[1] = o.position[1] + o.shape.bounding_radius() + r + 0.25;
-                    } else if touches_terrain(world, grid, &body, &mut tris, &mut contacts)? {
-                        body.position[1] += 1.0;
-                    } else {
-                        break;
-                    }
-                }
-                body.position
+                placer.settle(world, grid, &mut body)?;
             }
-        };
+        }
         bodies.push(body);
+        progress.advance(1);
     }
     Ok(bodies)
 }
 
-/// Drop the bodies and simulate `settings.seconds`, reporting progress per step (cancellable).
+/// Drop the bodies and simulate `settings.seconds`, reporting progress per body placed and per step
+/// (cancellable).
 ///
 /// # Errors
 /// As [`place_bodies`]; [`Error::Cancelled`] through `progress`; errors of the simulation step.
@@ -322,16 +248,23 @@ pub fn run_drop(
     settings: &DropSettings,
     progress: &Progress,
 ) -> Result<DropReport> {
-    let bodies = place_bodies(world, grid, settings)?;
-    let mut sim = Simulation::new(table, settings.sim);
-    for b in &bodies {
-        sim.add(*b);
-    }
+    check(settings)?;
     let dt = settings.sim.dt;
     let steps = (f64::from(settings.seconds) / f64::from(dt))
         .round()
         .max(1.0) as u64;
-    progress.start(steps);
+    progress.start(settings.count as u64 + steps);
+    let bodies = place_bodies_with(world, grid, settings, progress)?;
+    let floor = world_bounds(grid).map_or(0.0, |(lo, _)| lo[1]);
+    let mut sim = Simulation::new(
+        table,
+        SimSettings {
+            floor_y: settings.sim.floor_y.or(Some(floor)),
+            max_bodies: MAX_BODIES,
+            ..settings.sim
+        },
+    );
+    sim.add_all(&bodies)?;
     let mut substeps = 0u64;
     for _ in 0..steps {
         progress.check()?;
@@ -339,9 +272,9 @@ pub fn run_drop(
         progress.advance(1);
     }
     let report = sim
-        .bodies
+        .bodies()
         .iter()
-        .zip(&sim.stats)
+        .zip(sim.stats())
         .zip(&bodies)
         .map(|((b, s), start)| DropBody {
             shape: b.shape,
@@ -350,14 +283,15 @@ pub fn run_drop(
             start: start.position,
             final_position: b.position,
             max_penetration: s.max_penetration,
-            at_rest: b.asleep || length(b.velocity) < REST_SPEED,
-            in_water: s.water_fraction > 0.0,
+            at_rest: b.lost.is_none() && (b.asleep || length(b.velocity) < REST_SPEED),
+            in_water: b.lost.is_none() && s.water_fraction > 0.0,
+            lost: b.lost,
         })
         .collect();
     Ok(DropReport {
         bodies: report,
         steps,
         substeps,
-        seconds: sim.time,
+        seconds: sim.time(),
     })
 }

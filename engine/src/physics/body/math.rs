@@ -123,8 +123,22 @@ pub fn closest_point_on_segment(p: V3, a: V3, b: V3) -> V3 {
     add_scaled(a, ab, (dot(sub(p, a), ab) / l).clamp(0.0, 1.0))
 }
 
+/// True when triangle `t` has no area: two corners coincide or all three lie on a line (up to `f32`
+/// rounding). Such a triangle has no normal, and the barycentric divisions of
+/// [`closest_point_on_triangle`] would be 0 / 0 on it.
+pub fn is_degenerate(t: [V3; 3]) -> bool {
+    let (ab, ac) = (sub(t[1], t[0]), sub(t[2], t[0]));
+    let n = cross(ab, ac);
+    dot(n, n) <= f32::EPSILON * f32::EPSILON * dot(ab, ab) * dot(ac, ac)
+}
+
 /// The point of triangle `[a, b, c]` closest to `p` (Ericson, Real-Time Collision Detection 5.1.5).
+///
+/// A degenerate triangle ([`is_degenerate`]) is treated as the segments between its corners.
 pub fn closest_point_on_triangle(p: V3, [a, b, c]: [V3; 3]) -> V3 {
+    if is_degenerate([a, b, c]) {
+        return closest_on_edges(p, [a, b, c]);
+    }
     let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
     let (d1, d2) = (dot(ab, ap), dot(ac, ap));
     if d1 <= 0.0 && d2 <= 0.0 {
@@ -158,6 +172,20 @@ pub fn closest_point_on_triangle(p: V3, [a, b, c]: [V3; 3]) -> V3 {
     add_scaled(add_scaled(a, ab, v), ac, w)
 }
 
+/// The point of the three segments between the corners of `t` closest to `p`.
+fn closest_on_edges(p: V3, t: [V3; 3]) -> V3 {
+    let mut best = t[0];
+    let mut best_d = f32::INFINITY;
+    for i in 0..3 {
+        let q = closest_point_on_segment(p, t[i], t[(i + 1) % 3]);
+        let d = dot(sub(p, q), sub(p, q));
+        if d < best_d {
+            (best, best_d) = (q, d);
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -186,6 +214,35 @@ mod tests {
             closest_point_on_triangle([2.0, 2.0, 0.0], t),
             [1.0, 1.0, 0.0]
         );
+    }
+
+    #[test]
+    fn closest_point_on_degenerate_triangles() {
+        // Two equal corners: the triangle is the segment a..c. This input gave NaN (0 / 0 in the
+        // region of the zero-length edge a..b).
+        let (a, c) = ([65.5, 29.5, 107.5], [65.8999, 29.653809, 107.1001]);
+        let p = [66.9282, 30.142, 107.99249];
+        for t in [[a, a, c], [a, c, a], [c, a, a]] {
+            assert!(is_degenerate(t));
+            let q = closest_point_on_triangle(p, t);
+            assert!(
+                close(q, closest_point_on_segment(p, a, c)),
+                "{t:?} -> {q:?}"
+            );
+        }
+        // Three equal corners, and three corners on a line.
+        assert_eq!(closest_point_on_triangle([1.0, 2.0, 3.0], [a; 3]), a);
+        let line = [[0.0; 3], [1.0, 1.0, 0.0], [3.0, 3.0, 0.0]];
+        assert!(is_degenerate(line));
+        assert!(close(
+            closest_point_on_triangle([0.0, 2.0, 5.0], line),
+            [1.0, 1.0, 0.0]
+        ));
+        // A thin but real triangle is not degenerate, and the point is inside the edge regions.
+        let thin = [[0.0; 3], [1.0, 0.0, 0.0], [0.5, 1e-3, 0.0]];
+        assert!(!is_degenerate(thin));
+        let q = closest_point_on_triangle([0.5, -1.0, 0.0], thin);
+        assert!(q.iter().all(|c| c.is_finite()) && close(q, [0.5, 0.0, 0.0]));
     }
 
     #[test]

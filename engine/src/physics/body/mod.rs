@@ -10,7 +10,9 @@
 //!   water      submerged fraction from water voxels -> buoyancy and drag
 //!   solver     sequential impulses (speculative contacts, friction, restitution), position pass
 //!   sleep      slow bodies sleep; contacts and edits wake them
-//!   sim        Simulation: substeps, contact gathering, the step loop
+//!   sim/       Simulation: substeps, contact gathering, edits, the step loop, views for drawing
+//!   pacer      real-time play: fixed steps per frame under a compute budget
+//!   spawn      checked drops at a point and rains over an area, placed clear of terrain and bodies
 //!   drop       the drop test behind `strata drop`: N bodies over a world, simulated, summarized
 //! ```
 //!
@@ -20,27 +22,36 @@
 //! edits with [`Simulation::on_edit`]).
 //!
 //! # No tunnelling
-//! Substeps keep every awake body's motion per substep under an eighth of its size, and contacts are
+//! Substeps keep every awake body's motion per substep under a sixteenth of its size, and contacts are
 //! speculative: a triangle is reported while still up to one substep's travel away, and the solver lets
 //! the body close that gap but not cross it.
 
 pub mod contact;
 pub mod drop;
 pub mod math;
+pub mod pacer;
 pub mod pair;
 pub mod sat;
 pub mod shape;
 pub mod sim;
 pub mod sleep;
 pub mod solver;
+pub mod spawn;
 pub mod terrain;
 pub mod water;
 
 pub use contact::Contact;
-pub use drop::{run_drop, DropBody, DropReport, DropSettings, ShapeChoice};
-pub use shape::{Body, BodyMaterial, Shape};
-pub use sim::{BodyStats, SimSettings, Simulation, StepStats, DEFAULT_DT};
+pub use drop::{run_drop, DropBody, DropReport, DropSettings};
+pub use pacer::{Advance, Pacer};
+pub use shape::{Body, BodyMaterial, Lost, Shape};
+pub use sim::{
+    BodyState, BodyStats, ContactPoint, SimSettings, SimStatus, Simulation, StepStats, DEFAULT_DT,
+    MAX_SIM_BODIES,
+};
+pub use spawn::{drop_bodies, rain_bodies, DropSpec, RainSpec, ShapeChoice, MAX_DROP_COUNT};
 pub use water::WaterSettings;
 
+#[cfg(test)]
+mod finite_tests;
 #[cfg(test)]
 mod tests;

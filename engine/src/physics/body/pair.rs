@@ -131,18 +131,25 @@ pub fn body_pair(a: &Body, b: &Body, margin: f32, out: &mut Vec<Contact>) {
     }
 }
 
-/// Drop points of `out[start..]` within 0.01 voxel of an earlier one.
+/// Merge points of `out[start..]` within 0.01 voxel of an earlier one, keeping the deeper of the two.
+///
+/// Several sample balls of a capsule near a box corner share that corner as their closest point; the
+/// deepest of them is the one that matters (keeping the first one let a capsule sink into a box unseen).
 fn dedup(out: &mut Vec<Contact>, start: usize) {
     let mut i = start;
     while i < out.len() {
-        let p = out[i].point_b;
-        if out[start..i]
+        let c = out[i];
+        let near = out[start..i]
             .iter()
-            .any(|c| length(sub(c.point_b, p)) < 1e-2)
-        {
-            out.remove(i);
-        } else {
-            i += 1;
+            .position(|o| length(sub(o.point_b, c.point_b)) < 1e-2);
+        match near {
+            Some(k) => {
+                if c.separation < out[start + k].separation {
+                    out[start + k] = c;
+                }
+                out.remove(i);
+            }
+            None => i += 1,
         }
     }
 }
@@ -184,6 +191,32 @@ mod tests {
                 "{c:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_capsule_end_on_at_a_box_corner_reports_its_deepest_point() {
+        // The capsule points straight at the corner (1, 1, 1) of a unit-half box: every sample ball
+        // has the corner as its closest point; the end ball is the deepest.
+        let b = body(Shape::Box { half: [1.0; 3] }, [0.0; 3]);
+        let dir = [1.0 / 3f32.sqrt(); 3];
+        let (r, hh) = (0.5, 1.0);
+        let centre = 3f32.sqrt() + hh + r - 0.2;
+        let mut cap = body(
+            Shape::Capsule {
+                radius: r,
+                half_height: hh,
+            },
+            dir.map(|d| d * centre),
+        );
+        // Local Y onto the inward diagonal, so the first sample (−Y end) is the far one.
+        let inward = dir.map(|d| -d);
+        let axis =
+            crate::vec3::normalize(crate::vec3::cross([0.0, 1.0, 0.0], inward)).expect("axis");
+        cap.orientation = quat_from_axis_angle(axis, inward[1].acos());
+        let mut out = Vec::new();
+        body_pair(&cap, &b, 0.6, &mut out);
+        let deepest = out.iter().map(|c| c.separation).fold(f32::MAX, f32::min);
+        assert!((deepest + 0.2).abs() < 1e-3, "{out:?}");
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 use super::math::{axes, rotate, Quat, QUAT_IDENTITY};
 use crate::vec3::{add, add_scaled, scale, V3};
+use crate::{Error, Result};
 
 /// The geometry of a body, in its local frame (centred on the body's position).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,6 +138,58 @@ impl Shape {
     }
 }
 
+/// Check a shape from a user: finite, at least [`MIN_BODY_SIZE`] across, at most [`MAX_BODY_SIZE`].
+///
+/// # Errors
+/// [`Error::Invalid`] naming the shape and the limit.
+pub fn check_shape(shape: &Shape) -> Result<()> {
+    let name = shape.name();
+    if !shape.is_valid() {
+        return Err(Error::Invalid(format!(
+            "{name} dimensions must be positive and finite: {shape:?}"
+        )));
+    }
+    let size = shape.size();
+    if size < MIN_BODY_SIZE {
+        return Err(Error::Invalid(format!(
+            "{name} size {size} is below the smallest body size {MIN_BODY_SIZE} voxels"
+        )));
+    }
+    let extent = 2.0 * shape.bounding_radius();
+    if extent > MAX_BODY_SIZE {
+        return Err(Error::Invalid(format!(
+            "{name} is {extent} voxels across; the largest body is {MAX_BODY_SIZE} voxels"
+        )));
+    }
+    Ok(())
+}
+
+/// Check a body material from a user.
+///
+/// # Errors
+/// [`Error::Invalid`] naming the bad value and its range.
+pub fn check_material(m: &BodyMaterial) -> Result<()> {
+    let d = m.density;
+    if !(d.is_finite() && (MIN_DENSITY..=MAX_DENSITY).contains(&d)) {
+        return Err(Error::Invalid(format!(
+            "density {d} must be between {MIN_DENSITY} and {MAX_DENSITY} (water is 1)"
+        )));
+    }
+    if !(m.friction.is_finite() && (0.0..=10.0).contains(&m.friction)) {
+        return Err(Error::Invalid(format!(
+            "friction {} must be between 0 and 10",
+            m.friction
+        )));
+    }
+    if !(m.restitution.is_finite() && (0.0..=1.0).contains(&m.restitution)) {
+        return Err(Error::Invalid(format!(
+            "restitution {} must be between 0 and 1",
+            m.restitution
+        )));
+    }
+    Ok(())
+}
+
 /// The end points of a capsule's core segment in world space.
 pub fn capsule_segment(position: V3, orientation: Quat, half_height: f32) -> (V3, V3) {
     let up = rotate(orientation, [0.0, half_height, 0.0]);
@@ -198,7 +251,38 @@ pub struct Body {
     pub rest_time: f32,
     /// Not simulated until woken.
     pub asleep: bool,
+    /// Taken out of the simulation, and why (see [`Lost`]); a lost body never moves or wakes again.
+    pub lost: Option<Lost>,
 }
+
+/// Why a body left the simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lost {
+    /// Its state became non-finite in a step; it is kept at its pose from before that step. Only a
+    /// release build gets here: debug builds stop at an assertion naming the contact.
+    NonFinite,
+    /// It fell more than [`super::sim::FALL_LIMIT`] voxels below the world's bottom (off an edge).
+    FellOut,
+}
+
+impl Lost {
+    /// `non-finite` or `fell out`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lost::NonFinite => "non-finite",
+            Lost::FellOut => "fell out",
+        }
+    }
+}
+
+/// Smallest accepted body size ([`Shape::size`]), voxels.
+pub const MIN_BODY_SIZE: f32 = 0.1;
+/// Largest accepted body extent (bounding diameter), voxels.
+pub const MAX_BODY_SIZE: f32 = 64.0;
+/// Smallest accepted density (water is 1).
+pub const MIN_DENSITY: f32 = 0.05;
+/// Largest accepted density (water is 1).
+pub const MAX_DENSITY: f32 = 50.0;
 
 impl Body {
     /// A body at rest at `position` with no rotation.
@@ -225,7 +309,35 @@ impl Body {
             inv_inertia: shape.unit_inertia().map(|i| 1.0 / (i * mass)),
             rest_time: 0.0,
             asleep: false,
+            lost: None,
         }
+    }
+
+    /// A body at rest at `position`, with every number checked first: the constructor for sizes,
+    /// densities and points that come from a user.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] naming the first bad value: a non-finite position, a shape smaller than
+    /// [`MIN_BODY_SIZE`] or larger than [`MAX_BODY_SIZE`], a density outside
+    /// [`MIN_DENSITY`]`..=`[`MAX_DENSITY`], friction not in `0..=10` or restitution not in `0..=1`.
+    pub fn checked(shape: Shape, material: BodyMaterial, position: V3) -> Result<Self> {
+        check_shape(&shape)?;
+        check_material(&material)?;
+        if position.iter().any(|c| !c.is_finite()) {
+            return Err(Error::Invalid(format!(
+                "body position {position:?} must be finite"
+            )));
+        }
+        Ok(Self::new(shape, material, position))
+    }
+
+    /// True when every number of the body's state (pose and velocities) is finite.
+    pub fn is_finite(&self) -> bool {
+        let all = |a: &[f32]| a.iter().all(|c| c.is_finite());
+        all(&self.position)
+            && all(&self.orientation)
+            && all(&self.velocity)
+            && all(&self.angular_velocity)
     }
 
     /// Mass (density × volume).

@@ -44,8 +44,11 @@ pub fn update(b: &mut Body, dt: f32) {
     }
 }
 
-/// Wake the body (it is simulated again from the next substep).
+/// Wake the body (it is simulated again from the next substep); a lost body stays asleep.
 pub fn wake(b: &mut Body) {
+    if b.lost.is_some() {
+        return;
+    }
     b.asleep = false;
     b.rest_time = 0.0;
 }

@@ -173,6 +173,73 @@ pub fn prepare(
     c
 }
 
+impl Constraint {
+    /// The contact's point on B (world space) for bodies in their current poses.
+    pub fn point_b(&self, bodies: &[Body]) -> V3 {
+        match self.b {
+            Some(b) => add(
+                bodies[b].position,
+                rotate(bodies[b].orientation, self.local_b),
+            ),
+            None => self.local_b,
+        }
+    }
+
+    /// The contact's unit normal (from B towards A).
+    pub fn normal(&self) -> V3 {
+        self.n
+    }
+
+    /// The gap when the contact was found (negative: penetration).
+    pub fn gap(&self) -> f32 {
+        self.gap
+    }
+
+    /// True when the stored effective mass along the normal is the one `masses` give now (a
+    /// constraint prepared before one of its bodies woke would overshoot).
+    pub fn mass_matches(&self, bodies: &[Body], masses: &[Mass]) -> bool {
+        let k = effective_mass(bodies, masses, self.a, self.b, self.ra, self.rb, self.n);
+        (k - self.mass_n).abs() <= 1e-6 * k.abs().max(1.0)
+    }
+
+    /// The contact in words, for assertion messages: who touches what, where, and the solver's state.
+    pub fn describe(&self, bodies: &[Body]) -> String {
+        let other = match self.b {
+            Some(b) => format!("body {b} ({:?})", bodies[b].shape),
+            None => "the terrain".to_owned(),
+        };
+        format!(
+            "the contact of body {} ({:?}) with {other}: point on B {:?}, normal {:?}, gap {}, \
+             offsets {:?} / {:?}, effective masses {} / {:?}, impulses {} / {:?}",
+            self.a,
+            bodies[self.a].shape,
+            self.point_b(bodies),
+            self.n,
+            self.gap,
+            self.ra,
+            self.rb,
+            self.mass_n,
+            self.mass_t,
+            self.jn,
+            self.jt
+        )
+    }
+}
+
+/// Debug builds: stop where a contact leaves one of its bodies with a non-finite state, naming the
+/// contact (a NaN would otherwise spread to every body it touches and only show up at the end).
+#[inline]
+fn debug_assert_finite(bodies: &[Body], c: &Constraint, pass: &str) {
+    for i in std::iter::once(c.a).chain(c.b) {
+        debug_assert!(
+            bodies[i].is_finite(),
+            "body {i} became non-finite in the {pass} pass, from {}; body now {:?}",
+            c.describe(bodies),
+            bodies[i]
+        );
+    }
+}
+
 /// Velocity iterations over `cs` for a substep of `h` seconds.
 pub fn solve_velocities(bodies: &mut [Body], masses: &[Mass], cs: &mut [Constraint], h: f32) {
     for _ in 0..VELOCITY_ITERATIONS {
@@ -185,6 +252,7 @@ pub fn solve_velocities(bodies: &mut [Body], masses: &[Mass], cs: &mut [Constrai
                 c.jt[i] = (old + lambda).clamp(-limit, limit);
                 let d = c.jt[i] - old;
                 apply(bodies, masses, c, scale(t, d));
+                debug_assert_finite(bodies, c, "friction");
             }
             let vn = dot(relative_velocity(bodies, c), c.n);
             let target = if c.gap > 0.0 { -c.gap / h } else { c.bounce };
@@ -193,6 +261,7 @@ pub fn solve_velocities(bodies: &mut [Body], masses: &[Mass], cs: &mut [Constrai
             c.jn = (old + lambda).max(0.0);
             let d = c.jn - old;
             apply(bodies, masses, c, scale(c.n, d));
+            debug_assert_finite(bodies, c, "normal velocity");
         }
     }
 }
@@ -229,6 +298,34 @@ pub fn solve_positions(bodies: &mut [Body], masses: &[Mass], cs: &[Constraint]) 
                 let dw = inv_i(bb, mb, cross(rb, p));
                 bb.orientation = integrate_rotation(bb.orientation, scale(dw, -1.0), 1.0);
             }
+            debug_assert_finite(bodies, c, "position");
         }
+    }
+}
+
+#[cfg(all(test, debug_assertions))]
+mod tests {
+    use super::super::shape::{BodyMaterial, Shape};
+    use super::*;
+
+    #[test]
+    #[should_panic(
+        expected = "body 0 became non-finite in the friction pass, from the contact of \
+                               body 0 (Sphere { radius: 0.5 }) with the terrain: point on B [0.0, NaN"
+    )]
+    fn the_step_that_turns_a_body_non_finite_names_the_contact() {
+        let ball = Body::new(
+            Shape::Sphere { radius: 0.5 },
+            BodyMaterial::default(),
+            [0.0, 0.45, 0.0],
+        );
+        let mut bodies = vec![ball];
+        let masses = [Mass {
+            inv_mass: ball.inv_mass,
+            inv_inertia_scale: 1.0,
+        }];
+        let bad = Contact::from_b([0.0, f32::NAN, 0.0], [0.0, 1.0, 0.0], -0.05);
+        let mut cs = vec![prepare(&bodies, &masses, 0, None, &bad)];
+        solve_velocities(&mut bodies, &masses, &mut cs, 1.0 / 120.0);
     }
 }

@@ -11,7 +11,7 @@
 //! triangle's outward normal (from its winding) is used.
 
 use super::contact::Contact;
-use super::math::{axes, closest_point_on_triangle, closest_segment_segment};
+use super::math::{axes, closest_point_on_triangle, closest_segment_segment, is_degenerate};
 use super::sat::{box_contacts, BoxGeom, Other};
 use super::shape::{capsule_segment, Body, Shape};
 use crate::vec3::{add_scaled, cross, dot, length, normalize, sub, V3};
@@ -93,7 +93,37 @@ pub fn capsule_triangle(p0: V3, p1: V3, r: f32, t: [V3; 3], margin: f32, out: &m
 }
 
 /// Append the contacts of `body` with triangle `t` whose gap is below `margin`.
+///
+/// A degenerate triangle gives none: the mesher clamps sharp vertices to their cells, so two cells'
+/// vertices can meet at a shared cell corner and a quad folds into zero-area triangles. Their corners
+/// and edges belong to the neighbouring triangles too, and they have no outward normal to push along.
+///
+/// A contact whose normal is more than about 75° from the triangle's outward normal is dropped
+/// ([`MIN_FACE_ALIGNMENT`]): terrain triangles are one-sided pieces of a closed surface, and such a
+/// normal comes from a feature the neighbouring triangles own (an edge axis between two triangles
+/// of one slope, or the far side of a thin wall). Kept, it took the place of the neighbour's good
+/// contact in the manifold and let a box corner sink through a gentle slope.
 pub fn body_triangle(body: &Body, t: [V3; 3], margin: f32, out: &mut Vec<Contact>) {
+    if is_degenerate(t) {
+        return;
+    }
+    let start = out.len();
+    triangle_contacts(body, t, margin, out);
+    let face = face_normal(t);
+    let mut keep = start;
+    for i in start..out.len() {
+        if dot(out[i].normal, face) >= MIN_FACE_ALIGNMENT {
+            out[keep] = out[i];
+            keep += 1;
+        }
+    }
+    out.truncate(keep);
+}
+
+/// Smallest cosine between a terrain contact's normal and its triangle's outward normal (75°).
+pub const MIN_FACE_ALIGNMENT: f32 = 0.26;
+
+fn triangle_contacts(body: &Body, t: [V3; 3], margin: f32, out: &mut Vec<Contact>) {
     match body.shape {
         Shape::Sphere { radius } => {
             if let Some(c) = sphere_triangle(body.position, radius, t, margin) {

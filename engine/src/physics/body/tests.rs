@@ -52,9 +52,9 @@ fn run(grid: &Grid, table: &MaterialTable, bodies: &[Body], seconds: f32) -> Sim
     let mut world = PhysicsWorld::new(grid, table, DEFAULT_CACHE_BYTES);
     let mut sim = Simulation::new(table, SimSettings::default());
     for b in bodies {
-        sim.add(*b);
+        sim.add(*b).expect("add");
     }
-    let steps = (seconds / sim.settings.dt).round() as usize;
+    let steps = (seconds / sim.settings().dt).round() as usize;
     for _ in 0..steps {
         sim.step(&mut world, grid).expect("step");
     }
@@ -96,7 +96,7 @@ fn fast_drops_from_100_voxels_stop_on_the_slab() {
         // Level: a tilted box or capsule hitting at this speed rightly tumbles away across the slab.
         b.velocity = [0.0, -200.0, 0.0];
         let sim = run(&grid, &table, &[b], 4.0);
-        let end = sim.bodies[0];
+        let end = sim.bodies()[0];
         let bottom = end.position[1] - half_height(&end);
         assert!(
             (bottom - top).abs() < 0.05 * shape.size(),
@@ -104,10 +104,10 @@ fn fast_drops_from_100_voxels_stop_on_the_slab() {
             shape.name()
         );
         assert!(
-            sim.stats[0].max_penetration < 0.05 * shape.size(),
+            sim.stats()[0].max_penetration < 0.05 * shape.size(),
             "{}: penetration {}",
             shape.name(),
-            sim.stats[0].max_penetration
+            sim.stats()[0].max_penetration
         );
         assert!(
             end.asleep,
@@ -122,28 +122,30 @@ fn resting_bodies_sleep_and_an_edit_wakes_them() {
     let (mut grid, table) = slab(None);
     let mut world = PhysicsWorld::new(&grid, &table, DEFAULT_CACHE_BYTES);
     let mut sim = Simulation::new(&table, SimSettings::default());
-    let id = sim.add(Body::new(shapes()[1], material(1.5), [2.0, 6.0, 2.0]));
+    let id = sim
+        .add(Body::new(shapes()[1], material(1.5), [2.0, 6.0, 2.0]))
+        .expect("add");
     for _ in 0..360 {
         sim.step(&mut world, &grid).expect("step");
     }
-    assert!(sim.bodies[id].asleep, "{:?}", sim.bodies[id]);
-    let rest = sim.bodies[id].position;
+    assert!(sim.bodies()[id].asleep, "{:?}", sim.bodies()[id]);
+    let rest = sim.bodies()[id].position;
     // Asleep: further steps change nothing and cost no substeps of work.
     let s = sim.step(&mut world, &grid).expect("step");
     assert_eq!(s.awake, 0);
-    assert_eq!(sim.bodies[id].position, rest);
+    assert_eq!(sim.bodies()[id].position, rest);
     // Dig a pit under it: the edit wakes it and it falls in.
     let pit = VoxelBox::new(VoxelPos::new(-2, 1, -2), VoxelPos::new(6, 4, 6));
     grid.fill_box(pit, Voxel::AIR);
-    sim.on_edit(&mut world, &grid, pit);
-    assert!(!sim.bodies[id].asleep);
+    sim.on_edit(&mut world, &grid, pit).expect("edit");
+    assert!(!sim.bodies()[id].asleep);
     for _ in 0..240 {
         sim.step(&mut world, &grid).expect("step");
     }
     assert!(
-        sim.bodies[id].position[1] < rest[1] - 2.0,
+        sim.bodies()[id].position[1] < rest[1] - 2.0,
         "{:?} vs {rest:?}",
-        sim.bodies[id]
+        sim.bodies()[id]
     );
 }
 
@@ -156,9 +158,9 @@ fn light_bodies_float_and_heavy_ones_sink() {
         let light = Body::new(shape, material(0.5), [-4.0, 16.0, 0.0]);
         let heavy = Body::new(shape, material(2.0), [4.0, 16.0, 0.0]);
         let sim = run(&grid, &table, &[light, heavy], 12.0);
-        let (l, h) = (sim.bodies[0], sim.bodies[1]);
+        let (l, h) = (sim.bodies()[0], sim.bodies()[1]);
         // Floating: between half and fully above the water line (y = 12) at rest, wet but not under.
-        let f = sim.stats[0].water_fraction;
+        let f = sim.stats()[0].water_fraction;
         assert!(
             f > 0.2 && f < 0.8,
             "{}: light fraction {f}: {l:?}",
@@ -177,7 +179,7 @@ fn light_bodies_float_and_heavy_ones_sink() {
             "{} sinks to the floor {floor}: {h:?}",
             shape.name()
         );
-        assert!(sim.stats[1].water_fraction > 0.99);
+        assert!(sim.stats()[1].water_fraction > 0.99);
     }
 }
 
@@ -204,7 +206,7 @@ fn bodies_stack_on_each_other() {
         bodies.push(b);
     }
     let sim = run(&grid, &table, &bodies[..2], 4.0);
-    let (base, top) = (sim.bodies[0], sim.bodies[1]);
+    let (base, top) = (sim.bodies()[0], sim.bodies()[1]);
     assert!((base.position[1] - 5.0).abs() < 0.05, "{base:?}");
     assert!(
         (top.position[1] - 6.0 - 0.5).abs() < 0.06 && top.position[0].abs() < 1.0,
@@ -213,7 +215,7 @@ fn bodies_stack_on_each_other() {
     // Box on box and capsule on box.
     for k in [2, 3] {
         let sim = run(&grid, &table, &[bodies[0], bodies[k]], 6.0);
-        let top = sim.bodies[1];
+        let top = sim.bodies()[1];
         let expect = 6.0 + half_height(&top);
         assert!(
             (top.position[1] - expect).abs() < 0.06,
@@ -266,7 +268,13 @@ fn same_world_same_seed_same_bits() {
 /// No body ends inside the terrain: straight down from its centre there is an up-facing surface at
 /// least (almost) its half height away, and when the first surface seen from high above is over the
 /// body, the body sits in a cave (straight up from it is a down-facing ceiling).
-fn assert_above_terrain(world: &mut PhysicsWorld, grid: &Grid, b: &DropBody, top: f32, what: &str) {
+pub(super) fn assert_above_terrain(
+    world: &mut PhysicsWorld,
+    grid: &Grid,
+    b: &DropBody,
+    top: f32,
+    what: &str,
+) {
     let solid = RayFilter {
         solid: true,
         water: false,

@@ -1,8 +1,8 @@
 //! Buoyancy and drag from the water voxels a body's AABB overlaps.
 //!
 //! ```text
-//!   for each physics chunk whose water bits the AABB touches (one water contact per body–chunk pair):
-//!       for each water voxel v in AABB ∩ chunk:  wet += overlap_volume(v, AABB) · occupancy(v)
+//!   for each physics cell whose water bits the AABB touches (one water contact per body–cell pair):
+//!       for each water voxel v in AABB ∩ cell:  wet += overlap_volume(v, AABB) · occupancy(v)
 //!   fraction = wet / volume(AABB)                          (0 dry .. 1 fully under)
 //!   buoyancy = −gravity · water_density · body_volume · fraction      (at the centre of mass)
 //!   drag:      v *= 1 / (1 + linear_drag · fraction · h),  ω likewise with angular_drag
@@ -13,7 +13,7 @@
 //! jittering between voxel layers. A body lighter than water settles where `fraction = density /
 //! water_density`.
 
-use crate::physics::broadphase::{Matter, MatterTable, PHYSICS_CHUNK};
+use crate::physics::broadphase::{Matter, MatterTable, PHYSICS_CELL};
 use crate::physics::world::PhysicsWorld;
 use crate::storage::Grid;
 use crate::vec3::V3;
@@ -45,7 +45,7 @@ fn overlap(a0: f32, a1: f32, b0: f32, b1: f32) -> f32 {
     (a1.min(b1) - a0.max(b0)).max(0.0)
 }
 
-/// The submerged fraction of the box `min..max` and the number of chunks with water in it.
+/// The submerged fraction of the box `min..max` and the number of cells with water in it.
 pub fn submerged_fraction(
     world: &PhysicsWorld,
     grid: &Grid,
@@ -63,11 +63,11 @@ pub fn submerged_fraction(
     let lo = min.map(|c| c.floor() as i32);
     let hi = max.map(|c| c.ceil() as i32 - 1);
     let mut wet = 0.0f32;
-    let mut chunks = 0;
+    let mut cells = 0;
     for t in touches.iter().filter(|t| t.water) {
-        let c0 = t.chunk_pos.map(|c| c * PHYSICS_CHUNK);
+        let c0 = t.cell_pos.map(|c| c * PHYSICS_CELL);
         let a: [i32; 3] = std::array::from_fn(|i| lo[i].max(c0[i]));
-        let b: [i32; 3] = std::array::from_fn(|i| hi[i].min(c0[i] + PHYSICS_CHUNK - 1));
+        let b: [i32; 3] = std::array::from_fn(|i| hi[i].min(c0[i] + PHYSICS_CELL - 1));
         let mut here = 0.0f32;
         for z in a[2]..=b[2] {
             let oz = overlap(z as f32, z as f32 + 1.0, min[2], max[2]);
@@ -83,11 +83,11 @@ pub fn submerged_fraction(
             }
         }
         if here > 0.0 {
-            chunks += 1;
+            cells += 1;
             wet += here;
         }
     }
-    ((wet / volume).min(1.0), chunks)
+    ((wet / volume).min(1.0), cells)
 }
 
 #[cfg(test)]
@@ -108,7 +108,7 @@ mod tests {
         let world = PhysicsWorld::new(&grid, &table, DEFAULT_CACHE_BYTES);
         let matter = MatterTable::new(&table);
         let mut t = Vec::new();
-        let (f, chunks) = submerged_fraction(
+        let (f, cells) = submerged_fraction(
             &world,
             &grid,
             &matter,
@@ -117,9 +117,9 @@ mod tests {
             &mut t,
         );
         assert!((f - 0.5).abs() < 1e-5, "{f}");
-        assert_eq!(chunks, 1);
-        // Straddling chunk seams at x = 8 and z = 8: same fraction, four chunks.
-        let (f, chunks) = submerged_fraction(
+        assert_eq!(cells, 1);
+        // Straddling cell seams at x = 8 and z = 8: same fraction, four cells.
+        let (f, cells) = submerged_fraction(
             &world,
             &grid,
             &matter,
@@ -128,7 +128,7 @@ mod tests {
             &mut t,
         );
         assert!((f - 0.25).abs() < 1e-5, "{f}");
-        assert_eq!(chunks, 4);
+        assert_eq!(cells, 4);
         let (f, _) = submerged_fraction(
             &world,
             &grid,

@@ -1,16 +1,16 @@
-//! The broadphase query: walk the chunks an expanded AABB covers, block run by block run, and test
-//! each chunk's masks against the XZ footprint and the covered Y slices (see the parent module).
+//! The broadphase query: walk the cells an expanded AABB covers, block run by block run, and test
+//! each cell's masks against the XZ footprint and the covered Y slices (see the parent module).
 
 use super::broadphase_store::{
     block_of, slot_in_block, BLOCK_BITS, EMPTY, HAS_SOLID, HAS_WATER, SOLID, WATER,
 };
 use super::{
-    expanded_voxel_range, physics_chunk_of, Broadphase, ChunkBits, Mask, Touch, MASKS_X, MASKS_Z,
-    PHYSICS_CHUNK, PHYSICS_CHUNK_BITS,
+    expanded_voxel_range, physics_cell_of, Broadphase, CellBits, Mask, Touch, MASKS_X, MASKS_Z,
+    PHYSICS_CELL, PHYSICS_CELL_BITS,
 };
 
 impl Broadphase {
-    /// Append to `out` (not cleared) every chunk where the AABB `min..max`, expanded by one voxel,
+    /// Append to `out` (not cleared) every cell where the AABB `min..max`, expanded by one voxel,
     /// covers a set solid or water bit, in Z, Y, X order. Voxel `(x, y, z)` spans `[x, x + 1)`; the
     /// covered voxels are those of [`expanded_voxel_range`].
     pub fn query(&self, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touch>) {
@@ -20,27 +20,27 @@ impl Broadphase {
         }
         let range = QueryRange::new(vlo, vhi);
         let blocks = range.block_count();
-        if blocks > self.chunks.block_count() as u64 {
+        if blocks > self.cells.block_count() as u64 {
             self.query_stored(&range, out);
-        } else if blocks <= SMALL_BLOCKS as u64 && !self.chunks.is_dense() {
+        } else if blocks <= SMALL_BLOCKS as u64 && !self.cells.is_dense() {
             self.query_few_blocks(&range, out);
         } else {
-            self.query_walk(&range, |b| self.chunks.block_base(b), out);
+            self.query_walk(&range, |b| self.cells.block_base(b), out);
         }
     }
 
     /// The query for a range covering at most [`SMALL_BLOCKS`] blocks: probe each block once, then
-    /// walk the chunks.
+    /// walk the cells.
     pub(super) fn query_few_blocks(&self, range: &QueryRange, out: &mut Vec<Touch>) {
         let [sx, sy, _] = range.block_span();
         let mut bases = [None; SMALL_BLOCKS];
         let mut any = false;
-        // Exclusive ranges: `..=` loops carry an extra exhaustion flag. Block and chunk coordinates
+        // Exclusive ranges: `..=` loops carry an extra exhaustion flag. Block and cell coordinates
         // are at most 2^28, so the `+ 1` cannot overflow.
         for bz in range.blo[2]..range.bhi[2] + 1 {
             for by in range.blo[1]..range.bhi[1] + 1 {
                 for bx in range.blo[0]..range.bhi[0] + 1 {
-                    let base = self.chunks.block_base([bx, by, bz]);
+                    let base = self.cells.block_base([bx, by, bz]);
                     any |= base.is_some();
                     bases[range.block_index([bx, by, bz], sx, sy)] = base;
                 }
@@ -51,15 +51,15 @@ impl Broadphase {
         }
     }
 
-    /// The query for a range covering more blocks than are stored: test every stored chunk.
+    /// The query for a range covering more blocks than are stored: test every stored cell.
     pub(super) fn query_stored(&self, range: &QueryRange, out: &mut Vec<Touch>) {
         let start = out.len();
-        for (pos, bits) in self.chunks.iter() {
+        for (pos, bits) in self.cells.iter() {
             if (0..3).all(|a| pos[a] >= range.clo[a] && pos[a] <= range.chi[a]) {
                 let (solid, water) = match bits {
-                    ChunkBits::Solid => (true, false),
-                    ChunkBits::Water => (false, true),
-                    ChunkBits::Masks(m) => {
+                    CellBits::Solid => (true, false),
+                    CellBits::Water => (false, true),
+                    CellBits::Masks(m) => {
                         let (x0, x1) = range.local(pos[0], 0);
                         let (z0, z1) = range.local(pos[2], 2);
                         let keep = range.slice_keep(pos[1]);
@@ -73,10 +73,10 @@ impl Broadphase {
                 push_touch(pos, solid, water, out);
             }
         }
-        out[start..].sort_unstable_by_key(|t| (t.chunk_pos[2], t.chunk_pos[1], t.chunk_pos[0]));
+        out[start..].sort_unstable_by_key(|t| (t.cell_pos[2], t.cell_pos[1], t.cell_pos[0]));
     }
 
-    /// Walk the chunks of `range` in Z, Y, X order, finding each run of X chunks in one block with
+    /// Walk the cells of `range` in Z, Y, X order, finding each run of X cells in one block with
     /// `block_at` (block position → first slot index).
     #[inline]
     pub(super) fn query_walk(
@@ -98,19 +98,19 @@ impl Broadphase {
                     let run_end = chi[0].min((bx << BLOCK_BITS) | ((1 << BLOCK_BITS) - 1));
                     if let Some(base) = block_at([bx, block_of(cy), block_of(cz)]) {
                         for x in cx..run_end + 1 {
-                            let slot = self.chunks.slot(base + slot_in_block([x, cy, cz]));
+                            let slot = self.cells.slot(base + slot_in_block([x, cy, cz]));
                             let (solid, water) = match slot {
                                 EMPTY => continue,
                                 SOLID => (true, false),
                                 WATER => (false, true),
-                                // The whole chunk is covered: its flags are the answer.
+                                // The whole cell is covered: its flags are the answer.
                                 n if xz_full(range.local(x, 0)) & full_yz => {
                                     (n & HAS_SOLID != 0, n & HAS_WATER != 0)
                                 }
                                 n => {
                                     let (x0, x1) = range.local(x, 0);
                                     let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
-                                    let m = self.chunks.masks_of(n);
+                                    let m = self.cells.masks_of(n);
                                     let solid =
                                         n & HAS_SOLID != 0 && reduce(&m.solid, &keep) & xz != 0;
                                     let water =
@@ -134,7 +134,7 @@ impl Broadphase {
 /// Blocks a query probes up front (2 × 2 × 2: every 4³–16³ box).
 pub(super) const SMALL_BLOCKS: usize = 8;
 
-/// A query's voxel range with its chunk and block ranges.
+/// A query's voxel range with its cell and block ranges.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct QueryRange {
     vlo: [i32; 3],
@@ -147,8 +147,8 @@ pub(super) struct QueryRange {
 
 impl QueryRange {
     pub(super) fn new(vlo: [i32; 3], vhi: [i32; 3]) -> Self {
-        let clo = vlo.map(physics_chunk_of);
-        let chi = vhi.map(physics_chunk_of);
+        let clo = vlo.map(physics_cell_of);
+        let chi = vhi.map(physics_cell_of);
         Self {
             vlo,
             vhi,
@@ -178,16 +178,16 @@ impl QueryRange {
         (d[2] * sy + d[1]) * sx + d[0]
     }
 
-    /// The covered voxels (inclusive, chunk-local) of chunk `c` on `axis`.
+    /// The covered voxels (inclusive, cell-local) of cell `c` on `axis`.
     #[inline]
     pub(super) fn local(&self, c: i32, axis: usize) -> (usize, usize) {
-        let o = c << PHYSICS_CHUNK_BITS;
+        let o = c << PHYSICS_CELL_BITS;
         let lo = (self.vlo[axis].max(o) - o) as usize;
-        let hi = (self.vhi[axis].min(o + PHYSICS_CHUNK - 1) - o) as usize;
+        let hi = (self.vhi[axis].min(o + PHYSICS_CELL - 1) - o) as usize;
         (lo, hi)
     }
 
-    /// Per Y slice of chunk row `cy`: all ones if the range covers the slice, else zero.
+    /// Per Y slice of cell row `cy`: all ones if the range covers the slice, else zero.
     #[inline]
     fn slice_keep(&self, cy: i32) -> Mask {
         let (y0, y1) = self.local(cy, 1);
@@ -202,10 +202,10 @@ fn reduce(mask: &Mask, keep: &Mask) -> u64 {
     mask.iter().zip(keep).fold(0, |acc, (&w, &k)| acc | (w & k))
 }
 
-/// Does a chunk-local range cover the whole chunk edge?
+/// Does a cell-local range cover the whole cell edge?
 #[inline]
 fn xz_full((lo, hi): (usize, usize)) -> bool {
-    lo == 0 && hi == PHYSICS_CHUNK as usize - 1
+    lo == 0 && hi == PHYSICS_CELL as usize - 1
 }
 
 /// Push a [`Touch`] if anything is covered.
@@ -213,7 +213,7 @@ fn xz_full((lo, hi): (usize, usize)) -> bool {
 pub(super) fn push_touch(pos: [i32; 3], solid: bool, water: bool, out: &mut Vec<Touch>) {
     if solid || water {
         out.push(Touch {
-            chunk_pos: pos,
+            cell_pos: pos,
             solid,
             water,
         });

@@ -1,13 +1,13 @@
-//! Where the broadphase keeps its chunks: 4³-chunk *blocks* (32³ voxels) in a hash map, each block a
-//! run of 64 slot words, so a query probes the hash once per block rather than once per chunk.
+//! Where the broadphase keeps its cells: 4³-cell *blocks* (32³ voxels) in a hash map, each block a
+//! run of 64 slot words, so a query probes the hash once per block rather than once per cell.
 //!
 //! ```text
-//!   blocks: FxHashMap<block pos, block number>      block pos = chunk pos >> 2
+//!   blocks: FxHashMap<block pos, block number>      block pos = cell pos >> 2
 //!   slots:  [u32; 64] per block, index (z & 3) * 16 + (y & 3) * 4 + (x & 3)
 //!           0 = nothing stored, 1 = all solid, 2 = all water, else masks[(n & INDEX) - 3], with
-//!           HAS_SOLID / HAS_WATER set when that mask has any bit (so a dry chunk's query never
+//!           HAS_SOLID / HAS_WATER set when that mask has any bit (so a dry cell's query never
 //!           loads its water mask's cache line)
-//!   masks:  ChunkMasks side by side (no box, no tag: a slot word leads straight to its two cache
+//!   masks:  CellMasks side by side (no box, no tag: a slot word leads straight to its two cache
 //!           lines); freed ones are zeroed and sit on `free`
 //!   dense:  block number + 1 (0 = none) for every block position in the blocks' bounding box, so a
 //!           query finds a block with one array read; left empty when that box would be far larger
@@ -15,24 +15,24 @@
 //! ```
 //!
 //! # Rationale
-//! A query for a 4³–16³ box covers 1–64 chunks but almost always only 1–8 blocks, and the slots of a
+//! A query for a 4³–16³ box covers 1–64 cells but almost always only 1–8 blocks, and the slots of a
 //! block sit on four cache lines: fewer hash probes and fewer cache misses than one map entry per
-//! chunk. A slot is four bytes, so a block costs 256 bytes, less than the 33 bytes per chunk of a hash
-//! slot once a block holds eight chunks (surface blocks hold far more).
+//! cell. A slot is four bytes, so a block costs 256 bytes, less than the 33 bytes per cell of a hash
+//! slot once a block holds eight cells (surface blocks hold far more).
 
 use rustc_hash::FxHashMap;
 
-use super::{ChunkBits, ChunkEntry, ChunkMasks};
+use super::{CellBits, CellEntry, CellMasks};
 
-/// log2 of the block edge in physics chunks.
+/// log2 of the block edge in physics cells.
 pub(super) const BLOCK_BITS: u32 = 2;
-/// Chunk slots per block.
+/// Cell slots per block.
 const BLOCK_SLOTS: usize = 1 << (3 * BLOCK_BITS);
 /// Slot word: nothing stored.
 pub(super) const EMPTY: u32 = 0;
-/// Slot word: the chunk is tagged all solid.
+/// Slot word: the cell is tagged all solid.
 pub(super) const SOLID: u32 = 1;
-/// Slot word: the chunk is tagged all water.
+/// Slot word: the cell is tagged all water.
 pub(super) const WATER: u32 = 2;
 /// Slot words from here on index `masks` (minus this).
 pub(super) const FIRST_MASK: u32 = 3;
@@ -62,26 +62,26 @@ impl std::hash::Hash for Key {
     }
 }
 
-/// The block holding a chunk, per axis.
+/// The block holding a cell, per axis.
 #[inline]
-pub(super) fn block_of(chunk: i32) -> i32 {
-    chunk >> BLOCK_BITS
+pub(super) fn block_of(cell: i32) -> i32 {
+    cell >> BLOCK_BITS
 }
 
-/// The slot of a chunk inside its block.
+/// The slot of a cell inside its block.
 #[inline]
-pub(super) fn slot_in_block(chunk_pos: [i32; 3]) -> usize {
+pub(super) fn slot_in_block(cell_pos: [i32; 3]) -> usize {
     let m = (1 << BLOCK_BITS) - 1;
-    let [x, y, z] = chunk_pos.map(|c| (c & m) as usize);
+    let [x, y, z] = cell_pos.map(|c| (c & m) as usize);
     (((z << BLOCK_BITS) | y) << BLOCK_BITS) | x
 }
 
-/// The chunk entries of a broadphase (see the module docs).
+/// The cell entries of a broadphase (see the module docs).
 #[derive(Debug, Clone, Default)]
-pub(super) struct ChunkStore {
+pub(super) struct CellStore {
     blocks: FxHashMap<Key, u32>,
     slots: Vec<u32>,
-    masks: Vec<ChunkMasks>,
+    masks: Vec<CellMasks>,
     free: Vec<u32>,
     len: usize,
     dense: Vec<u32>,
@@ -96,12 +96,12 @@ const DENSE_PER_BLOCK: u64 = 16;
 const DENSE_ALLOWANCE: u64 = 1 << 14;
 
 /// The slot flags of a mask.
-fn mask_flags(m: &ChunkMasks) -> u32 {
+fn mask_flags(m: &CellMasks) -> u32 {
     let any = |k: &[u64; 8]| k.iter().any(|&w| w != 0);
     (if any(&m.solid) { HAS_SOLID } else { 0 }) | (if any(&m.water) { HAS_WATER } else { 0 })
 }
 
-impl ChunkStore {
+impl CellStore {
     /// Drop every entry (keeps the allocations).
     pub(super) fn clear(&mut self) {
         self.blocks.clear();
@@ -113,7 +113,7 @@ impl ChunkStore {
         self.dense_size = [0; 3];
     }
 
-    /// Number of stored chunks.
+    /// Number of stored cells.
     pub(super) fn len(&self) -> usize {
         self.len
     }
@@ -219,29 +219,29 @@ impl ChunkStore {
 
     /// The masks a slot word `>= FIRST_MASK` points at.
     #[inline]
-    pub(super) fn masks_of(&self, slot: u32) -> &ChunkMasks {
+    pub(super) fn masks_of(&self, slot: u32) -> &CellMasks {
         &self.masks[mask_index(slot)]
     }
 
     /// The entry a slot word stands for.
-    fn bits_of(&self, slot: u32) -> Option<ChunkBits<'_>> {
+    fn bits_of(&self, slot: u32) -> Option<CellBits<'_>> {
         match slot {
             EMPTY => None,
-            SOLID => Some(ChunkBits::Solid),
-            WATER => Some(ChunkBits::Water),
-            n => self.masks.get(mask_index(n)).map(ChunkBits::Masks),
+            SOLID => Some(CellBits::Solid),
+            WATER => Some(CellBits::Water),
+            n => self.masks.get(mask_index(n)).map(CellBits::Masks),
         }
     }
 
-    /// The entry of one chunk.
-    pub(super) fn get(&self, chunk_pos: [i32; 3]) -> Option<ChunkBits<'_>> {
-        let base = self.block_base(chunk_pos.map(block_of))?;
-        self.bits_of(self.slots[base + slot_in_block(chunk_pos)])
+    /// The entry of one cell.
+    pub(super) fn get(&self, cell_pos: [i32; 3]) -> Option<CellBits<'_>> {
+        let base = self.block_base(cell_pos.map(block_of))?;
+        self.bits_of(self.slots[base + slot_in_block(cell_pos)])
     }
 
-    /// Store `bits` for a chunk (`None` removes it).
-    pub(super) fn set(&mut self, chunk_pos: [i32; 3], bits: Option<ChunkEntry>) {
-        let block_pos = chunk_pos.map(block_of);
+    /// Store `bits` for a cell (`None` removes it).
+    pub(super) fn set(&mut self, cell_pos: [i32; 3], bits: Option<CellEntry>) {
+        let block_pos = cell_pos.map(block_of);
         let base = match (self.block_base(block_pos), &bits) {
             (Some(base), _) => base,
             (None, None) => return,
@@ -253,20 +253,20 @@ impl ChunkStore {
                 n as usize * BLOCK_SLOTS
             }
         };
-        let index = base + slot_in_block(chunk_pos);
+        let index = base + slot_in_block(cell_pos);
         let old = self.slots[index];
         if old >= FIRST_MASK {
             let i = mask_index(old);
-            self.masks[i] = ChunkMasks::default();
+            self.masks[i] = CellMasks::default();
             self.free.push(i as u32);
         }
         self.len -= usize::from(old != EMPTY);
         self.len += usize::from(bits.is_some());
         self.slots[index] = match bits {
             None => EMPTY,
-            Some(ChunkEntry::Solid) => SOLID,
-            Some(ChunkEntry::Water) => WATER,
-            Some(ChunkEntry::Masks(m)) => {
+            Some(CellEntry::Solid) => SOLID,
+            Some(CellEntry::Water) => WATER,
+            Some(CellEntry::Masks(m)) => {
                 let flags = mask_flags(&m);
                 let i = match self.free.pop() {
                     Some(i) => {
@@ -288,8 +288,8 @@ impl ChunkStore {
         };
     }
 
-    /// Every stored chunk with its entry, in no particular order.
-    pub(super) fn iter(&self) -> impl Iterator<Item = ([i32; 3], ChunkBits<'_>)> + '_ {
+    /// Every stored cell with its entry, in no particular order.
+    pub(super) fn iter(&self) -> impl Iterator<Item = ([i32; 3], CellBits<'_>)> + '_ {
         self.blocks.iter().flat_map(move |(&Key(b), &n)| {
             let base = n as usize * BLOCK_SLOTS;
             (0..BLOCK_SLOTS).filter_map(move |i| {
@@ -302,7 +302,7 @@ impl ChunkStore {
         })
     }
 
-    /// Stored chunks whose slot word is a mask index.
+    /// Stored cells whose slot word is a mask index.
     pub(super) fn masked_count(&self) -> usize {
         self.masks.len() - self.free.len()
     }
@@ -311,7 +311,7 @@ impl ChunkStore {
     pub(super) fn table_bytes(&self) -> usize {
         self.blocks.capacity() * (size_of::<(Key, u32)>() + 1)
             + self.slots.capacity() * size_of::<u32>()
-            + (self.masks.capacity() - self.masked_count()) * size_of::<ChunkMasks>()
+            + (self.masks.capacity() - self.masked_count()) * size_of::<CellMasks>()
             + self.free.capacity() * size_of::<u32>()
             + self.dense.capacity() * size_of::<u32>()
     }
@@ -340,10 +340,10 @@ impl ChunkStore {
         }
         for &f in &self.free {
             seen[f as usize] += 1;
-            assert_eq!(self.masks[f as usize], ChunkMasks::default(), "freed {f}");
+            assert_eq!(self.masks[f as usize], CellMasks::default(), "freed {f}");
         }
         assert!(seen.iter().all(|&n| n == 1), "mask entries leak or alias");
-        assert_eq!(stored, self.len, "stored chunk count");
+        assert_eq!(stored, self.len, "stored cell count");
         for (Key(b), &n) in &self.blocks {
             let base = n as usize * BLOCK_SLOTS;
             assert_eq!(self.block_base(*b), Some(base), "block {b:?} not indexed");

@@ -8,12 +8,12 @@ use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::progress::Progress;
 
-/// The brute-force answer: per chunk in the expanded range, does any covered voxel have solid/water
+/// The brute-force answer: per cell in the expanded range, does any covered voxel have solid/water
 /// matter within its 27-neighbourhood?
 fn brute_query(grid: &Grid, matter: &MatterTable, min: [f32; 3], max: [f32; 3]) -> Vec<Touch> {
     let (vlo, vhi) = expanded_voxel_range(min, max);
-    let clo = vlo.map(physics_chunk_of);
-    let chi = vhi.map(physics_chunk_of);
+    let clo = vlo.map(physics_cell_of);
+    let chi = vhi.map(physics_cell_of);
     let mut out = Vec::new();
     for cz in clo[2]..=chi[2] {
         for cy in clo[1]..=chi[1] {
@@ -33,7 +33,7 @@ fn brute_query(grid: &Grid, matter: &MatterTable, min: [f32; 3], max: [f32; 3]) 
                 }
                 if solid || water {
                     out.push(Touch {
-                        chunk_pos: c,
+                        cell_pos: c,
                         solid,
                         water,
                     });
@@ -86,9 +86,9 @@ fn random_aabb(rng: &mut ChaCha8Rng, lo: f32, hi: f32, max_edge: f32) -> ([f32; 
     (min, max)
 }
 
-/// Every stored chunk with its entry, in Z, Y, X order.
-fn sorted_entries(bp: &Broadphase) -> Vec<([i32; 3], ChunkBits<'_>)> {
-    let mut v: Vec<_> = bp.chunks.iter().collect();
+/// Every stored cell with its entry, in Z, Y, X order.
+fn sorted_entries(bp: &Broadphase) -> Vec<([i32; 3], CellBits<'_>)> {
+    let mut v: Vec<_> = bp.cells.iter().collect();
     v.sort_unstable_by_key(|(p, _)| (p[2], p[1], p[0]));
     v
 }
@@ -122,15 +122,15 @@ fn lookup_tables_select_strips() {
 }
 
 #[test]
-fn lone_voxel_dilates_into_neighbour_chunks() {
+fn lone_voxel_dilates_into_neighbour_cells() {
     let table = MaterialTable::builtin();
     let mut grid = Grid::new();
     grid.set(VoxelPos::new(0, 0, 0), Voxel::filled(2));
     let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
     bp.assert_valid(&grid);
-    // Voxel 0 dilates into -1..=1 on each axis: chunks -1 and 0 on each axis.
-    assert_eq!(bp.chunk_count(), 8);
-    let m = bp.chunk([0, 0, 0]).expect("stored").masks();
+    // Voxel 0 dilates into -1..=1 on each axis: cells -1 and 0 on each axis.
+    assert_eq!(bp.cell_count(), 8);
+    let m = bp.cell([0, 0, 0]).expect("stored").masks();
     assert_eq!(m.solid[0], 0x0303, "bits x 0..=1, z 0..=1 of slice 0");
     assert_eq!(m.solid[1], 0x0303);
     assert_eq!(m.solid[2], 0);
@@ -139,16 +139,16 @@ fn lone_voxel_dilates_into_neighbour_chunks() {
     // An AABB at x 3.5..4: expanded to voxels 2..=5, no dilated bit there.
     bp.query([3.5, 0.2, 0.2], [4.0, 0.4, 0.4], &mut out);
     assert!(out.is_empty());
-    // x 2.5..3 expands to voxels 1..=4 (voxel 1 is dilated); y and z reach chunks -1 and 0.
+    // x 2.5..3 expands to voxels 1..=4 (voxel 1 is dilated); y and z reach cells -1 and 0.
     bp.query([2.5, 0.2, 0.2], [3.0, 0.4, 0.4], &mut out);
     assert_eq!(out.len(), 4);
     assert!(out
         .iter()
-        .all(|t| t.solid && !t.water && t.chunk_pos[0] == 0));
+        .all(|t| t.solid && !t.water && t.cell_pos[0] == 0));
 }
 
 #[test]
-fn full_and_empty_chunks_are_tagged_or_absent() {
+fn full_and_empty_cells_are_tagged_or_absent() {
     let table = MaterialTable::builtin();
     let water = table.require("Water").expect("water");
     let mut grid = Grid::new();
@@ -162,17 +162,17 @@ fn full_and_empty_chunks_are_tagged_or_absent() {
     );
     let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
     bp.assert_valid(&grid);
-    assert_eq!(bp.chunk([0, -2, 0]), Some(ChunkBits::Solid));
-    assert_eq!(bp.chunk([0, 1, 0]), Some(ChunkBits::Water));
-    assert!(matches!(bp.chunk([0, 0, 0]), Some(ChunkBits::Masks(_))));
-    assert!(matches!(bp.chunk([0, 3, 0]), Some(ChunkBits::Masks(_))));
-    assert_eq!(bp.chunk([0, 5, 0]), None);
+    assert_eq!(bp.cell([0, -2, 0]), Some(CellBits::Solid));
+    assert_eq!(bp.cell([0, 1, 0]), Some(CellBits::Water));
+    assert!(matches!(bp.cell([0, 0, 0]), Some(CellBits::Masks(_))));
+    assert!(matches!(bp.cell([0, 3, 0]), Some(CellBits::Masks(_))));
+    assert_eq!(bp.cell([0, 5, 0]), None);
     let mem = bp.memory();
-    assert!(mem.tagged_chunks > 0 && mem.masked_chunks > 0);
-    assert_eq!(mem.mask_bytes, mem.masked_chunks * 128);
+    assert!(mem.tagged_cells > 0 && mem.masked_cells > 0);
+    assert_eq!(mem.mask_bytes, mem.masked_cells * 128);
     let mut out = Vec::new();
     bp.query([-3.0, 6.0, -3.0], [3.0, 7.0, 3.0], &mut out);
-    // Voxels y 5..=8: chunk y 0 (solid reaches only its slice 0) and chunk y 1 (all water).
+    // Voxels y 5..=8: cell y 0 (solid reaches only its slice 0) and cell y 1 (all water).
     assert!(out.iter().all(|t| t.water && !t.solid), "{out:?}");
     assert_eq!(out.len(), 8);
 }
@@ -232,7 +232,7 @@ fn stale_entries_are_caught() {
     let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
     grid.set(VoxelPos::new(4, 3, 3), Voxel::filled(2));
     let caught = std::panic::catch_unwind(|| bp.assert_valid(&grid));
-    assert!(caught.is_err(), "a stale chunk passed assert_valid");
+    assert!(caught.is_err(), "a stale cell passed assert_valid");
 }
 
 #[test]
@@ -292,7 +292,7 @@ fn naive_bits_query(bp: &Broadphase, range: &QueryRange) -> Vec<Touch> {
     for cz in range.clo[2]..=range.chi[2] {
         for cy in range.clo[1]..=range.chi[1] {
             for cx in range.clo[0]..=range.chi[0] {
-                let Some(bits) = bp.chunk([cx, cy, cz]) else {
+                let Some(bits) = bp.cell([cx, cy, cz]) else {
                     continue;
                 };
                 let m = bits.masks();
@@ -348,7 +348,7 @@ fn every_query_path_gives_the_same_answer() {
             bp.query_stored(&range, &mut out);
             assert_eq!(out, want, "all-stored path {min:?}..{max:?}");
             out.clear();
-            bp.query_walk(&range, |b| bp.chunks.block_base(b), &mut out);
+            bp.query_walk(&range, |b| bp.cells.block_base(b), &mut out);
             assert_eq!(out, want, "walk path {min:?}..{max:?}");
             let blocks = range.block_count();
             if blocks <= SMALL_BLOCKS as u64 {
@@ -356,7 +356,7 @@ fn every_query_path_gives_the_same_answer() {
                 bp.query_few_blocks(&range, &mut out);
                 assert_eq!(out, want, "few-blocks path {min:?}..{max:?}");
             }
-            let path = if blocks > bp.chunks.block_count() as u64 {
+            let path = if blocks > bp.cells.block_count() as u64 {
                 0
             } else {
                 usize::from(blocks <= SMALL_BLOCKS as u64) + 1
@@ -371,24 +371,24 @@ fn every_query_path_gives_the_same_answer() {
 }
 
 #[test]
-fn removed_chunks_free_their_masks_for_reuse() {
+fn removed_cells_free_their_masks_for_reuse() {
     let table = MaterialTable::builtin();
     let mut grid = Grid::new();
     let mut scratch = BuildScratch::default();
     let lone = VoxelBox::new(VoxelPos::new(3, 3, 3), VoxelPos::new(4, 4, 4));
     grid.fill_box(lone, Voxel::filled(2));
     let mut bp = Broadphase::build(&grid, &table, &mut scratch);
-    let masked = bp.memory().masked_chunks;
+    let masked = bp.memory().masked_cells;
     assert_eq!(masked, 1);
     for step in 0..4 {
         grid.fill_box(lone, Voxel::AIR);
         bp.update(&grid, lone, &mut scratch);
         bp.assert_valid(&grid);
-        assert_eq!(bp.chunk_count(), 0, "step {step}");
+        assert_eq!(bp.cell_count(), 0, "step {step}");
         grid.fill_box(lone, Voxel::filled(2));
         bp.update(&grid, lone, &mut scratch);
         bp.assert_valid(&grid);
-        assert_eq!(bp.memory().masked_chunks, masked, "step {step}");
+        assert_eq!(bp.memory().masked_cells, masked, "step {step}");
     }
     let before = bp.memory().total_bytes;
     grid.fill_box(lone, Voxel::AIR);

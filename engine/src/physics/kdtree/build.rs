@@ -22,7 +22,7 @@
 //! A triangle's midpoint is the centre of its bounding box. The region is the box a query recovers
 //! for the node, so choosing its longest axis keeps the recovered boxes compact: on a flat sheet of
 //! terrain the triangles' own bounds are thin in Y and would never be split there, leaving every
-//! node's recovered box as tall as the chunk. Even sides mean every leaf but at most one holds two
+//! node's recovered box as tall as the cell. Even sides mean every leaf but at most one holds two
 //! triangles: `n` triangles make at most `n` nodes (12 bytes per triangle).
 //!
 //! Each level costs two linear passes over the node's triangles: the partition, then the children's

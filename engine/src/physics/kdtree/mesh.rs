@@ -1,7 +1,7 @@
 //! The meshes a [`super::KdTree`] indexes: anything that hands out a triangle's corners by id.
 //!
 //! The tree stores only triangle ids, so it works over any storage of the mesh: [`MeshRef`] borrows
-//! the mesher's own form (`f32` positions, three `u32` indices per triangle), and physics chunks keep
+//! the mesher's own form (`f32` positions, three `u32` indices per triangle), and physics cells keep
 //! a compact quantized form (`physics::shape`). A mesh made of quads — triangle pairs
 //! `(a, b, c), (a, c, d)` sharing the diagonal `a–c`, as the mesher emits them — says so with
 //! [`TriangleMesh::is_quads`], and the tree then keeps each quad in one leaf.

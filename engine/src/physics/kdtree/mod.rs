@@ -1,4 +1,4 @@
-//! A loose kD tree over one chunk's triangle mesh: the narrowphase acceleration structure.
+//! A loose kD tree over one cell's triangle mesh: the narrowphase acceleration structure.
 //!
 //! Every branch splits its triangles along one axis, but instead of one plane it keeps **two**: the
 //! highest coordinate reached by the left triangles and the lowest reached by the right ones. The two
@@ -30,13 +30,13 @@
 //! ```
 //!
 //! The tree stores only triangle ids; the caller keeps the mesh (any [`TriangleMesh`]: the mesher's
-//! `positions` + `indices` through [`MeshRef`], or a physics chunk's compact mesh) and passes the same
+//! `positions` + `indices` through [`MeshRef`], or a physics cell's compact mesh) and passes the same
 //! one to every query. Queries run on a fixed-size stack:
 //! the 25 % balance rule of the builder bounds the depth by [`MAX_DEPTH`] for any mesh the builder
 //! accepts.
 //!
 //! # Rationale
-//! Terrain physics builds a tree lazily whenever a chunk is first touched by a body or a ray, and again
+//! Terrain physics builds a tree lazily whenever a cell is first touched by a body or a ray, and again
 //! after every edit, so build time and memory matter as much as query speed. A kD node needs two
 //! floats where an AABB-tree node needs six, and construction is a few linear passes per level.
 //! Queries recover node extents on the way down (the segment of the ray inside a node, or the

@@ -7,13 +7,13 @@ use rand_chacha::ChaCha8Rng;
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::mesh::{mesh, MeshBuffer, MeshInput};
-use crate::physics::chunk_mesh::{blend_material, snap};
+use crate::physics::cell_mesh::{blend_material, snap};
 use crate::physics::kdtree::intersect_f64;
 use crate::progress::Progress;
 use crate::voxel::{Voxel, VoxelPos};
 
-/// The whole world's mesh, with positions snapped to the grid physics chunks store them on, so its
-/// triangles are bit for bit those of the chunk shapes.
+/// The whole world's mesh, with positions snapped to the grid physics cells store them on, so its
+/// triangles are bit for bit those of the cell shapes.
 struct WholeMesh {
     positions: Vec<[f32; 3]>,
     materials: Vec<u8>,
@@ -262,7 +262,7 @@ fn raycasts_match_brute_force_on_box_world_with_small_cache() {
 }
 
 #[test]
-fn edits_invalidate_cached_chunks() {
+fn edits_invalidate_cached_cells() {
     let (mut grid, table) = islands();
     let rock = table.require("Rock").expect("rock");
     let mut world = PhysicsWorld::new(&grid, &table, DEFAULT_CACHE_BYTES);
@@ -353,7 +353,7 @@ fn ray_down_onto_a_slab_reports_point_normal_material() {
     assert!(hit.normal[1] > 0.99, "{hit:?}");
     assert_eq!(hit.material, grass);
     assert!(!hit.water);
-    assert_eq!(hit.chunk[1], 1);
+    assert_eq!(hit.cell[1], 1);
     let short = world.raycast(&grid, [3.3, 40.0, -5.2], [0.0, -1.0, 0.0], 29.0);
     assert_eq!(short.expect("valid"), None);
 }

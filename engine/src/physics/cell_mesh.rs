@@ -1,4 +1,4 @@
-//! The compact triangle mesh of one physics chunk: 16-bit positions, one material byte per vertex,
+//! The compact triangle mesh of one physics cell: 16-bit positions, one material byte per vertex,
 //! four 16-bit indices per quad.
 //!
 //! ```text
@@ -6,11 +6,11 @@
 //!     │  snap positions to the 1/4096-voxel grid, keep each vertex's heaviest material,
 //!     │  fold each triangle pair (a, b, c), (a, c, d) into one quad [a, b, c, d]
 //!     v
-//!   ChunkMesh: 6 B + 1 B per vertex, 8 B per quad (4 B per triangle)
+//!   CellMesh: 6 B + 1 B per vertex, 8 B per quad (4 B per triangle)
 //! ```
 //!
-//! A position is stored as `q = p · 4096 − base · 4096` in a `u16`, where `base` is the chunk's low
-//! corner minus [`BASE_MARGIN`], so the 16 voxels from `base` are covered (a chunk's vertices lie
+//! A position is stored as `q = p · 4096 − base · 4096` in a `u16`, where `base` is the cell's low
+//! corner minus [`BASE_MARGIN`], so the 16 voxels from `base` are covered (a cell's vertices lie
 //! within half a voxel of its 8³ box). Reading back `base + q / 4096` in `f32` gives exactly
 //! [`snap`]`(p)`: both are the one rounding of the real number `K / 4096`, `K = ⌊p · 4096 + ½⌋`.
 //! So any mesh snapped with [`snap`] — a whole-world brute force in tests, say — has bit-identical
@@ -19,7 +19,7 @@
 //! # Rationale
 //! Narrowphase data is built lazily and cached under a byte budget, so its size decides how much of a
 //! world stays ready for contacts and rays. With the kD tree at 12 B per triangle, the mesh must stay
-//! near 12 B per triangle too; `f32` positions alone cost about 7.5 B per triangle on 8³ chunks (0.63
+//! near 12 B per triangle too; `f32` positions alone cost about 7.5 B per triangle on 8³ cells (0.63
 //! vertices per triangle). Triangle ids stay `2k` and `2k + 1` for quad `k`, the layout the tree's
 //! quad leaves expect.
 
@@ -32,7 +32,7 @@ use super::kdtree::TriangleMesh;
 /// Grid steps per voxel of stored positions.
 pub const STEPS_PER_VOXEL: f32 = 4096.0;
 
-/// How far below the chunk's low corner the position grid starts, in voxels.
+/// How far below the cell's low corner the position grid starts, in voxels.
 pub const BASE_MARGIN: i32 = 4;
 
 /// `p` on the 1/4096-voxel grid positions are stored on (see the module docs).
@@ -45,9 +45,9 @@ fn grid_index(p: f32) -> f64 {
     (f64::from(p) * f64::from(STEPS_PER_VOXEL) + 0.5).floor()
 }
 
-/// One physics chunk's mesh (see the module docs).
+/// One physics cell's mesh (see the module docs).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct ChunkMesh {
+pub struct CellMesh {
     /// World position of grid coordinate 0 (integers).
     base: [f32; 3],
     /// Vertex positions: `base + q / 4096`.
@@ -60,8 +60,8 @@ pub struct ChunkMesh {
     solid_quads: u32,
 }
 
-impl ChunkMesh {
-    /// The compact form of the mesher's output `buf` for a chunk whose low corner is `min`.
+impl CellMesh {
+    /// The compact form of the mesher's output `buf` for a cell whose low corner is `min`.
     ///
     /// # Errors
     /// [`Error::Invalid`] when a vertex lies outside the 16 voxels from `min − 4`, there are more
@@ -72,7 +72,7 @@ impl ChunkMesh {
         let n = buf.positions.len();
         if n > usize::from(u16::MAX) + 1 {
             return Err(Error::Invalid(format!(
-                "physics chunk at {min:?}: {n} vertices do not fit 16-bit indices"
+                "physics cell at {min:?}: {n} vertices do not fit 16-bit indices"
             )));
         }
         let mut positions = Vec::with_capacity(n);
@@ -82,7 +82,7 @@ impl ChunkMesh {
                 let v = grid_index(p[a]) - f64::from(base[a]) * f64::from(STEPS_PER_VOXEL);
                 if !(0.0..=f64::from(u16::MAX)).contains(&v) {
                     return Err(Error::Invalid(format!(
-                        "physics chunk at {min:?}: vertex {p:?} is outside the chunk's range"
+                        "physics cell at {min:?}: vertex {p:?} is outside the cell's range"
                     )));
                 }
                 q[a] = v as u16;
@@ -91,7 +91,7 @@ impl ChunkMesh {
         }
         if buf.materials.len() != n {
             return Err(Error::Invalid(format!(
-                "physics chunk at {min:?}: {} vertex materials for {n} vertices",
+                "physics cell at {min:?}: {} vertex materials for {n} vertices",
                 buf.materials.len()
             )));
         }
@@ -100,14 +100,14 @@ impl ChunkMesh {
         for list in [&buf.solid_indices, &buf.water_indices] {
             if list.len() % 6 != 0 {
                 return Err(Error::Invalid(format!(
-                    "physics chunk at {min:?}: {} indices do not make quads",
+                    "physics cell at {min:?}: {} indices do not make quads",
                     list.len()
                 )));
             }
             for t in list.chunks_exact(6) {
                 if t[0] != t[3] || t[2] != t[4] {
                     return Err(Error::Invalid(format!(
-                        "physics chunk at {min:?}: triangles {t:?} are not one quad"
+                        "physics cell at {min:?}: triangles {t:?} are not one quad"
                     )));
                 }
                 // Every index is below `n`, which fits 16 bits (checked above).
@@ -167,7 +167,7 @@ impl ChunkMesh {
     }
 }
 
-impl TriangleMesh for ChunkMesh {
+impl TriangleMesh for CellMesh {
     fn triangle_count(&self) -> usize {
         self.quads.len() * 2
     }
@@ -199,7 +199,7 @@ impl TriangleMesh for ChunkMesh {
             .position(|q| q.iter().any(|&v| usize::from(v) >= n))
         {
             Some(k) => Err(Error::Invalid(format!(
-                "chunk mesh: quad {k} uses a vertex beyond the {n} there are"
+                "cell mesh: quad {k} uses a vertex beyond the {n} there are"
             ))),
             None => Ok(()),
         }
@@ -245,7 +245,7 @@ mod tests {
     use crate::voxel::{MaterialTable, VoxelBox, VoxelPos};
 
     #[test]
-    fn snap_matches_what_the_chunk_mesh_reads_back() {
+    fn snap_matches_what_the_cell_mesh_reads_back() {
         let grid = generate(
             &GeneratorSettings {
                 preset: Preset::Canyons,
@@ -265,7 +265,7 @@ mod tests {
             let voxels = grid.read_box_vec(padded);
             let input = MeshInput::new(&voxels, padded.size(), padded.min);
             mesh(&input, &MaterialTable::builtin(), &mut buf);
-            let cm = ChunkMesh::from_mesher(&buf, min).expect("compacts");
+            let cm = CellMesh::from_mesher(&buf, min).expect("compacts");
             cm.check().expect("valid");
             assert_eq!(cm.triangle_count(), buf.triangle_count());
             let all: Vec<u32> = buf
@@ -276,7 +276,7 @@ mod tests {
                 .collect();
             for (id, t) in all.chunks_exact(3).enumerate() {
                 let want = [0, 1, 2].map(|k| buf.positions[t[k] as usize].map(snap));
-                assert_eq!(cm.corners(id as u32), want, "chunk {min:?} triangle {id}");
+                assert_eq!(cm.corners(id as u32), want, "cell {min:?} triangle {id}");
                 // Snapping moves a vertex by at most half a grid step.
                 for k in 0..3 {
                     let p = buf.positions[t[k] as usize];
@@ -300,18 +300,18 @@ mod tests {
         buf.materials = vec![[1, 0, 0, 0]; 4];
         buf.weights = vec![[255, 0, 0, 0]; 4];
         buf.solid_indices = vec![0, 1, 2, 0, 2, 3];
-        assert!(ChunkMesh::from_mesher(&buf, [0, 0, 0]).is_ok());
+        assert!(CellMesh::from_mesher(&buf, [0, 0, 0]).is_ok());
         // A material missing.
         buf.materials.pop();
-        assert!(ChunkMesh::from_mesher(&buf, [0, 0, 0]).is_err());
+        assert!(CellMesh::from_mesher(&buf, [0, 0, 0]).is_err());
         buf.materials.push([1, 0, 0, 0]);
-        // Far outside the chunk's 16-voxel range.
-        assert!(ChunkMesh::from_mesher(&buf, [40, 0, 0]).is_err());
+        // Far outside the cell's 16-voxel range.
+        assert!(CellMesh::from_mesher(&buf, [40, 0, 0]).is_err());
         // Not a quad.
         buf.solid_indices = vec![0, 1, 2, 1, 2, 3];
-        assert!(ChunkMesh::from_mesher(&buf, [0, 0, 0]).is_err());
+        assert!(CellMesh::from_mesher(&buf, [0, 0, 0]).is_err());
         buf.solid_indices = vec![0, 1, 2];
-        assert!(ChunkMesh::from_mesher(&buf, [0, 0, 0]).is_err());
+        assert!(CellMesh::from_mesher(&buf, [0, 0, 0]).is_err());
     }
 
     #[test]

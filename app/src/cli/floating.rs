@@ -1,0 +1,162 @@
+//! `strata floating FILE [--json] [--delete] [-o OUT]`: find the pieces of solid terrain that do not
+//! reach the world's bottom layer, and optionally delete them.
+//!
+//! A piece is a set of face-connected (6-neighbour) voxels whose material is neither Air nor a liquid,
+//! whatever their occupancy, none of which lies in the world's bottom layer (the header's minimum y).
+//! JSON output: `{"count": N, "voxels": total, "pieces": [{"voxels": n, "min": [x, y, z], "max":
+//! [x, y, z]}, ...]}`, pieces largest first, `max` inclusive. `--delete` turns every piece to Air as
+//! one undo step and saves the project in place (atomically, keeping `FILE.bak`) or to `OUT`; with
+//! nothing to delete, the file is left alone (and `OUT`, if given, is still written).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use serde_json::{json, Value};
+use strata_engine::floating::{delete_pieces, find_floating, FloatingPiece};
+use strata_engine::format::project::Project;
+
+use super::progress::with_bar;
+use crate::{AppError, AppResult};
+
+/// `strata floating`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct FloatingArgs {
+    /// Project file.
+    file: PathBuf,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Turn every floating piece to Air (one undo step) and save the project.
+    #[arg(long)]
+    delete: bool,
+    /// With --delete: save to this file instead of overwriting FILE.
+    #[arg(short = 'o', long = "out", value_name = "OUT")]
+    out: Option<PathBuf>,
+}
+
+impl FloatingArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// `-o` without `--delete`, an unreadable project, a failed save.
+    pub fn run(self) -> AppResult<()> {
+        if self.out.is_some() && !self.delete {
+            return Err(AppError::Usage(
+                "-o OUT writes the project with its floating pieces deleted; add --delete".into(),
+            ));
+        }
+        let mut project = with_bar("loading", |p| Project::load_with(&self.file, p))?;
+        let bottom = project.header.bounds.min.y;
+        let started = Instant::now();
+        let pieces = with_bar("searching", |p| {
+            find_floating(&project.grid, &project.header.materials, bottom, p)
+        })?;
+        let search_ms = started.elapsed().as_secs_f64() * 1e3;
+        let mut saved = None;
+        if self.delete {
+            let changed = delete_pieces(&mut project.grid, &mut project.history, &pieces);
+            let target = self.out.clone().or(changed.map(|_| self.file.clone()));
+            if let Some(path) = target {
+                with_bar("saving", |p| project.save_with(&path, p))?;
+                saved = Some(path);
+            }
+        }
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        let io = |e| AppError::io("stdout", e);
+        if self.json {
+            let mut j = report_json(&pieces);
+            if self.delete {
+                j["deleted"] = json!(!pieces.is_empty());
+                j["saved"] = json!(saved.as_ref().map(|p| p.display().to_string()));
+            }
+            writeln!(out, "{j}").map_err(io)?;
+        } else {
+            write!(out, "{}", report_text(&pieces, bottom, search_ms)).map_err(io)?;
+            if self.delete {
+                let line = match (&saved, pieces.is_empty()) {
+                    (Some(p), false) => format!(
+                        "deleted {} pieces as one undo step; saved {}",
+                        pieces.len(),
+                        p.display()
+                    ),
+                    (Some(p), true) => format!("nothing to delete; saved {}", p.display()),
+                    (None, _) => "nothing to delete; file unchanged".to_owned(),
+                };
+                writeln!(out, "{line}").map_err(io)?;
+            }
+        }
+        out.flush().map_err(io)
+    }
+}
+
+fn report_json(pieces: &[FloatingPiece]) -> Value {
+    let list: Vec<Value> = pieces
+        .iter()
+        .map(|p| {
+            json!({
+                "voxels": p.voxels,
+                "min": p.min.to_array(),
+                "max": p.max.to_array(),
+            })
+        })
+        .collect();
+    json!({
+        "count": pieces.len(),
+        "voxels": pieces.iter().map(|p| p.voxels).sum::<u64>(),
+        "pieces": list,
+    })
+}
+
+fn report_text(pieces: &[FloatingPiece], bottom: i32, search_ms: f64) -> String {
+    use std::fmt::Write as _;
+    let total: u64 = pieces.iter().map(|p| p.voxels).sum();
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{} floating pieces, {total} voxels (not connected to the bottom layer y = {bottom}); \
+         searched in {search_ms:.0} ms",
+        pieces.len()
+    );
+    if !pieces.is_empty() {
+        let _ = writeln!(t, "{:>5} {:>10}  {:<20} max", "#", "voxels", "min");
+    }
+    let v = |p: [i32; 3]| format!("{},{},{}", p[0], p[1], p[2]);
+    for (i, p) in pieces.iter().enumerate() {
+        let _ = writeln!(
+            t,
+            "{i:>5} {:>10}  {:<20} {}",
+            p.voxels,
+            v(p.min.to_array()),
+            v(p.max.to_array())
+        );
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strata_engine::voxel::VoxelPos;
+
+    #[test]
+    fn reports_keep_the_contract() {
+        let piece = |n: u64, y: i32| FloatingPiece {
+            voxels: n,
+            min: VoxelPos::new(1, y, 3),
+            max: VoxelPos::new(4, y + 2, 6),
+            runs: Vec::new(),
+        };
+        let pieces = [piece(27, 10), piece(4, 20)];
+        let j = report_json(&pieces);
+        assert_eq!(j["count"], 2);
+        assert_eq!(j["voxels"], 31);
+        assert_eq!(j["pieces"][0]["voxels"], 27);
+        assert_eq!(j["pieces"][0]["min"], json!([1, 10, 3]));
+        assert_eq!(j["pieces"][1]["max"], json!([4, 22, 6]));
+        let t = report_text(&pieces, 0, 1.0);
+        assert!(t.starts_with("2 floating pieces, 31 voxels"), "{t}");
+        assert_eq!(report_json(&[])["pieces"], json!([]));
+    }
+}
