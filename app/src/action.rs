@@ -105,6 +105,8 @@ pub enum Action {
     },
     /// Apply a voxel change as one undo step.
     Edit(BoxEdit),
+    /// Turn these floating pieces to Air as one undo step (the Physics panel's Cleanup).
+    DeleteFloating(Vec<strata_engine::floating::FloatingPiece>),
     /// Install a new bake of the whole world's light.
     InstallLight(Box<strata_engine::light::LightMap>),
     /// Install a re-bake of the stale light.

@@ -14,6 +14,7 @@
 
 use std::path::{Path, PathBuf};
 
+use strata_engine::floating::{delete_pieces, FloatingPiece};
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::history::History;
 use strata_engine::light::{LightMap, LightPatch, SolidVolume};
@@ -316,6 +317,19 @@ impl Document {
         for b in boxes {
             self.changed(b);
         }
+    }
+
+    /// Turn the voxels of `pieces` (found by `strata_engine::floating::find_floating` on the current
+    /// voxels) to Air as one undo step; each piece's bounds are recorded and published. Returns the
+    /// bounding box of the change, `None` when there was nothing to delete.
+    pub fn delete_floating(&mut self, pieces: &[FloatingPiece]) -> Option<VoxelBox> {
+        self.end_stroke();
+        let project = &mut self.project;
+        let changed = delete_pieces(&mut project.grid, &mut project.history, pieces)?;
+        for p in pieces.iter().filter(|p| !p.runs.is_empty()) {
+            self.changed(p.bounds());
+        }
+        Some(changed)
     }
 
     /// Undo the newest step; returns its name, or `None` when there was nothing to undo.

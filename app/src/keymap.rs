@@ -44,6 +44,10 @@ pub enum Command {
     RightView,
     /// Look down.
     TopView,
+    /// The Physics panel's Drop tool.
+    DropTool,
+    /// Play or pause the Physics panel's simulation.
+    PlayPause,
 }
 
 impl Command {
@@ -66,6 +70,8 @@ impl Command {
             Command::FrontView => "Front view".into(),
             Command::RightView => "Right view".into(),
             Command::TopView => "Top view".into(),
+            Command::DropTool => "Drop tool".into(),
+            Command::PlayPause => "Play or pause physics".into(),
         }
     }
 }
@@ -140,6 +146,8 @@ impl Default for Keymap {
             (Command::FrontView, key(Modifiers::ALT, Key::Num1)),
             (Command::RightView, key(Modifiers::ALT, Key::Num3)),
             (Command::TopView, key(Modifiers::ALT, Key::Num7)),
+            (Command::DropTool, key(none, Key::B)),
+            (Command::PlayPause, key(none, Key::P)),
         ]
         .into_iter()
         .map(|(command, keys)| Binding {

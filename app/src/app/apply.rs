@@ -224,6 +224,14 @@ impl EditorApp {
                     doc.edit_boxes(&edit.name, &edit.boxes, edit.write);
                 }
             }
+            Action::DeleteFloating(pieces) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    self.message = match doc.delete_floating(&pieces) {
+                        Some(_) => format!("Deleted {} floating pieces", pieces.len()),
+                        None => "No floating terrain to delete".into(),
+                    };
+                }
+            }
             Action::InstallLight(light) => {
                 if let Some(doc) = self.doc.as_mut() {
                     doc.install_light(*light);
@@ -273,7 +281,8 @@ impl EditorApp {
             | Action::BeginStroke(_)
             | Action::Dab { .. }
             | Action::SeaLevel { .. }
-            | Action::Edit(_) => {
+            | Action::Edit(_)
+            | Action::DeleteFloating(_) => {
                 self.message = "Busy: wait for the running job to finish".into();
             }
         }

@@ -60,6 +60,7 @@ macro_rules! view {
             keymap: &$app.keymap,
             config: $app.config.as_deref(),
             frame: $app.frame_stats(),
+            camera: $app.viewport.camera,
         }
     };
 }

@@ -11,6 +11,7 @@ pub mod history;
 pub mod import_heightmap;
 pub mod lighting;
 pub mod new_world;
+pub mod physics;
 pub mod preferences;
 pub mod recent;
 pub mod shortcuts;
@@ -40,6 +41,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(tools::ToolsPanel::default()),
         Box::new(history::HistoryPanel),
         Box::new(lighting::LightingPanel::default()),
+        Box::new(physics::PhysicsPanel::default()),
         Box::new(new_world::NewWorldWindow::default()),
         Box::new(import_heightmap::ImportHeightmapWindow::default()),
         Box::new(recent::RecentWindow::default()),
@@ -80,6 +82,8 @@ pub struct View<'a> {
     pub config: Option<&'a Path>,
     /// Figures of the last frame.
     pub frame: FrameStats,
+    /// The viewport's camera (what is visible).
+    pub camera: crate::viewport::camera::EditorCamera,
 }
 
 /// Figures of the last frame, for the status bar and the Statistics window.

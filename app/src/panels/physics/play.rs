@@ -1,0 +1,252 @@
+//! The Physics panel's scratch simulation: test bodies over the document's terrain, played in real
+//! time on the UI thread under a per-frame compute budget.
+//!
+//! ```text
+//!   first drop ──> PhysicsWorld::new(grid)   the panel's own collision view of the voxels
+//!                  Simulation::new(table)    bodies; floor = the world's bottom
+//!   tick (playing) ──> Simulation::advance(real seconds since the last tick, STEP_BUDGET)
+//!   edit (any path: tools, undo, redo, cleanup) ──> Simulation::on_edit(world, grid, box)
+//!   new document ──> everything dropped
+//! ```
+//!
+//! Bodies are a scratch layer: they live here only, never in the document, its undo history or its
+//! file. The world is the panel's own (the document's is not mutable from a panel); it is refreshed
+//! through the same edit notification as every other consumer, so collision is current the frame an
+//! edit lands.
+
+use std::time::{Duration, Instant};
+
+use strata_engine::physics::body::{
+    drop_bodies, rain_bodies, Advance, ContactPoint, DropSpec, RainSpec, SimSettings, SimStatus,
+    Simulation,
+};
+use strata_engine::physics::PhysicsWorld;
+use strata_engine::voxel::VoxelBox;
+
+use crate::document::Document;
+
+/// Compute the simulation may spend per frame: at 60 frames per second it leaves most of the
+/// 16.7 ms frame to the UI and the viewport. Steps beyond it are dropped and the simulation runs
+/// slower than real time instead.
+pub const STEP_BUDGET: Duration = Duration::from_millis(6);
+
+/// Narrowphase cache of the panel's physics world, bytes.
+const CACHE_BYTES: usize = 16 << 20;
+
+/// Gap (voxels) under which a contact is drawn.
+const CONTACT_MARGIN: f32 = 0.05;
+
+/// The world and the bodies (see the module docs).
+#[derive(Default)]
+pub struct Playground {
+    world: Option<PhysicsWorld>,
+    sim: Option<Simulation>,
+    /// Stepping in real time.
+    pub playing: bool,
+    last_tick: Option<Instant>,
+    contacts: Vec<ContactPoint>,
+    contacts_stale: bool,
+    last: Advance,
+}
+
+impl Playground {
+    /// The simulation, once something was dropped.
+    pub fn sim(&self) -> Option<&Simulation> {
+        self.sim.as_ref()
+    }
+
+    /// Counts of bodies by state.
+    pub fn status(&self) -> SimStatus {
+        self.sim.as_ref().map(Simulation::status).unwrap_or_default()
+    }
+
+    /// Fixed steps per real second (measured over half a second while playing; 0 when paused).
+    pub fn steps_per_second(&self) -> f64 {
+        if self.playing {
+            self.sim
+                .as_ref()
+                .map_or(0.0, |s| s.pacer().steps_per_second())
+        } else {
+            0.0
+        }
+    }
+
+    /// Simulated seconds per real second while playing (1 is real time).
+    pub fn speed(&self) -> f64 {
+        self.sim.as_ref().map_or(0.0, |s| {
+            self.steps_per_second() * f64::from(s.settings().dt)
+        })
+    }
+
+    /// What the last frame of play did.
+    pub fn last_frame(&self) -> Advance {
+        self.last
+    }
+
+    /// The contacts found the last time they were asked for (see [`Playground::refresh_contacts`]).
+    pub fn contacts(&self) -> &[ContactPoint] {
+        &self.contacts
+    }
+
+    /// Forget everything (a new document).
+    pub fn reset_all(&mut self) {
+        *self = Self::default();
+    }
+
+    fn ensure(&mut self, doc: &Document) -> (&mut PhysicsWorld, &mut Simulation) {
+        let world = self
+            .world
+            .get_or_insert_with(|| PhysicsWorld::new(doc.grid(), doc.materials(), CACHE_BYTES));
+        let sim = self.sim.get_or_insert_with(|| {
+            let settings = SimSettings {
+                floor_y: Some(doc.bounds().min.y as f32),
+                ..SimSettings::default()
+            };
+            Simulation::new(doc.materials(), settings)
+        });
+        (world, sim)
+    }
+
+    /// Drop bodies as `spec` says; returns how many were added. Starts playing.
+    ///
+    /// # Errors
+    /// A message naming the bad value (outside the world, size, density, count, spread) or the
+    /// simulation's body limit.
+    pub fn drop_at(&mut self, doc: &Document, spec: &DropSpec) -> Result<usize, String> {
+        spec.check(&doc.bounds()).map_err(|e| e.to_string())?;
+        let (world, sim) = self.ensure(doc);
+        let bodies = drop_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
+            .map_err(|e| e.to_string())?;
+        self.add(&bodies)
+    }
+
+    /// Rain bodies as `spec` says; returns how many were added. Starts playing.
+    ///
+    /// # Errors
+    /// As [`Playground::drop_at`].
+    pub fn rain(&mut self, doc: &Document, spec: &RainSpec) -> Result<usize, String> {
+        spec.check(&doc.bounds()).map_err(|e| e.to_string())?;
+        let (world, sim) = self.ensure(doc);
+        let bodies = rain_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
+            .map_err(|e| e.to_string())?;
+        self.add(&bodies)
+    }
+
+    fn add(&mut self, bodies: &[strata_engine::physics::body::Body]) -> Result<usize, String> {
+        let Some(sim) = self.sim.as_mut() else {
+            return Ok(0);
+        };
+        sim.add_all(bodies).map_err(|e| e.to_string())?;
+        self.contacts_stale = true;
+        self.play();
+        Ok(bodies.len())
+    }
+
+    /// Start stepping in real time.
+    pub fn play(&mut self) {
+        if !self.playing {
+            self.playing = true;
+            self.last_tick = None;
+        }
+    }
+
+    /// Stop stepping; Play later does not catch up on the time paused.
+    pub fn pause(&mut self) {
+        self.playing = false;
+        self.last_tick = None;
+        if let Some(sim) = self.sim.as_mut() {
+            sim.pause();
+        }
+    }
+
+    /// One fixed step (pauses first).
+    ///
+    /// # Errors
+    /// Errors of building collision shapes.
+    pub fn step(&mut self, doc: &Document) -> Result<(), String> {
+        self.pause();
+        if let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) {
+            sim.step(world, doc.grid()).map_err(|e| e.to_string())?;
+            self.contacts_stale = true;
+        }
+        Ok(())
+    }
+
+    /// Every body back where it was dropped, paused.
+    pub fn reset(&mut self) {
+        self.pause();
+        if let Some(sim) = self.sim.as_mut() {
+            sim.reset();
+        }
+        self.contacts_stale = true;
+    }
+
+    /// Remove every body, paused.
+    pub fn clear(&mut self) {
+        self.pause();
+        if let Some(sim) = self.sim.as_mut() {
+            sim.clear();
+        }
+        self.contacts.clear();
+    }
+
+    /// One frame: while playing, the steps owed since the last frame within [`STEP_BUDGET`].
+    ///
+    /// # Errors
+    /// Errors of building collision shapes (play pauses).
+    pub fn frame(&mut self, doc: &Document) -> Result<(), String> {
+        if !self.playing {
+            return Ok(());
+        }
+        let now = Instant::now();
+        let real = self
+            .last_tick
+            .replace(now)
+            .map_or(0.0, |t| (now - t).as_secs_f64());
+        let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) else {
+            return Ok(());
+        };
+        match sim.advance(world, doc.grid(), real, STEP_BUDGET) {
+            Ok(a) => {
+                self.last = a;
+                self.contacts_stale |= a.steps > 0;
+                Ok(())
+            }
+            Err(e) => {
+                self.pause();
+                Err(e.to_string())
+            }
+        }
+    }
+
+    /// The voxels in `changed` were edited: refresh collision, wake and lift the bodies near it.
+    ///
+    /// # Errors
+    /// Errors of building collision shapes.
+    pub fn on_edit(&mut self, doc: &Document, changed: VoxelBox) -> Result<(), String> {
+        let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) else {
+            return Ok(());
+        };
+        sim.on_edit(world, doc.grid(), changed)
+            .map_err(|e| e.to_string())?;
+        self.contacts_stale = true;
+        Ok(())
+    }
+
+    /// Find the contacts to draw, when the bodies moved since the last time.
+    ///
+    /// # Errors
+    /// Errors of building collision shapes.
+    pub fn refresh_contacts(&mut self, doc: &Document) -> Result<(), String> {
+        if !self.contacts_stale {
+            return Ok(());
+        }
+        self.contacts_stale = false;
+        let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) else {
+            self.contacts.clear();
+            return Ok(());
+        };
+        sim.contact_points(world, doc.grid(), CONTACT_MARGIN, &mut self.contacts)
+            .map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,236 @@
+//! The Physics panel driven like a user: a box dropped with the Drop tool comes to rest on the ground,
+//! a light box dropped over water floats, digging under a resting body wakes it and it falls (and
+//! undo lifts it back out), and Cleanup deletes a floating piece as one undo step.
+
+use std::time::{Duration, Instant};
+
+use eframe::egui::Pos2;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+
+use strata::action::{Action, BoxEdit};
+use strata::app::{EditorApp, Start};
+use strata::panels::physics::{PhysicsPanel, NAME};
+use strata_engine::gen::{GeneratorSettings, Preset};
+use strata_engine::physics::body::BodyState;
+use strata_engine::physics::Body;
+use strata_engine::storage::Grid;
+use strata_engine::tools::SeaLevelMode;
+use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
+
+const SIZE: [f32; 2] = [1280.0, 800.0];
+
+/// An editor on a flat 64×40×64 world with the Physics panel shown.
+fn editor(name: &str) -> Harness<'static, EditorApp> {
+    let dir = std::env::temp_dir().join(format!("strata-physics-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [64, 40, 64],
+        seed: 1,
+    };
+    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
+    app.wait_for_job();
+    // Only the Physics panel on the right, so its widgets are on screen.
+    app.panels.restore_open(&["Tools".to_owned(), NAME.to_owned()]);
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    h.run_steps(2);
+    h
+}
+
+fn panel<'a>(h: &'a mut Harness<'_, EditorApp>) -> &'a mut PhysicsPanel {
+    h.state_mut()
+        .panels
+        .get_mut::<PhysicsPanel>()
+        .expect("the Physics panel")
+}
+
+fn bodies(h: &mut Harness<'_, EditorApp>) -> Vec<(Body, BodyState)> {
+    let sim = panel(h).playground().sim().expect("a simulation");
+    (0..sim.bodies().len())
+        .map(|i| (sim.bodies()[i], sim.state(i)))
+        .collect()
+}
+
+/// The middle of the 3D view.
+fn in_view(h: &Harness<'_, EditorApp>) -> Pos2 {
+    let left = h.state().left_panel_width();
+    Pos2::new((left + SIZE[0] - 260.0) / 2.0, SIZE[1] / 2.0 + 60.0)
+}
+
+/// Choose the Drop tool and click the middle of the view; returns the point clicked.
+fn drop_in_view(h: &mut Harness<'_, EditorApp>) -> [f32; 3] {
+    h.get_by_label("Drop Tool").click();
+    h.run_steps(2);
+    let at = in_view(h);
+    h.hover_at(at);
+    h.run_steps(1);
+    let hit = h.state().viewport.hover.expect("terrain in the middle of the view");
+    h.drag_at(at);
+    h.run_steps(1);
+    h.drop_at(at);
+    h.run_steps(1);
+    hit.point
+}
+
+/// Run frames in real time until `done` holds (at most 60 s of wall time).
+fn play_until(h: &mut Harness<'_, EditorApp>, mut done: impl FnMut(&mut Harness<'_, EditorApp>) -> bool) {
+    let start = Instant::now();
+    while !done(h) {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out: {}",
+            panel(h).summary()
+        );
+        assert!(panel(h).playground().playing, "the simulation stopped");
+        std::thread::sleep(Duration::from_millis(8));
+        h.run_steps(1);
+    }
+}
+
+fn all_asleep(h: &mut Harness<'_, EditorApp>) -> bool {
+    bodies(h).iter().all(|(_, s)| *s == BodyState::Asleep)
+}
+
+fn surface(h: &mut Harness<'_, EditorApp>, x: f32, z: f32) -> f32 {
+    let doc = h.state_mut().doc.as_mut().expect("doc");
+    doc.raycast([x, 100.0, z], [0.0, -1.0, 0.0], 200.0)
+        .map_or(f32::NAN, |hit| hit.point[1])
+}
+
+/// Drop one 2-voxel box in the middle of the view and play until it rests; returns it.
+fn rest_a_box(h: &mut Harness<'_, EditorApp>) -> Body {
+    h.get_by_label("Box").click();
+    h.run_steps(1);
+    let at = drop_in_view(h);
+    assert_eq!(bodies(h).len(), 1, "{:?}", panel(h).error());
+    let start = bodies(h)[0].0;
+    assert!(start.position[1] > at[1] + 1.0, "dropped above the point");
+    play_until(h, all_asleep);
+    bodies(h)[0].0
+}
+
+#[test]
+fn a_dropped_box_comes_to_rest_on_the_ground() {
+    let mut h = editor("rest");
+    let b = rest_a_box(&mut h);
+    let ground = surface(&mut h, b.position[0], b.position[2]);
+    // Half its 2-voxel edge above the ground (it lands on a face), within 5 % of its size.
+    let gap = b.position[1] - 1.0 - ground;
+    assert!(gap.abs() < 0.1, "rests {gap} voxels off the ground");
+    assert!(b.velocity.iter().all(|v| v.abs() < 0.05), "{:?}", b.velocity);
+    h.get_by_label_contains("1 bodies · 1 asleep");
+    // Not part of the document: no undo step, voxels unchanged since the world was made.
+    assert_eq!(h.state().doc.as_ref().expect("doc").history().undo_len(), 0);
+    // Reset puts it back where it was dropped; Clear removes it.
+    h.get_by_label("Reset").click();
+    h.run_steps(1);
+    assert!(bodies(&mut h)[0].0.position[1] > b.position[1] + 1.0);
+    h.get_by_label("Clear").click();
+    h.run_steps(1);
+    assert!(bodies(&mut h).is_empty());
+}
+
+#[test]
+fn a_light_box_floats_on_water() {
+    let mut h = editor("float");
+    // Water 6 voxels deep over the whole flat world.
+    let ground = surface(&mut h, 32.0, 32.0);
+    let bounds = h.state().doc.as_ref().expect("doc").bounds();
+    h.state_mut().apply_all(vec![Action::SeaLevel {
+        region: bounds,
+        level: ground + 6.0,
+        mode: SeaLevelMode::Fill,
+    }]);
+    h.run_steps(1);
+    h.get_by_label("Density");
+    panel(&mut h).density = 0.5;
+    h.get_by_label("Box").click();
+    h.run_steps(1);
+    let at = drop_in_view(&mut h);
+    assert!((at[1] - (ground + 6.0)).abs() < 1.0, "the view's middle is water: {at:?}");
+    assert_eq!(bodies(&mut h).len(), 1, "{:?}", panel(&mut h).error());
+    // Play a few seconds of simulated time, or until it rests.
+    play_until(&mut h, |h| {
+        let sim = panel(h).playground().sim().expect("sim");
+        sim.time() > 4.0 || sim.status().asleep == 1
+    });
+    let (b, state) = bodies(&mut h)[0];
+    let water = ground + 6.0;
+    // Half its volume under water: the centre sits near the surface, far above the bottom.
+    assert!(
+        (b.position[1] - water).abs() < 0.6,
+        "a box of density 0.5 floats at the surface ({water}): centre at {}",
+        b.position[1]
+    );
+    assert!(b.position[1] > ground + 3.0);
+    assert!(matches!(state, BodyState::InWater | BodyState::Asleep), "{state:?}");
+}
+
+#[test]
+fn digging_under_a_resting_box_wakes_it_and_undo_lifts_it() {
+    let mut h = editor("dig");
+    let b = rest_a_box(&mut h);
+    let [x, y, z] = b.position.map(|c| c.floor() as i32);
+    // Dig a pit 6 deep under it through the document's edit path (as a brush would).
+    let pit = VoxelBox::new(VoxelPos::new(x - 4, y - 8, z - 4), VoxelPos::new(x + 5, y, z + 5));
+    h.state_mut().apply_all(vec![Action::Edit(BoxEdit {
+        name: "Dig".into(),
+        boxes: vec![pit],
+        write: Box::new(move |g: &mut Grid| g.fill_box(pit, Voxel::AIR)),
+    })]);
+    h.run_steps(1);
+    assert_ne!(bodies(&mut h)[0].1, BodyState::Asleep, "the edit woke it");
+    play_until(&mut h, |h| {
+        let (b, s) = bodies(h)[0];
+        s == BodyState::Asleep && b.position[1] < y as f32 - 4.0
+    });
+    let fallen = bodies(&mut h)[0].0;
+    assert!(fallen.position[1] < b.position[1] - 5.0, "{:?}", fallen.position);
+    // Undo refills the pit around it: the box is lifted back onto the ground.
+    h.state_mut().apply_all(vec![Action::Undo]);
+    h.run_steps(1);
+    let lifted = bodies(&mut h)[0].0;
+    assert!(
+        lifted.position[1] > b.position[1] - 0.5,
+        "undo lifts the buried box out: {:?} vs {:?}",
+        lifted.position,
+        b.position
+    );
+}
+
+#[test]
+fn cleanup_deletes_a_floating_piece_as_one_undo_step() {
+    let mut h = editor("cleanup");
+    let ground = surface(&mut h, 10.0, 10.0) as i32;
+    // A 3×3×3 block hanging 5 voxels above the ground.
+    let block = VoxelBox::new(
+        VoxelPos::new(8, ground + 5, 8),
+        VoxelPos::new(11, ground + 8, 11),
+    );
+    h.state_mut().apply_all(vec![Action::Edit(BoxEdit {
+        name: "Block".into(),
+        boxes: vec![block],
+        write: Box::new(move |g: &mut Grid| g.fill_box(block, Voxel::new(3, 255))),
+    })]);
+    h.run_steps(1);
+    let before = h.state().doc.as_ref().expect("doc").history().undo_len();
+    h.get_by_label("Find Floating Terrain").click();
+    h.run_steps(1);
+    h.state_mut().wait_for_panel_jobs(NAME);
+    h.run_steps(2);
+    h.get_by_label_contains("1 floating pieces, 27 voxels");
+    h.get_by_label_contains("Piece 1: 27 voxels at 8,");
+    h.get_by_label("Delete Marked (1)").click();
+    h.run_steps(2);
+    let doc = h.state().doc.as_ref().expect("doc");
+    assert_eq!(doc.grid().get(VoxelPos::new(9, ground + 6, 9)), Voxel::AIR);
+    assert_eq!(doc.history().undo_len(), before + 1, "one undo step");
+    h.state_mut().apply_all(vec![Action::Undo]);
+    let doc = h.state().doc.as_ref().expect("doc");
+    assert_eq!(doc.grid().get(VoxelPos::new(9, ground + 6, 9)), Voxel::new(3, 255));
+    assert_eq!(doc.history().undo_len(), before);
+}
