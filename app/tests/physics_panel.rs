@@ -110,6 +110,8 @@ fn rest_a_box(h: &mut Harness<'_, EditorApp>) -> Body {
     let start = bodies(h)[0].0;
     assert!(start.position[1] > at[1] + 1.0, "dropped above the point");
     play_until(h, all_asleep);
+    // One more frame so the panel shows what the last tick did.
+    h.run_steps(1);
     bodies(h)[0].0
 }
 
@@ -122,7 +124,11 @@ fn a_dropped_box_comes_to_rest_on_the_ground() {
     let gap = b.position[1] - 1.0 - ground;
     assert!(gap.abs() < 0.1, "rests {gap} voxels off the ground");
     assert!(b.velocity.iter().all(|v| v.abs() < 0.05), "{:?}", b.velocity);
-    h.get_by_label_contains("1 bodies · 1 asleep");
+    assert_eq!(
+        h.query_all_by_label_contains("1 bodies · 1 asleep · 0 in water").count(),
+        2,
+        "the panel and the status bar show the counts"
+    );
     // Not part of the document: no undo step, voxels unchanged since the world was made.
     assert_eq!(h.state().doc.as_ref().expect("doc").history().undo_len(), 0);
     // Reset puts it back where it was dropped; Clear removes it.
@@ -233,4 +239,32 @@ fn cleanup_deletes_a_floating_piece_as_one_undo_step() {
     let doc = h.state().doc.as_ref().expect("doc");
     assert_eq!(doc.grid().get(VoxelPos::new(9, ground + 6, 9)), Voxel::new(3, 255));
     assert_eq!(doc.history().undo_len(), before);
+}
+
+#[test]
+fn bad_numbers_give_a_clear_message_and_drop_nothing() {
+    let mut h = editor("bad");
+    for (size, density, count, expect) in [
+        (0.0, 1.0, 1, "size 0 must be between"),
+        (2.0, -1.0, 1, "density"),
+        (2.0, 1.0, 10_000, "10000 bodies: one drop makes 1 to 500"),
+        (f32::NAN, 1.0, 1, "must be between 0.1 and 32 voxels"),
+    ] {
+        let p = panel(&mut h);
+        (p.size, p.density, p.count) = (size, density, count);
+        drop_in_view(&mut h);
+        h.run_steps(1);
+        let error = panel(&mut h).error().unwrap_or_default().to_owned();
+        assert!(error.contains(expect), "{error:?} should say {expect:?}");
+        // In red in the panel and in the status bar.
+        assert_eq!(h.query_all_by_label_contains(&error).count(), 2, "{error}");
+        let count = panel(&mut h).playground().status().bodies;
+        assert_eq!(count, 0, "nothing dropped for {size}, {density}, {count}");
+    }
+    // Rain over the view with a huge count: refused the same way.
+    panel(&mut h).rain_count = 100_000;
+    h.run_steps(1);
+    h.get_by_label("Rain 100000").click();
+    h.run_steps(1);
+    assert!(panel(&mut h).error().is_some_and(|e| e.contains("1 to 500")));
 }
