@@ -32,7 +32,8 @@ fn editor(name: &str) -> Harness<'static, EditorApp> {
     let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
     app.wait_for_job();
     // Only the Physics panel on the right, so its widgets are on screen.
-    app.panels.restore_open(&["Tools".to_owned(), NAME.to_owned()]);
+    app.panels
+        .restore_open(&["Tools".to_owned(), NAME.to_owned()]);
     let mut h = Harness::builder()
         .with_size(SIZE)
         .with_max_steps(1000)
@@ -68,7 +69,11 @@ fn drop_in_view(h: &mut Harness<'_, EditorApp>) -> [f32; 3] {
     let at = in_view(h);
     h.hover_at(at);
     h.run_steps(1);
-    let hit = h.state().viewport.hover.expect("terrain in the middle of the view");
+    let hit = h
+        .state()
+        .viewport
+        .hover
+        .expect("terrain in the middle of the view");
     h.drag_at(at);
     h.run_steps(1);
     h.drop_at(at);
@@ -77,7 +82,10 @@ fn drop_in_view(h: &mut Harness<'_, EditorApp>) -> [f32; 3] {
 }
 
 /// Run frames in real time until `done` holds (at most 60 s of wall time).
-fn play_until(h: &mut Harness<'_, EditorApp>, mut done: impl FnMut(&mut Harness<'_, EditorApp>) -> bool) {
+fn play_until(
+    h: &mut Harness<'_, EditorApp>,
+    mut done: impl FnMut(&mut Harness<'_, EditorApp>) -> bool,
+) {
     let start = Instant::now();
     while !done(h) {
         assert!(
@@ -123,9 +131,14 @@ fn a_dropped_box_comes_to_rest_on_the_ground() {
     // Half its 2-voxel edge above the ground (it lands on a face), within 5 % of its size.
     let gap = b.position[1] - 1.0 - ground;
     assert!(gap.abs() < 0.1, "rests {gap} voxels off the ground");
-    assert!(b.velocity.iter().all(|v| v.abs() < 0.05), "{:?}", b.velocity);
+    assert!(
+        b.velocity.iter().all(|v| v.abs() < 0.05),
+        "{:?}",
+        b.velocity
+    );
     assert_eq!(
-        h.query_all_by_label_contains("1 bodies · 1 asleep · 0 in water").count(),
+        h.query_all_by_label_contains("1 bodies · 1 asleep · 0 in water")
+            .count(),
         2,
         "the panel and the status bar show the counts"
     );
@@ -157,7 +170,10 @@ fn a_light_box_floats_on_water() {
     h.get_by_label("Box").click();
     h.run_steps(1);
     let at = drop_in_view(&mut h);
-    assert!((at[1] - (ground + 6.0)).abs() < 1.0, "the view's middle is water: {at:?}");
+    assert!(
+        (at[1] - (ground + 6.0)).abs() < 1.0,
+        "the view's middle is water: {at:?}"
+    );
     assert_eq!(bodies(&mut h).len(), 1, "{:?}", panel(&mut h).error());
     // Play a few seconds of simulated time, or until it rests.
     play_until(&mut h, |h| {
@@ -173,7 +189,10 @@ fn a_light_box_floats_on_water() {
         b.position[1]
     );
     assert!(b.position[1] > ground + 3.0);
-    assert!(matches!(state, BodyState::InWater | BodyState::Asleep), "{state:?}");
+    assert!(
+        matches!(state, BodyState::InWater | BodyState::Asleep),
+        "{state:?}"
+    );
 }
 
 #[test]
@@ -182,7 +201,10 @@ fn digging_under_a_resting_box_wakes_it_and_undo_lifts_it() {
     let b = rest_a_box(&mut h);
     let [x, y, z] = b.position.map(|c| c.floor() as i32);
     // Dig a pit 6 deep under it through the document's edit path (as a brush would).
-    let pit = VoxelBox::new(VoxelPos::new(x - 4, y - 8, z - 4), VoxelPos::new(x + 5, y, z + 5));
+    let pit = VoxelBox::new(
+        VoxelPos::new(x - 4, y - 8, z - 4),
+        VoxelPos::new(x + 5, y, z + 5),
+    );
     h.state_mut().apply_all(vec![Action::Edit(BoxEdit {
         name: "Dig".into(),
         boxes: vec![pit],
@@ -195,7 +217,11 @@ fn digging_under_a_resting_box_wakes_it_and_undo_lifts_it() {
         s == BodyState::Asleep && b.position[1] < y as f32 - 4.0
     });
     let fallen = bodies(&mut h)[0].0;
-    assert!(fallen.position[1] < b.position[1] - 5.0, "{:?}", fallen.position);
+    assert!(
+        fallen.position[1] < b.position[1] - 5.0,
+        "{:?}",
+        fallen.position
+    );
     // Undo refills the pit around it: the box is lifted back onto the ground.
     h.state_mut().apply_all(vec![Action::Undo]);
     h.run_steps(1);
@@ -237,7 +263,10 @@ fn cleanup_deletes_a_floating_piece_as_one_undo_step() {
     assert_eq!(doc.history().undo_len(), before + 1, "one undo step");
     h.state_mut().apply_all(vec![Action::Undo]);
     let doc = h.state().doc.as_ref().expect("doc");
-    assert_eq!(doc.grid().get(VoxelPos::new(9, ground + 6, 9)), Voxel::new(3, 255));
+    assert_eq!(
+        doc.grid().get(VoxelPos::new(9, ground + 6, 9)),
+        Voxel::new(3, 255)
+    );
     assert_eq!(doc.history().undo_len(), before);
 }
 
@@ -266,5 +295,7 @@ fn bad_numbers_give_a_clear_message_and_drop_nothing() {
     h.run_steps(1);
     h.get_by_label("Rain 100000").click();
     h.run_steps(1);
-    assert!(panel(&mut h).error().is_some_and(|e| e.contains("1 to 500")));
+    assert!(panel(&mut h)
+        .error()
+        .is_some_and(|e| e.contains("1 to 500")));
 }

@@ -114,10 +114,7 @@ impl PhysicsPanel {
             text.push_str(&format!(" · {} lost", s.lost));
         }
         if self.play.playing {
-            text.push_str(&format!(
-                " · {:.0} steps/s",
-                self.play.steps_per_second()
-            ));
+            text.push_str(&format!(" · {:.0} steps/s", self.play.steps_per_second()));
         } else if s.bodies > 0 {
             text.push_str(" · paused");
         }
@@ -133,7 +130,8 @@ impl PhysicsPanel {
         match result {
             Ok(n) => {
                 self.error = None;
-                out.push(Action::Message(format!("{what} {n} bodies")));
+                let bodies = if n == 1 { "body" } else { "bodies" };
+                out.push(Action::Message(format!("{what} {n} {bodies}")));
             }
             Err(e) => {
                 out.push(Action::Message(format!("Nothing dropped: {e}")));
@@ -160,7 +158,10 @@ impl PhysicsPanel {
     fn rain(&mut self, view: &View<'_>, doc: &Document, out: &mut Vec<Action>) {
         let (min, max) = if self.rain_whole_world {
             let b = doc.bounds();
-            ([b.min.x as f32, b.min.z as f32], [b.max.x as f32, b.max.z as f32])
+            (
+                [b.min.x as f32, b.min.z as f32],
+                [b.max.x as f32, b.max.z as f32],
+            )
         } else {
             visible_area(view, doc.bounds())
         };
@@ -217,11 +218,15 @@ impl PhysicsPanel {
         ui.weak("Water is 1.0: lighter bodies float, heavier ones sink");
     }
 
-    fn controls_ui(&mut self, ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
+    fn controls_ui(&mut self, ui: &mut egui::Ui, doc: &Document) {
         let has_bodies = self.play.status().bodies > 0;
         ui.horizontal(|ui| {
             if self.play.playing {
-                if ui.button("Pause").on_hover_text("Stop the simulation (P)").clicked() {
+                if ui
+                    .button("Pause")
+                    .on_hover_text("Stop the simulation (P)")
+                    .clicked()
+                {
                     self.play.pause();
                 }
             } else if ui
@@ -326,9 +331,9 @@ impl Panel for PhysicsPanel {
         self.settings_ui(ui);
         ui.horizontal(|ui| {
             let label = format!("Rain {}", self.rain_count);
-            let rain = ui
-                .button(label)
-                .on_hover_text("Drop this many random bodies (sizes 0.8 to 2, densities 0.4 to 2.5)");
+            let rain = ui.button(label).on_hover_text(
+                "Drop this many random bodies (sizes 0.8 to 2, densities 0.4 to 2.5)",
+            );
             let id = ui.label("bodies").id;
             ui.add(egui::DragValue::new(&mut self.rain_count).speed(0.5))
                 .labelled_by(id)
@@ -343,7 +348,7 @@ impl Panel for PhysicsPanel {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
         ui.separator();
-        self.controls_ui(ui, doc, out);
+        self.controls_ui(ui, doc);
         if let Some(n) = &self.note {
             ui.weak(n);
         }

@@ -57,7 +57,10 @@ impl Playground {
 
     /// Counts of bodies by state.
     pub fn status(&self) -> SimStatus {
-        self.sim.as_ref().map(Simulation::status).unwrap_or_default()
+        self.sim
+            .as_ref()
+            .map(Simulation::status)
+            .unwrap_or_default()
     }
 
     /// Fixed steps per real second (measured over half a second while playing; 0 when paused).
