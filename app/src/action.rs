@@ -120,6 +120,8 @@ pub enum Action {
     RemoveLight,
     /// Shade the viewport with this light.
     LightView(crate::viewport::LightView),
+    /// Show, update or hide the Enhance preview's fragments in the viewport.
+    FragmentPreview(crate::viewport::fragments::FragmentPreview),
     /// Run a job (its owner panel receives the result).
     Start(Job),
     /// Make the panel called this the one that receives viewport input.
