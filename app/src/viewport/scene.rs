@@ -340,6 +340,7 @@ impl Scene {
     /// Small meshes for this frame's overlays (rebuilt each frame: there are only a few).
     fn overlay_meshes(&self, overlays: &[Overlay], eye: Vec3) -> Vec<Gm<Mesh, ColorMaterial>> {
         let mut out = Vec::new();
+        let mut batch = SolidBatch::default();
         for o in overlays {
             match o {
                 Overlay::Plane {
@@ -387,8 +388,23 @@ impl Scene {
                     rotation,
                     half_extents,
                     color,
+                } if color[3] == 255 => {
+                    batch.push(*kind, *center, *rotation, *half_extents, *color);
+                }
+                Overlay::Solid {
+                    kind,
+                    center,
+                    rotation,
+                    half_extents,
+                    color,
                 } => out.push(self.solid(*kind, *center, *rotation, *half_extents, *color)),
             }
+        }
+        if let Some(mesh) = batch.finish() {
+            out.push(Gm::new(
+                Mesh::new(&self.context, &mesh),
+                self.material([255; 4]),
+            ));
         }
         out
     }
@@ -464,6 +480,97 @@ impl Scene {
         }
         mesh.compute_normals();
         Gm::new(Mesh::new(&self.context, &mesh), self.material(color))
+    }
+}
+
+/// Direction the batched solids are shaded from (towards the light).
+const SOLID_LIGHT: [f32; 3] = [0.36, 0.88, 0.31];
+
+/// Every opaque solid of a frame in one mesh with vertex colours: one upload and one draw call
+/// however many bodies there are (a mesh per body cost an upload each, every frame). Unit shapes are
+/// built once per frame and placed on the CPU; each vertex is shaded by a fixed light so the unlit
+/// material still shows the shapes' form.
+#[derive(Default)]
+struct SolidBatch {
+    templates: Option<[(Vec<Vec3>, Vec<Vec3>, Vec<u32>); 2]>,
+    positions: Vec<Vec3>,
+    colors: Vec<Srgba>,
+    indices: Vec<u32>,
+}
+
+/// A unit mesh's positions, normals and triangle indices.
+fn template(mut mesh: CpuMesh) -> (Vec<Vec3>, Vec<Vec3>, Vec<u32>) {
+    if mesh.normals.is_none() {
+        mesh.compute_normals();
+    }
+    let positions = mesh.positions.to_f32();
+    let indices = mesh
+        .indices
+        .to_u32()
+        .unwrap_or_else(|| (0..positions.len() as u32).collect());
+    let normals = mesh.normals.unwrap_or_default();
+    (positions, normals, indices)
+}
+
+impl SolidBatch {
+    fn push(
+        &mut self,
+        kind: SolidKind,
+        center: [f32; 3],
+        rotation: [f32; 4],
+        half: [f32; 3],
+        color: [u8; 4],
+    ) {
+        let [sphere, cube] = self
+            .templates
+            .get_or_insert_with(|| [template(CpuMesh::sphere(12)), template(CpuMesh::cube())]);
+        let (positions, normals, indices) = match kind {
+            SolidKind::Box => &*cube,
+            SolidKind::Sphere | SolidKind::Capsule => &*sphere,
+        };
+        let [x, y, z, w] = rotation;
+        let q = three_d::Quat::new(w, x, y, z);
+        let turn = three_d::Mat3::from(if q.magnitude2() > 1e-12 {
+            q.normalize()
+        } else {
+            three_d::Quat::new(1.0, 0.0, 0.0, 0.0)
+        });
+        let c = Vec3::from(center);
+        let light = Vec3::from(SOLID_LIGHT).normalize();
+        let base = self.positions.len() as u32;
+        for (i, p) in positions.iter().enumerate() {
+            let local = match kind {
+                SolidKind::Sphere => *p * half[0],
+                SolidKind::Box => vec3(p.x * half[0], p.y * half[1], p.z * half[2]),
+                SolidKind::Capsule => {
+                    let shift = if p.y >= 0.0 { half[1] } else { -half[1] };
+                    vec3(p.x * half[0], p.y * half[0] + shift, p.z * half[0])
+                }
+            };
+            self.positions.push(c + turn * local);
+            let n = normals.get(i).map_or(Vec3::unit_y(), |n| turn * *n);
+            let shade = 0.55 + 0.45 * n.dot(light).max(0.0);
+            let tint = |v: u8| (f32::from(v) * shade).round().clamp(0.0, 255.0) as u8;
+            self.colors.push(Srgba::new(
+                tint(color[0]),
+                tint(color[1]),
+                tint(color[2]),
+                255,
+            ));
+        }
+        self.indices.extend(indices.iter().map(|i| base + i));
+    }
+
+    fn finish(self) -> Option<CpuMesh> {
+        if self.positions.is_empty() {
+            return None;
+        }
+        Some(CpuMesh {
+            positions: Positions::F32(self.positions),
+            indices: Indices::U32(self.indices),
+            colors: Some(self.colors),
+            ..Default::default()
+        })
     }
 }
 
