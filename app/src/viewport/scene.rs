@@ -492,14 +492,17 @@ const SOLID_LIGHT: [f32; 3] = [0.36, 0.88, 0.31];
 /// material still shows the shapes' form.
 #[derive(Default)]
 struct SolidBatch {
-    templates: Option<[(Vec<Vec3>, Vec<Vec3>, Vec<u32>); 2]>,
+    templates: Option<[UnitMesh; 2]>,
     positions: Vec<Vec3>,
     colors: Vec<Srgba>,
     indices: Vec<u32>,
 }
 
 /// A unit mesh's positions, normals and triangle indices.
-fn template(mut mesh: CpuMesh) -> (Vec<Vec3>, Vec<Vec3>, Vec<u32>) {
+type UnitMesh = (Vec<Vec3>, Vec<Vec3>, Vec<u32>);
+
+/// `mesh` as a [`UnitMesh`] (normals computed when it has none).
+fn template(mut mesh: CpuMesh) -> UnitMesh {
     if mesh.normals.is_none() {
         mesh.compute_normals();
     }
