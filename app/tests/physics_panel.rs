@@ -1,5 +1,5 @@
 //! The Physics panel driven like a user: a box dropped with the Drop tool comes to rest on the ground,
-//! a light box dropped over water floats, digging under a resting body wakes it and it falls (and
+//! a light box dropped over water floats and a heavy one sinks, digging under a resting body wakes it and it falls (and
 //! undo lifts it back out), and Cleanup deletes a floating piece as one undo step.
 
 use std::time::{Duration, Instant};
@@ -192,6 +192,22 @@ fn a_light_box_floats_on_water() {
     assert!(
         matches!(state, BodyState::InWater | BodyState::Asleep),
         "{state:?}"
+    );
+    // A heavy one sinks to the bottom.
+    h.get_by_label("Clear").click();
+    h.run_steps(1);
+    panel(&mut h).density = 2.5;
+    drop_in_view(&mut h);
+    assert_eq!(bodies(&mut h).len(), 1, "{:?}", panel(&mut h).error());
+    play_until(&mut h, |h| {
+        let sim = panel(h).playground().sim().expect("sim");
+        sim.time() > 6.0 || sim.status().asleep == 1
+    });
+    let b = bodies(&mut h)[0].0;
+    assert!(
+        b.position[1] < ground + 1.6,
+        "a box of density 2.5 sinks to the bottom ({ground}): centre at {}",
+        b.position[1]
     );
 }
 
