@@ -156,14 +156,15 @@ impl PhysicsPanel {
     }
 
     fn rain(&mut self, view: &View<'_>, doc: &Document, out: &mut Vec<Action>) {
-        let (min, max) = if self.rain_whole_world {
-            let b = doc.bounds();
-            (
-                [b.min.x as f32, b.min.z as f32],
-                [b.max.x as f32, b.max.z as f32],
-            )
-        } else {
-            visible_area(view, doc.bounds())
+        let b = doc.bounds();
+        let world = (
+            [b.min.x as f32, b.min.z as f32],
+            [b.max.x as f32, b.max.z as f32],
+        );
+        let (min, max) = match visible_area(view, b) {
+            // Looking at the sky or past an edge, the view shows no width of the world.
+            Some(area) if !self.rain_whole_world => area,
+            _ => world,
         };
         let spec = RainSpec {
             min,
@@ -296,17 +297,19 @@ fn legend(ui: &mut egui::Ui) {
     });
 }
 
-/// The XZ area around the point the camera looks at, as wide as the view there, within `bounds`.
-fn visible_area(view: &View<'_>, bounds: VoxelBox) -> ([f32; 2], [f32; 2]) {
+/// The XZ area around the point the camera looks at, as wide as the view there, within `bounds`
+/// (`None` when less than a voxel of it is inside).
+fn visible_area(view: &View<'_>, bounds: VoxelBox) -> Option<([f32; 2], [f32; 2])> {
     let cam = &view.camera;
     let t = cam.target();
     let half = (cam.focus_distance * (cam.fov_y / 2.0).tan()).clamp(8.0, 4096.0);
     let clamp_x = |x: f32| x.clamp(bounds.min.x as f32, bounds.max.x as f32);
     let clamp_z = |z: f32| z.clamp(bounds.min.z as f32, bounds.max.z as f32);
-    (
+    let (min, max) = (
         [clamp_x(t.x - half), clamp_z(t.z - half)],
         [clamp_x(t.x + half), clamp_z(t.z + half)],
-    )
+    );
+    (max[0] - min[0] >= 1.0 && max[1] - min[1] >= 1.0).then_some((min, max))
 }
 
 impl Panel for PhysicsPanel {

@@ -46,6 +46,8 @@ pub struct Playground {
     last_tick: Option<Instant>,
     contacts: Vec<ContactPoint>,
     contacts_stale: bool,
+    /// Frames to wait before finding contacts again (finding them cost more than the budget).
+    contacts_wait: u32,
     last: Advance,
 }
 
@@ -238,10 +240,17 @@ impl Playground {
 
     /// Find the contacts to draw, when the bodies moved since the last time.
     ///
+    /// When finding them costs more than [`STEP_BUDGET`], the next frames skip it in proportion, so
+    /// many bodies thin out the contact drawing instead of the frame rate.
+    ///
     /// # Errors
     /// Errors of building collision shapes.
     pub fn refresh_contacts(&mut self, doc: &Document) -> Result<(), String> {
         if !self.contacts_stale {
+            return Ok(());
+        }
+        if self.contacts_wait > 0 {
+            self.contacts_wait -= 1;
             return Ok(());
         }
         self.contacts_stale = false;
@@ -249,7 +258,10 @@ impl Playground {
             self.contacts.clear();
             return Ok(());
         };
-        sim.contact_points(world, doc.grid(), CONTACT_MARGIN, &mut self.contacts)
-            .map_err(|e| e.to_string())
+        let started = Instant::now();
+        let found = sim.contact_points(world, doc.grid(), CONTACT_MARGIN, &mut self.contacts);
+        let cost = started.elapsed().as_secs_f64() / STEP_BUDGET.as_secs_f64();
+        self.contacts_wait = cost.min(120.0) as u32;
+        found.map_err(|e| e.to_string())
     }
 }
