@@ -142,6 +142,15 @@ fn a_dropped_box_comes_to_rest_on_the_ground() {
         2,
         "the panel and the status bar show the counts"
     );
+    // With a brush tool active the status bar still shows the counts (the play goes on).
+    h.state_mut()
+        .apply_all(vec![Action::ActivateTool(strata::panels::tools::NAME)]);
+    h.run_steps(1);
+    assert_eq!(
+        h.query_all_by_label_contains("1 bodies · 1 asleep · 0 in water")
+            .count(),
+        2
+    );
     // Not part of the document: no undo step, voxels unchanged since the world was made.
     assert_eq!(h.state().doc.as_ref().expect("doc").history().undo_len(), 0);
     // Reset puts it back where it was dropped; Clear removes it.

@@ -19,12 +19,19 @@ impl EditorApp {
             egui::Panel::top("menu").show(ui, |ui| {
                 crate::menu::show(ui, &view, panels, viewport, &mut out);
             });
-            let tool = self
+            let active = self
                 .panels
                 .entries()
                 .iter()
                 .find(|e| e.panel.name() == self.active_tool)
                 .and_then(|e| e.panel.status(&view));
+            let always = self
+                .panels
+                .entries()
+                .iter()
+                .filter_map(|e| e.panel.status_always(&view));
+            let segments: Vec<String> = active.into_iter().chain(always).collect();
+            let tool = (!segments.is_empty()).then(|| segments.join("  |  "));
             let line = StatusLine {
                 message: &self.message,
                 tool,

@@ -158,6 +158,12 @@ pub trait Panel: Any {
         None
     }
 
+    /// A status-bar segment shown whatever tool is active (a simulation's counts while it has
+    /// bodies).
+    fn status_always(&self, _view: &View<'_>) -> Option<String> {
+        None
+    }
+
     /// The viewport tool this panel provides, if any.
     fn tool(&self) -> Option<ToolInfo> {
         None

@@ -432,6 +432,11 @@ impl Panel for PhysicsPanel {
         Some(self.summary())
     }
 
+    fn status_always(&self, view: &View<'_>) -> Option<String> {
+        // With the Drop tool active, `status` already shows it.
+        (view.active_tool != NAME && self.play.status().bodies > 0).then(|| self.summary())
+    }
+
     fn tool(&self) -> Option<ToolInfo> {
         Some(ToolInfo {
             name: "Drop",
