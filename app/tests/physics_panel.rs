@@ -1,6 +1,7 @@
 //! The Physics panel driven like a user: a box dropped with the Drop tool comes to rest on the ground,
-//! a light box dropped over water floats and a heavy one sinks, digging under a resting body wakes it and it falls (and
-//! undo lifts it back out), and Cleanup deletes a floating piece as one undo step.
+//! a light box dropped over water floats (and is pushed up by ground raised under it) and a heavy one
+//! sinks, digging under a resting body wakes it and it falls (and undo lifts it back out), and Cleanup
+//! deletes a floating piece as one undo step.
 
 use std::time::{Duration, Instant};
 
@@ -202,7 +203,32 @@ fn a_light_box_floats_on_water() {
         matches!(state, BodyState::InWater | BodyState::Asleep),
         "{state:?}"
     );
+    // Raise the ground under it above the water: it is pushed up onto the new ground.
+    let [x, z] = [b.position[0] as i32, b.position[2] as i32];
+    let top = water as i32 + 3;
+    let hill = VoxelBox::new(
+        VoxelPos::new(x - 4, 0, z - 4),
+        VoxelPos::new(x + 5, top, z + 5),
+    );
+    h.state_mut().apply_all(vec![Action::Edit(BoxEdit {
+        name: "Raise".into(),
+        boxes: vec![hill],
+        write: Box::new(move |g: &mut Grid| g.fill_box(hill, Voxel::new(3, 255))),
+    })]);
+    h.run_steps(1);
+    let start = panel(&mut h).playground().sim().expect("sim").time();
+    play_until(&mut h, |h| {
+        let sim = panel(h).playground().sim().expect("sim");
+        sim.time() > start + 2.0 || sim.status().asleep == 1
+    });
+    let lifted = bodies(&mut h)[0].0;
+    assert!(
+        lifted.position[1] > top as f32 + 0.5,
+        "pushed up onto the raised ground at {top}: centre at {}",
+        lifted.position[1]
+    );
     // A heavy one sinks to the bottom.
+    h.state_mut().apply_all(vec![Action::Undo]);
     h.get_by_label("Clear").click();
     h.run_steps(1);
     panel(&mut h).density = 2.5;
