@@ -48,12 +48,14 @@ fn json_has_exactly_the_contract_keys() {
             "count",
             "at_rest",
             "in_water",
+            "lost",
             "max_penetration",
             "seconds",
             "steps",
             "wall_ms"
         ])
     );
+    assert_eq!(j["lost"], 0, "a flat world keeps every body");
     let bodies = j["bodies"].as_array().expect("array");
     assert_eq!(bodies.len(), 6);
     assert_eq!(j["count"], 6);
@@ -71,9 +73,11 @@ fn json_has_exactly_the_contract_keys() {
                 "final",
                 "max_penetration",
                 "at_rest",
-                "in_water"
+                "in_water",
+                "lost"
             ])
         );
+        assert!(b["lost"].is_null(), "{b}");
         let shape = b["shape"].as_str().expect("shape");
         assert!(["sphere", "box", "capsule"].contains(&shape), "{shape}");
         assert_eq!(b["start"].as_array().map(Vec::len), Some(3));
@@ -123,8 +127,9 @@ fn text_summary_and_drop_at_a_point() {
         "{text}"
     );
     assert!(lines[1].starts_with("at rest "), "{text}");
-    // Header plus one line per body.
-    assert_eq!(lines.len(), 3 + 4, "{text}");
+    assert!(lines[2].starts_with("lost 0/4"), "{text}");
+    // Summary, column header, then one line per body.
+    assert_eq!(lines.len(), 4 + 4, "{text}");
     let out = ok(&[
         "drop",
         s(&w),

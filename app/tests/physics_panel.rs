@@ -12,6 +12,7 @@ use egui_kittest::Harness;
 use strata::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
 use strata::panels::physics::{PhysicsPanel, NAME};
+use strata::viewport::overlay::{Overlay, SolidKind};
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::physics::body::BodyState;
 use strata_engine::physics::Body;
@@ -142,6 +143,18 @@ fn a_dropped_box_comes_to_rest_on_the_ground() {
             .count(),
         2,
         "the panel and the status bar show the counts"
+    );
+    // Drawn as a box, in the colour of resting bodies.
+    let drawn: Vec<Overlay> = h
+        .state()
+        .overlays()
+        .into_iter()
+        .filter(|o| matches!(o, Overlay::Solid { .. }))
+        .collect();
+    assert!(
+        matches!(drawn.as_slice(), [Overlay::Solid { kind: SolidKind::Box, center, color, .. }]
+            if *center == b.position && color[0] < 200),
+        "{drawn:?}"
     );
     // With a brush tool active the status bar still shows the counts (the play goes on).
     h.state_mut()
@@ -307,6 +320,14 @@ fn cleanup_deletes_a_floating_piece_as_one_undo_step() {
     h.run_steps(2);
     h.get_by_label_contains("1 floating pieces, 27 voxels");
     h.get_by_label_contains("Piece 1: 27 voxels at 8,");
+    // Outlined in the view, red while marked for deletion.
+    let outlined = h.state().overlays().into_iter().any(|o| {
+        matches!(o, Overlay::WireBox { min, max, color }
+            if min == [8.0, (ground + 5) as f32, 8.0]
+                && max == [11.0, (ground + 8) as f32, 11.0]
+                && color[0] > color[1])
+    });
+    assert!(outlined, "the piece is outlined");
     h.get_by_label("Delete Marked (1)").click();
     h.run_steps(2);
     let doc = h.state().doc.as_ref().expect("doc");
