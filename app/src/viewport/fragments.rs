@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use three_d::{CpuMesh, Indices, Positions, Srgba, Vec3};
 
-use strata_engine::enhance::FragmentMesh;
+use strata_engine::enhance::{light_faces, FaceLight, FragmentMesh};
 use strata_engine::light::LightMap;
 use strata_engine::voxel::{linear_to_srgb, ChunkPos};
 
@@ -41,17 +41,6 @@ pub struct FragmentLight {
     pub factor: usize,
 }
 
-/// Which light colours the fragments.
-#[derive(Debug, Clone, Copy)]
-pub enum Lighting<'a> {
-    /// Material colours only.
-    None,
-    /// The voxel light, sampled in voxel units.
-    Voxels(&'a LightMap),
-    /// Light baked at fragment resolution, sampled in fragment units.
-    Fragments(&'a FragmentLight),
-}
-
 /// One chunk's fragment faces, ready for the GPU.
 pub struct FragmentUpload {
     /// Which chunk.
@@ -60,43 +49,29 @@ pub struct FragmentUpload {
     pub mesh: Option<CpuMesh>,
 }
 
-/// `mesh` as a three-d mesh whose vertex colours are the faces' material colours, multiplied by the
-/// baked light sampled half a cell (voxel or fragment) outside each face. `None` for no faces.
-pub fn cpu_mesh(mesh: &FragmentMesh, light: Lighting<'_>) -> Option<CpuMesh> {
+/// `mesh` as a three-d mesh whose vertex colours are the faces' material colours times `light`
+/// (see [`light_faces`]), at `factor` fragments per voxel. `None` for no faces.
+pub fn cpu_mesh(mesh: &FragmentMesh, light: FaceLight<'_>, factor: usize) -> Option<CpuMesh> {
     if mesh.indices.is_empty() {
         return None;
     }
-    let mut colors = Vec::with_capacity(mesh.colors.len());
-    for (quad, base) in mesh.positions.chunks(4).zip((0..).step_by(4)) {
-        let n = mesh.normals[base];
-        let mut center = [0.0f32; 3];
-        for p in quad {
-            for k in 0..3 {
-                center[k] += p[k] * 0.25;
-            }
-        }
-        let rgb = match light {
-            Lighting::None => [1.0; 3],
-            Lighting::Voxels(map) => map
-                .sample([0, 1, 2].map(|k| center[k] + 0.5 * n[k]))
-                .unwrap_or([1.0; 3]),
-            Lighting::Fragments(fl) => {
-                let f = fl.factor as f32;
-                fl.map
-                    .sample([0, 1, 2].map(|k| center[k] * f + 0.5 * n[k]))
-                    .unwrap_or([1.0; 3])
-            }
-        };
-        for v in 0..quad.len() {
-            let c = mesh.colors[base + v];
-            colors.push(Srgba::new(
-                linear_to_srgb((c[0] * rgb[0]).min(1.0)),
-                linear_to_srgb((c[1] * rgb[1]).min(1.0)),
-                linear_to_srgb((c[2] * rgb[2]).min(1.0)),
-                255,
-            ));
-        }
+    let mut lit = mesh.colors.clone();
+    if !matches!(light, FaceLight::None) {
+        let mut copy = mesh.clone();
+        light_faces(&mut copy, light, factor);
+        lit = copy.colors;
     }
+    let colors = lit
+        .iter()
+        .map(|c| {
+            Srgba::new(
+                linear_to_srgb(c[0]),
+                linear_to_srgb(c[1]),
+                linear_to_srgb(c[2]),
+                255,
+            )
+        })
+        .collect();
     Some(CpuMesh {
         positions: Positions::F32(mesh.positions.iter().map(|p| Vec3::from(*p)).collect()),
         normals: Some(mesh.normals.iter().map(|n| Vec3::from(*n)).collect()),
@@ -127,8 +102,8 @@ mod tests {
 
     #[test]
     fn faces_keep_their_geometry_and_colour_without_light() {
-        assert!(cpu_mesh(&FragmentMesh::new(), Lighting::None).is_none());
-        let m = cpu_mesh(&one_quad(), Lighting::None).expect("a quad");
+        assert!(cpu_mesh(&FragmentMesh::new(), FaceLight::None, 4).is_none());
+        let m = cpu_mesh(&one_quad(), FaceLight::None, 4).expect("a quad");
         assert_eq!(m.vertex_count(), 4);
         let colors = m.colors.expect("colours");
         assert_eq!(

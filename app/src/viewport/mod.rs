@@ -33,10 +33,11 @@ use strata_engine::voxel::{ChunkPos, VoxelBox};
 use crate::document::Document;
 use camera::EditorCamera;
 use chunks::ChunkMeshes;
-use fragments::{FragmentPreview, FragmentUpload, Lighting};
+use fragments::{FragmentPreview, FragmentUpload};
 use overlay::Overlay;
 use paint::PaintStats;
 use scene::{CursorDraw, FrameParams, Pending};
+use strata_engine::enhance::FaceLight;
 
 /// Time per frame spent meshing chunks that are not urgent.
 const MESH_BUDGET: Duration = Duration::from_millis(12);
@@ -169,11 +170,11 @@ impl Viewport {
                 chunks,
                 light: fragment_light,
             } => {
-                let lighting = match (&fragment_light, light) {
-                    _ if self.light_view == LightView::Realtime => Lighting::None,
-                    (Some(fl), _) => Lighting::Fragments(fl),
-                    (None, Some(map)) => Lighting::Voxels(map),
-                    (None, None) => Lighting::None,
+                let (lighting, factor) = match (&fragment_light, light) {
+                    _ if self.light_view == LightView::Realtime => (FaceLight::None, 1),
+                    (Some(fl), _) => (FaceLight::Fragments(&fl.map), fl.factor),
+                    (None, Some(map)) => (FaceLight::Voxels(map), 1),
+                    (None, None) => (FaceLight::None, 1),
                 };
                 self.show_fragments = true;
                 if reset {
@@ -189,7 +190,9 @@ impl Viewport {
                     if self.gl {
                         uploads.push(FragmentUpload {
                             pos,
-                            mesh: mesh.as_ref().and_then(|m| fragments::cpu_mesh(m, lighting)),
+                            mesh: mesh
+                                .as_ref()
+                                .and_then(|m| fragments::cpu_mesh(m, lighting, factor)),
                         });
                     }
                 }

@@ -55,6 +55,7 @@ mod enhancer;
 mod export;
 #[cfg(test)]
 mod export_tests;
+mod face_light;
 mod face_mesh;
 mod fragments;
 mod lit;
@@ -69,6 +70,7 @@ mod vox;
 
 pub use enhancer::Enhancer;
 pub use export::{export_mesh, export_raw, export_vox, ExportSummary, OutputFormat};
+pub use face_light::{light_faces, FaceLight};
 pub use face_mesh::{mesh_fragment_chunk, FragmentMesh};
 pub use fragments::{EnhanceStats, EnhanceUpdate, Enhanced};
 pub use lit::{bake_fragments, fragment_settings, fragment_solidity};
