@@ -10,7 +10,7 @@ use strata::panels::enhance::{EnhancePanel, MethodKind, NAME};
 use strata_engine::enhance::Enhanced;
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::progress::Progress;
-use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
+use strata_engine::voxel::{EnhanceThreshold, Voxel, VoxelBox, VoxelPos};
 
 fn editor(name: &str) -> Harness<'static, EditorApp> {
     let dir = std::env::temp_dir().join(format!("strata-enhance-{name}-{}", std::process::id()));
@@ -218,4 +218,43 @@ fn fragments_are_lit_at_fragment_resolution_and_relit_after_an_edit() {
         expected.entries().collect::<Vec<_>>(),
         "re-lit after the edit"
     );
+}
+
+#[test]
+fn per_material_thresholds_change_the_fragments() {
+    let mut h = editor("thresholds");
+    h.run_steps(3);
+    h.get_by_label("Show fragments").click();
+    settle(&mut h);
+    let before = h.state().viewport.fragment_quads();
+    let grass = h
+        .state()
+        .doc
+        .as_ref()
+        .expect("doc")
+        .materials()
+        .materials
+        .iter()
+        .position(|m| m.name == "Grass")
+        .expect("grass");
+    // Grass needs only one solid neighbour of four: it grows, and the preview rebuilds.
+    panel(&mut h).form.material_thresholds[grass] = EnhanceThreshold { even: 1, odd: 1 };
+    settle(&mut h);
+    let after = h.state().viewport.fragment_quads();
+    assert_ne!(
+        before, after,
+        "the grass fragments changed ({before} -> {after})"
+    );
+    let form = panel(&mut h).form.clone();
+    let doc = h.state().doc.as_ref().expect("doc");
+    let table = form.table(doc.materials());
+    let fresh =
+        Enhanced::build(doc.grid(), &table, &form.method(), None, &Progress::new()).expect("build");
+    let store = h
+        .state()
+        .panels
+        .get::<EnhancePanel>()
+        .and_then(EnhancePanel::store)
+        .expect("store");
+    assert!(store == &fresh, "the preview uses the edited thresholds");
 }

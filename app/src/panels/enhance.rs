@@ -64,6 +64,9 @@ pub struct EnhanceForm {
     pub region: Option<[[i32; 3]; 2]>,
     /// Strata by altitude: one band with its even/odd thresholds.
     pub band: Option<HeightBand>,
+    /// Per-material thresholds (index = material id) used instead of the document's table; empty
+    /// until the panel first shows a document.
+    pub material_thresholds: Vec<EnhanceThreshold>,
 }
 
 impl Default for EnhanceForm {
@@ -74,6 +77,7 @@ impl Default for EnhanceForm {
             resample: ResampleParams::default(),
             region: None,
             band: None,
+            material_thresholds: Vec::new(),
         }
     }
 }
@@ -89,6 +93,15 @@ impl EnhanceForm {
             }
             MethodKind::Resample => Method::Resample(self.resample),
         }
+    }
+
+    /// `table` with this form's per-material thresholds.
+    pub fn table(&self, table: &MaterialTable) -> MaterialTable {
+        let mut t = table.clone();
+        for (m, threshold) in t.materials.iter_mut().zip(&self.material_thresholds) {
+            m.enhance = Some(*threshold);
+        }
+        t
     }
 
     /// The box, or `None` for the whole world.
@@ -229,7 +242,7 @@ impl EnhancePanel {
             return;
         };
         let grid = doc.grid().clone();
-        let table = doc.materials().clone();
+        let table = form.table(doc.materials());
         let settings = doc
             .light()
             .map_or_else(LightSettings::default, |l| *l.settings());
@@ -262,7 +275,7 @@ impl EnhancePanel {
     fn start_build(&mut self, doc: &Document, out: &mut Vec<Action>) {
         let form = self.form.clone();
         let grid = doc.grid().clone();
-        let table = doc.materials().clone();
+        let table = form.table(doc.materials());
         let for_job = form.clone();
         let job = Job::spawn("Enhancing", JobKind::Background, move |progress| {
             let started = Instant::now();
@@ -426,22 +439,40 @@ impl EnhancePanel {
                     ui.end_row();
                 }
             });
-        if form.kind == MethodKind::Subdivide && form.subdivide.threshold.is_none() {
-            let names: Vec<String> = table
+        if form.material_thresholds.len() != table.materials.len() {
+            form.material_thresholds = table
                 .materials
                 .iter()
-                .skip(1)
-                .filter(|m| !m.liquid)
-                .map(|m| {
-                    let t = m.enhance_threshold();
-                    if t.even == t.odd {
-                        format!("{} {}", m.name, t.even)
-                    } else {
-                        format!("{} {}/{}", m.name, t.even, t.odd)
-                    }
-                })
+                .map(|m| m.enhance_threshold())
                 .collect();
-            ui.weak(format!("Thresholds: {}", names.join(", ")));
+        }
+        if form.kind == MethodKind::Subdivide && form.subdivide.threshold.is_none() {
+            egui::CollapsingHeader::new("Per-material thresholds")
+                .id_salt("enhance-material-thresholds")
+                .show(ui, |ui| {
+                    ui.weak("Solid neighbours of 4 a fragment needs, at even / odd altitudes");
+                    egui::Grid::new("enhance-thresholds")
+                        .num_columns(3)
+                        .show(ui, |ui| {
+                            for (m, t) in table
+                                .materials
+                                .iter()
+                                .zip(form.material_thresholds.iter_mut())
+                                .skip(1)
+                                .filter(|(m, _)| !m.liquid)
+                            {
+                                let label = ui.label(&m.name);
+                                ui.add(egui::DragValue::new(&mut t.even).range(1..=4))
+                                    .labelled_by(label.id);
+                                ui.add(egui::DragValue::new(&mut t.odd).range(1..=4))
+                                    .labelled_by(label.id);
+                                ui.end_row();
+                            }
+                        });
+                    if ui.small_button("From the material table").clicked() {
+                        form.material_thresholds.clear();
+                    }
+                });
         }
     }
 
