@@ -13,7 +13,9 @@ pub mod lighting;
 pub mod new_world;
 pub mod preferences;
 pub mod recent;
+pub mod region;
 pub mod shortcuts;
+pub mod stamps;
 pub mod statistics;
 pub mod tools;
 
@@ -40,6 +42,8 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(tools::ToolsPanel::default()),
         Box::new(history::HistoryPanel),
         Box::new(lighting::LightingPanel::default()),
+        Box::new(region::RegionPanel::default()),
+        Box::new(stamps::StampsPanel::default()),
         Box::new(new_world::NewWorldWindow::default()),
         Box::new(import_heightmap::ImportHeightmapWindow::default()),
         Box::new(recent::RecentWindow::default()),
