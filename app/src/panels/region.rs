@@ -168,6 +168,16 @@ impl RegionPanel {
         self.floating.as_ref().is_some_and(|f| f.ghost.is_some())
     }
 
+    /// The copied region, if any.
+    pub fn clipboard(&self) -> Option<&Region> {
+        self.clip.as_ref().map(|c| c.region.as_ref())
+    }
+
+    /// Where the floating paste would land now, if it floats over terrain.
+    pub fn paste_target(&self) -> Option<VoxelBox> {
+        self.floating.as_ref().and_then(|f| f.target)
+    }
+
     /// The size of the copied region, if any.
     pub fn clipboard_size(&self) -> Option<[u32; 3]> {
         self.clip.as_ref().map(|c| c.region.size())

@@ -212,7 +212,7 @@ fn axis_picker(ui: &mut egui::Ui, label: &str, axis: &mut Axis) {
 
 fn paste_options(p: &mut RegionPanel, ui: &mut egui::Ui) {
     ui.horizontal(|ui| {
-        ui.label("Paste");
+        ui.label("Paste mode");
         for (mode, text, hint) in [
             (
                 PasteMode::Replace,
