@@ -345,10 +345,13 @@ fn consume_clipboard_event(input: &mut egui::InputState, keys: &KeyboardShortcut
     if keys.modifiers != Modifiers::COMMAND {
         return false;
     }
-    let wanted = |e: &egui::Event| match (keys.logical_key, e) {
-        (Key::C, egui::Event::Copy) | (Key::X, egui::Event::Cut) => true,
-        (Key::V, egui::Event::Paste(_)) => true,
-        _ => false,
+    let wanted = |e: &egui::Event| {
+        matches!(
+            (keys.logical_key, e),
+            (Key::C, egui::Event::Copy)
+                | (Key::X, egui::Event::Cut)
+                | (Key::V, egui::Event::Paste(_))
+        )
     };
     match input.events.iter().position(wanted) {
         Some(at) => {
