@@ -333,6 +333,32 @@ fn fill_a_box_only_air_then_delete_cut_and_duplicate() {
     h.run_steps(2);
     assert!(voxels(dup).all(|p| grid(&h).get(p).is_air()));
     assert_eq!(panel(&h).clipboard().map(Region::size), Some(copy.size()));
+    // Move: the source empties and the copy lands where the click was, in one undo step.
+    select(&mut h, src);
+    let steps = h.state().doc.as_ref().expect("doc").history().undo_len();
+    h.get_by_label("Move").click();
+    h.run_steps(2);
+    let at = in_view(&h, 150.0);
+    h.hover_at(at);
+    h.run_steps(2);
+    let target = panel(&h).paste_target().expect("move target");
+    assert!(
+        target.intersect(&src).is_empty(),
+        "{target:?} away from {src:?}"
+    );
+    h.drag_at(at);
+    h.run_steps(1);
+    h.drop_at(at);
+    h.run_steps(2);
+    let g = grid(&h);
+    assert!(same_voxels(&g, target, &copy), "moved voxels");
+    assert!(
+        voxels(src).all(|p| g.get(p).is_air()),
+        "the source is emptied"
+    );
+    let history = h.state().doc.as_ref().expect("doc").history();
+    assert_eq!(history.undo_len(), steps + 1);
+    assert_eq!(history.undo_names().next(), Some("Move"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

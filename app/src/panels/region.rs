@@ -6,7 +6,8 @@
 //!   typed Min / Max ─────────────────────────────────────────────────────────────────> Select
 //!   Ctrl+C copies into the clipboard (a Region); Ctrl+V floats it under the cursor as a ghost of
 //!   its surface (meshed in the background) until a click places it; R / M turn or mirror the
-//!   floating paste, or the selected voxels in place when nothing floats
+//!   floating paste, or the selected voxels in place when nothing floats; Move floats the selection
+//!   and the click that places it also empties where it was (one undo step)
 //! ```
 //!
 //! The selection lives in the document (`Document::selection`), so other panels read it too. Edits
@@ -70,6 +71,8 @@ struct Floating {
     source: Option<VoxelBox>,
     /// Stays after a click (a stamp brush) instead of ending with it.
     brush: bool,
+    /// The box emptied when it is placed (a move).
+    moving: Option<VoxelBox>,
     generation: u64,
     /// The ghost mesh was asked for.
     asked: bool,
@@ -196,6 +199,7 @@ impl RegionPanel {
             name: name.to_owned(),
             source,
             brush,
+            moving: None,
             generation: self.generation,
             asked: false,
             ghost: None,
@@ -214,11 +218,13 @@ impl RegionPanel {
         out.push(Action::Region {
             name: if f.brush {
                 format!("Stamp {}", f.name)
+            } else if f.moving.is_some() {
+                "Move".into()
             } else {
                 "Paste".into()
             },
             op: crate::region_op::RegionOp::Place {
-                clear: None,
+                clear: f.moving,
                 region: f.region.clone(),
                 at: target.min,
                 mode: self.mode,

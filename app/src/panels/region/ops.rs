@@ -99,6 +99,26 @@ impl RegionPanel {
         }
     }
 
+    /// Move: float the selection under the cursor; the click that places it also empties the
+    /// selection (one undo step). The clipboard is left as it was.
+    pub(super) fn move_selection(&mut self, doc: &Document, out: &mut Vec<Action>) {
+        let Some(sel) = doc.selection() else {
+            out.push(Action::Message("Nothing selected".into()));
+            return;
+        };
+        let region = match Region::copy(doc.grid(), sel) {
+            Ok(r) => Arc::new(r),
+            Err(e) => return out.push(Action::Message(e.to_string())),
+        };
+        self.start_floating(region, "Selection", Some(sel), false);
+        if let Some(f) = self.floating.as_mut() {
+            f.moving = Some(sel);
+        }
+        out.push(Action::Message(
+            "Click where the selection goes · R rotates · M mirrors · Esc cancels".into(),
+        ));
+    }
+
     /// Ctrl+D: a copy of the selection placed right beside it (+X), then selected.
     pub(super) fn duplicate(&mut self, doc: &Document, out: &mut Vec<Action>) {
         let region = match self.copy(doc) {
@@ -138,8 +158,11 @@ impl RegionPanel {
         };
         if let Some(f) = self.floating.as_ref() {
             let region = Arc::new(apply(&f.region));
-            let (name, source, brush) = (f.name.clone(), f.source, f.brush);
+            let (name, source, brush, moving) = (f.name.clone(), f.source, f.brush, f.moving);
             self.start_floating(region, &name, source, brush);
+            if let Some(f) = self.floating.as_mut() {
+                f.moving = moving;
+            }
             return;
         }
         let Some(sel) = doc.selection() else {

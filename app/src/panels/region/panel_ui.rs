@@ -85,6 +85,16 @@ pub fn show(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut V
         ) {
             p.duplicate(doc, out);
         }
+        if ui
+            .add_enabled(has_sel && idle, egui::Button::new("Move"))
+            .on_hover_text(
+                "Float the selection under the cursor; a click moves it there (one undo step)",
+            )
+            .clicked()
+        {
+            p.move_selection(doc, out);
+            out.push(Action::ActivateTool(NAME));
+        }
     });
     let can_turn = idle && (has_sel || p.floating.is_some());
     ui.horizontal(|ui| {
