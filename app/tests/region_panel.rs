@@ -289,7 +289,7 @@ fn fill_a_box_only_air_then_delete_cut_and_duplicate() {
     let before = grid(&h);
     h.get_by_label("Only Air").click();
     h.run_steps(1);
-    h.get_by_label("Fill").click();
+    h.get_by_label("Fill Selection").click();
     h.run_steps(2);
     let g = grid(&h);
     for p in voxels(b) {
@@ -308,7 +308,7 @@ fn fill_a_box_only_air_then_delete_cut_and_duplicate() {
     );
     h.get_by_label("Only Air").click();
     h.run_steps(1);
-    h.get_by_label("Fill").click();
+    h.get_by_label("Fill Selection").click();
     h.run_steps(2);
     assert!(voxels(b).all(|p| grid(&h).get(p) == Voxel::new(GRASS, 255)));
     h.key_press(Key::Delete);

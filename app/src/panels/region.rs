@@ -25,7 +25,7 @@ use std::sync::Arc;
 
 use eframe::egui;
 use strata_engine::region::{Axis, PasteMode, Region};
-use strata_engine::voxel::{VoxelBox, VoxelPos};
+use strata_engine::voxel::{MaterialTable, VoxelBox, VoxelPos};
 
 use super::{panel_path, Panel, ToolInfo, View};
 use crate::action::Action;
@@ -62,6 +62,8 @@ pub(crate) struct Clip {
     /// Where it was copied from (`None`: a stamp or a file).
     source: Option<VoxelBox>,
     name: String,
+    /// The material table its ids refer to (the document it was copied from).
+    table: MaterialTable,
 }
 
 /// A region following the cursor until a click places it.
@@ -382,13 +384,18 @@ impl Panel for RegionPanel {
                 self.note = Some(message.clone());
                 out.push(Action::Message(message));
             }
-            work::Done::Read { region, name } => {
+            work::Done::Read {
+                region,
+                name,
+                table,
+            } => {
                 let region = Arc::new(region);
                 let message = format!("Imported {} ({})", name, size_text(region.size()));
                 self.clip = Some(Clip {
                     region: region.clone(),
                     source: None,
                     name: name.clone(),
+                    table,
                 });
                 self.start_floating(region, &name, None, false);
                 out.push(Action::ActivateTool(NAME));
@@ -418,7 +425,7 @@ impl Panel for RegionPanel {
         match command {
             Command::RegionCopy => self.copy_action(doc, out),
             Command::RegionCut => self.cut(doc, out),
-            Command::RegionPaste => self.paste(out),
+            Command::RegionPaste => self.paste(doc, out),
             Command::RegionDelete => self.delete(doc, "Delete", out),
             Command::RegionDuplicate => self.duplicate(doc, out),
             Command::RegionRotate => self.transform(doc, false, out),

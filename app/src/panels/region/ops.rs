@@ -48,6 +48,7 @@ impl RegionPanel {
             region: region.clone(),
             source: Some(sel),
             name: "Selection".into(),
+            table: doc.materials().clone(),
         });
         self.clipboard_text = Some(format!("Strata region {}", size_text(region.size())));
         Ok(region)
@@ -85,11 +86,19 @@ impl RegionPanel {
         });
     }
 
-    /// Ctrl+V: float the clipboard under the cursor.
-    pub(super) fn paste(&mut self, out: &mut Vec<Action>) {
+    /// Ctrl+V: float the clipboard under the cursor (its materials moved to `doc`'s table by name
+    /// when it was copied from a world with another table).
+    pub(super) fn paste(&mut self, doc: &Document, out: &mut Vec<Action>) {
         match self.clip.as_ref() {
             Some(c) => {
-                let (region, name, source) = (c.region.clone(), c.name.clone(), c.source);
+                let (mut region, name, source) = (c.region.clone(), c.name.clone(), c.source);
+                if c.table != *doc.materials() {
+                    let mut moved = (*region).clone();
+                    if let Err(e) = moved.remap_materials(&c.table, doc.materials()) {
+                        return out.push(Action::Error(format!("Paste: {e}")));
+                    }
+                    region = Arc::new(moved);
+                }
                 self.start_floating(region, &name, source, false);
                 out.push(Action::Message(
                     "Click to place the paste · R rotates · M mirrors · Esc cancels".into(),

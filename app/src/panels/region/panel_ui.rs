@@ -23,7 +23,7 @@ pub fn show(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut V
         out.push(Action::ActivateTool(NAME));
     }
     let Some(doc) = view.doc else {
-        ui.label("No world open.");
+        ui.weak("Open a world to select a region.");
         return;
     };
     size_prompt(p, ui, out);
@@ -50,7 +50,7 @@ pub fn show(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut V
         if button(
             ui,
             has_sel && idle,
-            "Cut",
+            "Cut Selection",
             Command::RegionCut,
             "Copy, then delete",
         ) {
@@ -64,7 +64,7 @@ pub fn show(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut V
             Command::RegionPaste,
             "Float the copy under the cursor; click places it",
         ) {
-            p.paste(out);
+            p.paste(doc, out);
             out.push(Action::ActivateTool(NAME));
         }
         if button(
@@ -226,8 +226,8 @@ fn paste_options(p: &mut RegionPanel, ui: &mut egui::Ui) {
         for (mode, text, hint) in [
             (
                 PasteMode::Replace,
-                "Replace",
-                "Write every voxel, Air included",
+                "Overwrite",
+                "Write every voxel, Air included (replace)",
             ),
             (
                 PasteMode::Merge,
@@ -279,7 +279,7 @@ fn fill(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<A
             .and_then(crate::document::Document::selection)
             .is_some();
     if ui
-        .add_enabled(enabled, egui::Button::new("Fill"))
+        .add_enabled(enabled, egui::Button::new("Fill Selection"))
         .on_hover_text("Fill the selection (one undo step)")
         .clicked()
     {

@@ -29,6 +29,8 @@ pub enum Done {
         region: Region,
         /// The file's stem.
         name: String,
+        /// The world's table the ids were read for.
+        table: MaterialTable,
     },
 }
 
@@ -76,6 +78,7 @@ pub fn read_job(path: PathBuf, size: Option<[u32; 3]>, table: MaterialTable) -> 
         Ok(JobOutput::Panel(Box::new(Done::Read {
             region,
             name: crate::files::stem(&path),
+            table,
         })))
     })
     .owned_by(super::NAME)
