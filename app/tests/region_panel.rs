@@ -16,6 +16,7 @@ use strata::panels::panel_path;
 use strata::panels::region::{self, RegionPanel};
 use strata::panels::stamps::{self, StampsPanel};
 use strata::region_files::sidecar_path;
+use strata::viewport::overlay::Overlay;
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::region::{Axis, Region};
 use strata_engine::storage::Grid;
@@ -203,6 +204,23 @@ fn copy_paste_elsewhere_and_undo() {
     h.state_mut().wait_for_panel_jobs(region::NAME);
     h.run_steps(1);
     assert!(panel(&h).ghost_ready(), "the paste ghost is meshed");
+    h.hover_at(at);
+    h.run_steps(1);
+    let ghost = h.state().overlays().into_iter().find_map(|o| match o {
+        Overlay::Ghost { mesh, offset, .. } => Some((mesh, offset)),
+        _ => None,
+    });
+    let (mesh, offset) = ghost.expect("a ghost overlay while the paste floats");
+    assert!(mesh.triangle_count() > 0);
+    assert_eq!(offset, target.min.to_array().map(|v| v as f32));
+    // The ghost lies inside the paste box (region coordinates).
+    let size = target.size();
+    for p in &mesh.positions {
+        assert!(
+            (0..3).all(|k| p[k] >= -0.01 && p[k] <= size[k] as f32 + 0.01),
+            "{p:?}"
+        );
+    }
     h.drag_at(at);
     h.run_steps(1);
     h.drop_at(at);
