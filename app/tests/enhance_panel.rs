@@ -156,3 +156,66 @@ fn bad_settings_are_refused_or_clamped() {
     assert!(panel(&mut h).form.resample.fraction <= 1.0);
     assert!(panel(&mut h).form.method().validate().is_ok());
 }
+
+#[test]
+fn fragments_are_lit_at_fragment_resolution_and_relit_after_an_edit() {
+    let mut h = editor("lit");
+    panel(&mut h).form.subdivide.levels = 1;
+    panel(&mut h).form.region = Some([[8, 0, 8], [40, 48, 40]]);
+    h.run_steps(3);
+    h.get_by_label("Show fragments").click();
+    settle(&mut h);
+    h.get_by_label("Light fragments").click();
+    settle(&mut h);
+    let fresh_light = |h: &mut Harness<'_, EditorApp>| {
+        let method = panel(h).form.method();
+        let region = panel(h).form.region_box().expect("a box");
+        let doc = h.state().doc.as_ref().expect("doc");
+        let store = Enhanced::build(
+            doc.grid(),
+            doc.materials(),
+            &method,
+            Some(region),
+            &Progress::new(),
+        )
+        .expect("build");
+        let settings = strata_engine::light::LightSettings::default();
+        strata_engine::enhance::bake_fragments(
+            &store.volume(doc.grid()),
+            region,
+            &settings,
+            &Progress::new(),
+        )
+        .expect("bake")
+        .0
+    };
+    let expected = fresh_light(&mut h);
+    let got: Vec<_> = panel(&mut h)
+        .fragment_light()
+        .expect("the fragments are lit")
+        .entries()
+        .collect();
+    assert!(!got.is_empty());
+    assert_eq!(
+        got,
+        expected.entries().collect::<Vec<_>>(),
+        "the panel's light is the engine's bake"
+    );
+    // An edit makes the light stale until Re-light.
+    h.state_mut()
+        .apply(fill([20, 30, 20], [26, 36, 26], Voxel::filled(7)));
+    settle(&mut h);
+    h.get_by_label("Re-light").click();
+    settle(&mut h);
+    let expected = fresh_light(&mut h);
+    let got: Vec<_> = panel(&mut h)
+        .fragment_light()
+        .expect("lit")
+        .entries()
+        .collect();
+    assert_eq!(
+        got,
+        expected.entries().collect::<Vec<_>>(),
+        "re-lit after the edit"
+    );
+}

@@ -7,6 +7,8 @@
 //!        (FragmentMesh per chunk, in voxel units)        (CpuMesh, sRGB)        ──> Scene (GPU)
 //! ```
 
+use std::sync::Arc;
+
 use three_d::{CpuMesh, Indices, Positions, Srgba, Vec3};
 
 use strata_engine::enhance::FragmentMesh;
@@ -25,7 +27,29 @@ pub enum FragmentPreview {
         reset: bool,
         /// New meshes per chunk.
         chunks: Vec<(ChunkPos, Option<FragmentMesh>)>,
+        /// Light baked at fragment resolution; `None` colours with the voxel light, if any.
+        light: Option<FragmentLight>,
     },
+}
+
+/// Light baked over the fragments (keyed by fragment position).
+#[derive(Debug, Clone)]
+pub struct FragmentLight {
+    /// The light.
+    pub map: Arc<LightMap>,
+    /// Fragments per voxel edge.
+    pub factor: usize,
+}
+
+/// Which light colours the fragments.
+#[derive(Debug, Clone, Copy)]
+pub enum Lighting<'a> {
+    /// Material colours only.
+    None,
+    /// The voxel light, sampled in voxel units.
+    Voxels(&'a LightMap),
+    /// Light baked at fragment resolution, sampled in fragment units.
+    Fragments(&'a FragmentLight),
 }
 
 /// One chunk's fragment faces, ready for the GPU.
@@ -37,8 +61,8 @@ pub struct FragmentUpload {
 }
 
 /// `mesh` as a three-d mesh whose vertex colours are the faces' material colours, multiplied by the
-/// baked light sampled half a voxel outside each face when `light` is given. `None` for no faces.
-pub fn cpu_mesh(mesh: &FragmentMesh, light: Option<&LightMap>) -> Option<CpuMesh> {
+/// baked light sampled half a cell (voxel or fragment) outside each face. `None` for no faces.
+pub fn cpu_mesh(mesh: &FragmentMesh, light: Lighting<'_>) -> Option<CpuMesh> {
     if mesh.indices.is_empty() {
         return None;
     }
@@ -51,8 +75,18 @@ pub fn cpu_mesh(mesh: &FragmentMesh, light: Option<&LightMap>) -> Option<CpuMesh
                 center[k] += p[k] * 0.25;
             }
         }
-        let at = [0, 1, 2].map(|k| center[k] + 0.5 * n[k]);
-        let rgb = light.map_or([1.0; 3], |map| map.sample(at).unwrap_or([1.0; 3]));
+        let rgb = match light {
+            Lighting::None => [1.0; 3],
+            Lighting::Voxels(map) => map
+                .sample([0, 1, 2].map(|k| center[k] + 0.5 * n[k]))
+                .unwrap_or([1.0; 3]),
+            Lighting::Fragments(fl) => {
+                let f = fl.factor as f32;
+                fl.map
+                    .sample([0, 1, 2].map(|k| center[k] * f + 0.5 * n[k]))
+                    .unwrap_or([1.0; 3])
+            }
+        };
         for v in 0..quad.len() {
             let c = mesh.colors[base + v];
             colors.push(Srgba::new(
@@ -93,8 +127,8 @@ mod tests {
 
     #[test]
     fn faces_keep_their_geometry_and_colour_without_light() {
-        assert!(cpu_mesh(&FragmentMesh::new(), None).is_none());
-        let m = cpu_mesh(&one_quad(), None).expect("a quad");
+        assert!(cpu_mesh(&FragmentMesh::new(), Lighting::None).is_none());
+        let m = cpu_mesh(&one_quad(), Lighting::None).expect("a quad");
         assert_eq!(m.vertex_count(), 4);
         let colors = m.colors.expect("colours");
         assert_eq!(

@@ -33,7 +33,7 @@ use strata_engine::voxel::{ChunkPos, VoxelBox};
 use crate::document::Document;
 use camera::EditorCamera;
 use chunks::ChunkMeshes;
-use fragments::{FragmentPreview, FragmentUpload};
+use fragments::{FragmentPreview, FragmentUpload, Lighting};
 use overlay::Overlay;
 use paint::PaintStats;
 use scene::{CursorDraw, FrameParams, Pending};
@@ -157,11 +157,6 @@ impl Viewport {
 
     /// Show or update the Enhance preview (`light`: the baked light to colour it with, if shown).
     pub fn fragment_preview(&mut self, preview: FragmentPreview, light: Option<&LightMap>) {
-        let light = if self.light_view == LightView::Realtime {
-            None
-        } else {
-            light
-        };
         let mut uploads = Vec::new();
         let reset = match preview {
             FragmentPreview::Off => {
@@ -169,7 +164,17 @@ impl Viewport {
                 self.fragment_quads.clear();
                 true
             }
-            FragmentPreview::Meshes { reset, chunks } => {
+            FragmentPreview::Meshes {
+                reset,
+                chunks,
+                light: fragment_light,
+            } => {
+                let lighting = match (&fragment_light, light) {
+                    _ if self.light_view == LightView::Realtime => Lighting::None,
+                    (Some(fl), _) => Lighting::Fragments(fl),
+                    (None, Some(map)) => Lighting::Voxels(map),
+                    (None, None) => Lighting::None,
+                };
                 self.show_fragments = true;
                 if reset {
                     self.fragment_quads.clear();
@@ -184,7 +189,7 @@ impl Viewport {
                     if self.gl {
                         uploads.push(FragmentUpload {
                             pos,
-                            mesh: mesh.as_ref().and_then(|m| fragments::cpu_mesh(m, light)),
+                            mesh: mesh.as_ref().and_then(|m| fragments::cpu_mesh(m, lighting)),
                         });
                     }
                 }
