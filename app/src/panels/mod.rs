@@ -15,7 +15,9 @@ pub mod lighting;
 pub mod new_world;
 pub mod preferences;
 pub mod recent;
+pub mod region;
 pub mod shortcuts;
+pub mod stamps;
 pub mod statistics;
 pub mod tools;
 
@@ -44,6 +46,8 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(lighting::LightingPanel::default()),
         Box::new(generate_region::GenerateRegionPanel::default()),
         Box::new(enhance::EnhancePanel::default()),
+        Box::new(region::RegionPanel::default()),
+        Box::new(stamps::StampsPanel::default()),
         Box::new(new_world::NewWorldWindow::default()),
         Box::new(import_heightmap::ImportHeightmapWindow::default()),
         Box::new(recent::RecentWindow::default()),
