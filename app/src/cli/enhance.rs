@@ -240,6 +240,7 @@ fn run(
     out: &Path,
     json: bool,
 ) -> AppResult<()> {
+    strata_engine::format::refuse_same_file(file, out)?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
     let started = Instant::now();
@@ -271,9 +272,9 @@ fn run(
         write_ms,
     };
     if json {
-        println!("{}", report.json());
+        out!("{}", report.json())?;
     } else {
-        println!("{}", report.text());
+        out!("{}", report.text())?;
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use strata_engine::codec::rle::RleEncoder;
 use strata_engine::format::project::Project;
-use strata_engine::format::AtomicFile;
+use strata_engine::format::{refuse_same_file, AtomicFile};
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_box;
@@ -62,6 +62,7 @@ impl ExportArgs {
             lod,
             no_light,
         } = self;
+        refuse_same_file(&file, &out)?;
         let format = format
             .or_else(|| Format::from_extension(&out))
             .ok_or_else(|| {

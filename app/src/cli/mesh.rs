@@ -38,7 +38,7 @@ pub fn export_mesh(
         Format::Glb => export_glb_lit(&project.grid, table, lod, region, light, out, p),
         _ => export_obj_lit(&project.grid, table, lod, region, light, out, p),
     })?;
-    eprintln!(
+    note!(
         "{}: {} chunks, {} vertices, {} solid and {} water triangles{}",
         out.display(),
         stats.chunks,
@@ -50,6 +50,6 @@ pub fn export_mesh(
         } else {
             ""
         }
-    );
+    )?;
     Ok(())
 }

@@ -135,7 +135,7 @@ fn run(out: &Path, world: &WorldSettings) -> AppResult<()> {
     let project = Project::new(header, grid);
     let saving = Instant::now();
     with_bar("saving", |p| project.save_with(out, p))?;
-    eprintln!(
+    note!(
         "{}: {} {}x{}x{} seed {}: {} chunks, generated in {:.2}s, saved in {:.2}s",
         out.display(),
         describe(world),
@@ -146,6 +146,6 @@ fn run(out: &Path, world: &WorldSettings) -> AppResult<()> {
         project.grid.chunk_count(),
         generated.as_secs_f64(),
         saving.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

@@ -92,10 +92,11 @@ impl FloatingPiece {
     /// True when voxel `p` belongs to the piece.
     pub fn contains(&self, p: VoxelPos) -> bool {
         self.bounds().contains(p)
-            && self
-                .runs
-                .iter()
-                .any(|r| r.start.y == p.y && r.start.z == p.z && (r.start.x..r.start.x + r.len as i32).contains(&p.x))
+            && self.runs.iter().any(|r| {
+                r.start.y == p.y
+                    && r.start.z == p.z
+                    && (r.start.x..r.start.x + r.len as i32).contains(&p.x)
+            })
     }
 }
 
@@ -124,7 +125,9 @@ pub fn find_floating(
         .par_iter()
         .map(|&pos| {
             progress.check()?;
-            let chunk = grid.chunk(pos).ok_or_else(|| Error::Invalid("chunk vanished".into()))?;
+            let chunk = grid
+                .chunk(pos)
+                .ok_or_else(|| Error::Invalid("chunk vanished".into()))?;
             let runs = label_chunk(pos, chunk, &matter);
             progress.advance(1);
             Ok(runs)
@@ -143,8 +146,11 @@ pub fn find_floating(
         first.push(next);
         next += c.components;
     }
-    let index: FxHashMap<ChunkPos, usize> =
-        labelled.iter().enumerate().map(|(i, c)| (c.pos, i)).collect();
+    let index: FxHashMap<ChunkPos, usize> = labelled
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.pos, i))
+        .collect();
     let mut sets = UnionFind::new(next as usize);
     for (ci, c) in labelled.iter().enumerate() {
         for axis in 0..3 {
@@ -222,7 +228,11 @@ fn collect_pieces(
                     let (i0, rs) = c.row(y, z);
                     for (k, r) in rs.iter().enumerate() {
                         let run = VoxelRun {
-                            start: VoxelPos::new(o.x + i32::from(r.x0), o.y + y as i32, o.z + z as i32),
+                            start: VoxelPos::new(
+                                o.x + i32::from(r.x0),
+                                o.y + y as i32,
+                                o.z + z as i32,
+                            ),
                             len: u32::from(r.x1 - r.x0),
                         };
                         f(first[ci] + c.component[i0 + k], run);

@@ -69,11 +69,17 @@ fn known_islands_are_found_with_their_sizes() {
     let sizes: Vec<u64> = pieces.iter().map(|p| p.voxels).collect();
     assert_eq!(sizes, [40, 27, 8, 4, 4, 1], "{pieces:#?}");
     let a = &pieces[1];
-    assert_eq!((a.min, a.max), (VoxelPos::new(4, 10, 4), VoxelPos::new(6, 12, 6)));
+    assert_eq!(
+        (a.min, a.max),
+        (VoxelPos::new(4, 10, 4), VoxelPos::new(6, 12, 6))
+    );
     assert_eq!(a.bounds(), cuboid([4, 10, 4], [3, 3, 3]));
     assert!(a.contains(VoxelPos::new(5, 11, 5)) && !a.contains(VoxelPos::new(7, 13, 7)));
     let f = &pieces[0];
-    assert_eq!((f.min, f.max), (VoxelPos::new(26, 24, 30), VoxelPos::new(35, 44, 40)));
+    assert_eq!(
+        (f.min, f.max),
+        (VoxelPos::new(26, 24, 30), VoxelPos::new(35, 44, 40))
+    );
     // Ties by size come lowest first: D (y 10) before C (y 13).
     assert_eq!(pieces[3].min, VoxelPos::new(20, 10, 20));
     assert_eq!(pieces[4].min, VoxelPos::new(3, 13, 3));
