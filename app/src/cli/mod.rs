@@ -38,6 +38,7 @@ mod import;
 mod info;
 mod mesh;
 mod new;
+mod new_estimate;
 mod open;
 mod paste;
 mod progress;
