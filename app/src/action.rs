@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use strata_engine::gen::GeneratorSettings;
+use strata_engine::gen::WorldSettings;
 use strata_engine::storage::Grid;
 use strata_engine::tools::{Brush, SeaLevelMode, Tool};
 use strata_engine::voxel::VoxelBox;
@@ -64,7 +64,7 @@ pub enum Action {
     /// Build a world from a heightmap (the options the import window collected).
     ImportHeightmap(HeightmapImport),
     /// Generate a new world in the background.
-    Generate(GeneratorSettings),
+    Generate(WorldSettings),
     /// Save, then do the guarded action (the unsaved-changes prompt's Save).
     SaveThen(Guarded),
     /// Do the guarded action without saving (the prompt's Don't Save).
@@ -120,6 +120,8 @@ pub enum Action {
     RemoveLight,
     /// Shade the viewport with this light.
     LightView(crate::viewport::LightView),
+    /// Show, update or hide the Enhance preview's fragments in the viewport.
+    FragmentPreview(crate::viewport::fragments::FragmentPreview),
     /// Run a job (its owner panel receives the result).
     Start(Job),
     /// Make the panel called this the one that receives viewport input.

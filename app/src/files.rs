@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use strata_engine::format::godot::{export_forest, import_forest, ForestOptions, ImportRules};
 use strata_engine::format::project::{Project, ProjectHeader};
-use strata_engine::gen::{generate, GeneratorSettings};
+use strata_engine::gen::{generate_world, Preset, WorldSettings};
 use strata_engine::mesh::{export_glb, export_obj};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, VoxelBox};
@@ -149,22 +149,22 @@ pub fn stem(path: &Path) -> String {
     )
 }
 
-/// Generate a world; it opens unsaved.
-pub fn generate_job(settings: GeneratorSettings) -> Job {
-    let label = format!(
-        "Generating {} {}×{}×{}",
-        settings.preset.name(),
-        settings.size[0],
-        settings.size[1],
-        settings.size[2]
-    );
+/// Generate a world (a preset or a biome mix); it opens unsaved.
+pub fn generate_job(world: WorldSettings) -> Job {
+    let what = if world.preset == Preset::Custom {
+        "biome mix"
+    } else {
+        world.preset.name()
+    };
+    let [sx, sy, sz] = world.size;
+    let label = format!("Generating {what} {sx}×{sy}×{sz}");
     Job::spawn(label, JobKind::Document, move |progress| {
-        settings.validate()?;
+        world.validate()?;
         let materials = MaterialTable::builtin();
-        let grid = generate(&settings, &materials, progress)?;
-        let mut header = ProjectHeader::new(settings.preset.name(), settings.bounds());
+        let grid = generate_world(&world, &materials, progress)?;
+        let mut header = ProjectHeader::new(what, world.bounds());
         header.materials = materials;
-        header.generator = Some(settings);
+        header.set_world(&world);
         Ok(JobOutput::Opened {
             project: Box::new(Project::new(header, grid)),
             path: None,

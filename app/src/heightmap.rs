@@ -27,6 +27,8 @@ pub struct HeightmapImport {
     pub size: Option<[u32; 2]>,
     /// The world's Y size: the height of the whitest sample (default [`DEFAULT_HEIGHT`]).
     pub height: Option<u32>,
+    /// Terrace smoothing radius in pixels (0: off; see [`HeightmapImport::build_smoothed`]).
+    pub smooth_radius: u32,
 }
 
 /// The heightmap of a decoded image: grey levels scaled to 16 bits (8-bit 255 becomes 65535).
@@ -46,7 +48,7 @@ impl HeightmapImport {
     /// Unreadable or corrupt PNGs, a colour map whose size differs from the heightmap's, sizes out of
     /// range, cancellation.
     pub fn build(&self, progress: &Progress) -> AppResult<Project> {
-        self.build_smoothed(0, progress)
+        self.build_smoothed(self.smooth_radius, progress)
     }
 
     /// [`HeightmapImport::build`] with terrace smoothing over `smooth_radius` pixels (0: off, at most

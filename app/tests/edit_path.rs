@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use strata::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
 use strata::document::{Document, EditConsumer};
-use strata_engine::gen::{GeneratorSettings, Preset};
+use strata_engine::gen::{GeneratorSettings, Preset, WorldSettings};
 use strata_engine::storage::Grid;
 use strata_engine::tools::{Brush, SeaLevelMode, Tool, ToolKind};
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
@@ -166,11 +166,13 @@ fn every_edit_path_reaches_every_consumer() {
         "physics follows undo"
     );
     let documents = seen.lock().expect("lock").documents;
-    app.apply(Action::Generate(GeneratorSettings {
-        preset: Preset::Hills,
-        size: [64, 48, 64],
-        seed: 2,
-    }));
+    app.apply(Action::Generate(WorldSettings::from_preset(
+        &GeneratorSettings {
+            preset: Preset::Hills,
+            size: [64, 48, 64],
+            seed: 2,
+        },
+    )));
     app.wait_for_job();
     assert_eq!(
         seen.lock().expect("lock").documents,

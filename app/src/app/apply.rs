@@ -247,6 +247,10 @@ impl EditorApp {
                 }
             }
             Action::LightView(view) => self.viewport.set_light_view(view),
+            Action::FragmentPreview(preview) => {
+                let light = self.doc.as_ref().and_then(|d| d.light());
+                self.viewport.fragment_preview(preview, light);
+            }
             Action::Start(job) => self.start_job(job),
             Action::ActivateTool(name) => {
                 if self.active_tool != name {

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use eframe::egui;
-use strata_engine::gen::{GeneratorSettings, Preset};
+use strata_engine::gen::{GeneratorSettings, Preset, WorldSettings};
 
 use crate::action::{Action, Guarded};
 use crate::autosave;
@@ -159,8 +159,8 @@ impl EditorApp {
             app.message = format!("Ignored key bindings: {}", skipped.join(", "));
         }
         let first = match start {
-            Start::DefaultWorld => Action::Generate(default_world()),
-            Start::Generate(settings) => Action::Generate(settings),
+            Start::DefaultWorld => Action::Generate(WorldSettings::from_preset(&default_world())),
+            Start::Generate(settings) => Action::Generate(WorldSettings::from_preset(&settings)),
             Start::Open(path) => Action::Proceed(Guarded::Open(Some(path))),
         };
         app.apply(first);

@@ -31,11 +31,10 @@ pub fn run(
         colormap: colormap.map(Path::to_path_buf),
         size,
         height,
+        smooth_radius: smooth.unwrap_or(0),
     };
     let started = Instant::now();
-    let project = with_bar("building", |p| {
-        import.build_smoothed(smooth.unwrap_or(0), p)
-    })?;
+    let project = with_bar("building", |p| import.build(p))?;
     let built = started.elapsed();
     with_bar("saving", |p| project.save_with(out, p))?;
     let [sx, sy, sz] = project.header.bounds.size();

@@ -1,12 +1,12 @@
 //! File ▸ Import Heightmap: choose the heightmap PNG and an optional colour map, see the image's size,
-//! set the world's height and horizontal size, then import (a background job that opens the new
+//! set the world's height, horizontal size and terrace smoothing, then import (a background job that opens the new
 //! world unsaved).
 
 use std::path::{Path, PathBuf};
 
 use eframe::egui;
 
-use strata_engine::gen::MAX_HORIZONTAL_SIZE;
+use strata_engine::gen::{MAX_HORIZONTAL_SIZE, MAX_SMOOTHING_RADIUS};
 
 use super::{panel_path, Panel, Placement, View};
 use crate::action::Action;
@@ -29,6 +29,8 @@ pub struct ImportHeightmapWindow {
     size: [u32; 2],
     /// One voxel per pixel.
     native_size: bool,
+    /// Terrace smoothing radius in pixels (0: off).
+    smooth_radius: u32,
 }
 
 impl Default for ImportHeightmapWindow {
@@ -40,6 +42,7 @@ impl Default for ImportHeightmapWindow {
             height: DEFAULT_HEIGHT,
             size: [256, 256],
             native_size: true,
+            smooth_radius: 0,
         }
     }
 }
@@ -77,6 +80,7 @@ impl ImportHeightmapWindow {
             colormap: self.colormap.clone(),
             size: (!self.native_size).then_some(self.size),
             height: Some(self.height),
+            smooth_radius: self.smooth_radius,
         })
     }
 }
@@ -147,6 +151,18 @@ impl Panel for ImportHeightmapWindow {
                     });
                 });
                 ui.checkbox(&mut self.native_size, "One voxel per pixel");
+                ui.end_row();
+                let label = ui.label("Smoothing");
+                ui.add(
+                    egui::DragValue::new(&mut self.smooth_radius)
+                        .range(0..=MAX_SMOOTHING_RADIUS)
+                        .suffix(" px"),
+                )
+                .labelled_by(label.id)
+                .on_hover_text(
+                    "Smooth away the stair steps of 8-bit heightmaps over this many pixels \
+                     (0: off; 16-bit maps rarely need it)",
+                );
                 ui.end_row();
             });
         match &self.image {

@@ -7,6 +7,8 @@
 //! collapsible sections (the Tools panel in the left column); windows float. The View menu shows and
 //! hides both.
 
+pub mod enhance;
+pub mod generate_region;
 pub mod history;
 pub mod import_heightmap;
 pub mod lighting;
@@ -40,6 +42,8 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(tools::ToolsPanel::default()),
         Box::new(history::HistoryPanel),
         Box::new(lighting::LightingPanel::default()),
+        Box::new(generate_region::GenerateRegionPanel::default()),
+        Box::new(enhance::EnhancePanel::default()),
         Box::new(new_world::NewWorldWindow::default()),
         Box::new(import_heightmap::ImportHeightmapWindow::default()),
         Box::new(recent::RecentWindow::default()),

@@ -3,6 +3,7 @@
 //! - [`camera`]: orbit / pan / zoom / fly math and picking rays (no GL).
 //! - [`chunks`]: which chunks to (re)mesh at which level of detail.
 //! - [`upload`]: mesher output to three-d CPU meshes.
+//! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
 //! - [`scene`]: GPU resources and drawing (three-d).
 //! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context.
 //!
@@ -12,6 +13,7 @@
 
 pub mod camera;
 pub mod chunks;
+pub mod fragments;
 pub mod overlay;
 pub mod paint;
 pub mod scene;
@@ -23,13 +25,15 @@ use std::time::Duration;
 use eframe::egui::{self, Key, PointerButton, Sense};
 use three_d::{InnerSpace, Vec3};
 
+use strata_engine::light::LightMap;
 use strata_engine::physics::WorldHit;
 use strata_engine::storage::Grid;
-use strata_engine::voxel::VoxelBox;
+use strata_engine::voxel::{ChunkPos, VoxelBox};
 
 use crate::document::Document;
 use camera::EditorCamera;
 use chunks::ChunkMeshes;
+use fragments::{FragmentPreview, FragmentUpload, Lighting};
 use overlay::Overlay;
 use paint::PaintStats;
 use scene::{CursorDraw, FrameParams, Pending};
@@ -101,6 +105,9 @@ pub struct Viewport {
     extent: f32,
     /// Last hovered hit (kept for focus and the status bar).
     pub hover: Option<WorldHit>,
+    /// Fragment quads per chunk of the Enhance preview (empty: the smooth terrain shows).
+    fragment_quads: rustc_hash::FxHashMap<ChunkPos, usize>,
+    show_fragments: bool,
 }
 
 impl Viewport {
@@ -124,6 +131,8 @@ impl Viewport {
             pivot: None,
             extent: 256.0,
             hover: None,
+            fragment_quads: rustc_hash::FxHashMap::default(),
+            show_fragments: false,
         }
     }
 
@@ -137,10 +146,73 @@ impl Viewport {
         if let Ok(mut p) = self.pending.lock() {
             *p = Pending {
                 reset: true,
-                uploads: Vec::new(),
                 ground: Some(header.bounds),
+                fragments_reset: true,
+                ..Pending::default()
             };
         }
+        self.fragment_quads.clear();
+        self.show_fragments = false;
+    }
+
+    /// Show or update the Enhance preview (`light`: the baked light to colour it with, if shown).
+    pub fn fragment_preview(&mut self, preview: FragmentPreview, light: Option<&LightMap>) {
+        let mut uploads = Vec::new();
+        let reset = match preview {
+            FragmentPreview::Off => {
+                self.show_fragments = false;
+                self.fragment_quads.clear();
+                true
+            }
+            FragmentPreview::Meshes {
+                reset,
+                chunks,
+                light: fragment_light,
+            } => {
+                let lighting = match (&fragment_light, light) {
+                    _ if self.light_view == LightView::Realtime => Lighting::None,
+                    (Some(fl), _) => Lighting::Fragments(fl),
+                    (None, Some(map)) => Lighting::Voxels(map),
+                    (None, None) => Lighting::None,
+                };
+                self.show_fragments = true;
+                if reset {
+                    self.fragment_quads.clear();
+                }
+                for (pos, mesh) in chunks {
+                    let quads = mesh.as_ref().map_or(0, |m| m.quad_count());
+                    if quads == 0 {
+                        self.fragment_quads.remove(&pos);
+                    } else {
+                        self.fragment_quads.insert(pos, quads);
+                    }
+                    if self.gl {
+                        uploads.push(FragmentUpload {
+                            pos,
+                            mesh: mesh.as_ref().and_then(|m| fragments::cpu_mesh(m, lighting)),
+                        });
+                    }
+                }
+                reset
+            }
+        };
+        if let Ok(mut p) = self.pending.lock() {
+            if reset {
+                p.fragments_reset = true;
+                p.fragment_uploads.clear();
+            }
+            p.fragment_uploads.extend(uploads);
+        }
+    }
+
+    /// True while the Enhance preview replaces the smooth terrain.
+    pub fn shows_fragments(&self) -> bool {
+        self.show_fragments
+    }
+
+    /// Fragment quads the preview holds (0 when it is off).
+    pub fn fragment_quads(&self) -> usize {
+        self.fragment_quads.values().sum()
     }
 
     /// The voxels in `changed` were modified: the chunks whose meshes read them are remeshed in
@@ -238,6 +310,7 @@ impl Viewport {
             show_grid: self.show_grid,
             overlays,
             realtime_light: self.light_view != LightView::Baked,
+            show_fragments: self.show_fragments,
         };
         if self.gl {
             ui.painter().add(paint::callback(

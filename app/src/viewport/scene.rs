@@ -19,6 +19,7 @@ use three_d::{
 use strata_engine::voxel::{ChunkPos, VoxelBox};
 
 use super::camera::EditorCamera;
+use super::fragments::FragmentUpload;
 use super::overlay::{box_edges, Overlay, SolidKind};
 use super::upload::ChunkUpload;
 
@@ -34,6 +35,10 @@ pub struct Pending {
     pub uploads: Vec<ChunkUpload>,
     /// The ground grid to draw under this world.
     pub ground: Option<VoxelBox>,
+    /// Drop every fragment mesh first (preview off, rebuilt, or a new document).
+    pub fragments_reset: bool,
+    /// New or replaced fragment meshes (the Enhance preview).
+    pub fragment_uploads: Vec<FragmentUpload>,
 }
 
 /// The brush cursor to draw this frame.
@@ -76,6 +81,8 @@ pub struct FrameParams {
     /// Shade with the sun and fill lights; when false the vertex colours (baked light) are shown
     /// as they are, under a flat white ambient.
     pub realtime_light: bool,
+    /// Draw the enhanced fragments instead of the smooth terrain (water stays).
+    pub show_fragments: bool,
 }
 
 struct ChunkGpu {
@@ -87,6 +94,7 @@ struct ChunkGpu {
 pub struct Scene {
     context: Context,
     chunks: FxHashMap<ChunkPos, ChunkGpu>,
+    fragments: FxHashMap<ChunkPos, Gm<Mesh, PhysicalMaterial>>,
     ground: Option<Gm<Mesh, ColorMaterial>>,
     axes: Axes,
     cursors: [Gm<Mesh, ColorMaterial>; 3],
@@ -124,6 +132,7 @@ impl Scene {
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
             flat: AmbientLight::new(&context, 1.0, Srgba::WHITE),
             chunks: FxHashMap::default(),
+            fragments: FxHashMap::default(),
             ground: None,
             cursors,
             triangles: 0,
@@ -149,6 +158,20 @@ impl Scene {
         }
         if let Some(bounds) = pending.ground {
             self.ground = Some(self.ground_grid(bounds));
+        }
+        if pending.fragments_reset {
+            self.fragments.clear();
+        }
+        for up in pending.fragment_uploads {
+            match up.mesh {
+                Some(m) => {
+                    let gm = self.terrain(&m, false);
+                    self.fragments.insert(up.pos, gm);
+                }
+                None => {
+                    self.fragments.remove(&up.pos);
+                }
+            }
         }
         for up in pending.uploads {
             let gpu = ChunkGpu {
@@ -267,10 +290,17 @@ impl Scene {
         }
         let mut objects: Vec<&dyn Object> = Vec::with_capacity(self.chunks.len() * 2 + 4);
         let mut triangles = 0;
-        for gpu in self.chunks.values() {
-            if let Some(s) = &gpu.solid {
-                objects.push(s);
-                triangles += s.geometry.vertex_count() as usize / 3;
+        if params.show_fragments {
+            for gm in self.fragments.values() {
+                objects.push(gm);
+                triangles += gm.geometry.vertex_count() as usize / 2;
+            }
+        } else {
+            for gpu in self.chunks.values() {
+                if let Some(s) = &gpu.solid {
+                    objects.push(s);
+                    triangles += s.geometry.vertex_count() as usize / 3;
+                }
             }
         }
         if params.show_grid {

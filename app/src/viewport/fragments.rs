@@ -1,0 +1,145 @@
+//! Enhanced fragments in the viewport: the Enhance panel's per-chunk fragment face meshes made
+//! GPU-ready (flat normals, each face coloured by its material times the baked light around it) and
+//! drawn in place of the smooth terrain while the preview is on.
+//!
+//! ```text
+//!   Enhance panel ──Action::FragmentPreview──> Viewport::fragment_preview ──> FragmentUpload
+//!        (FragmentMesh per chunk, in voxel units)        (CpuMesh, sRGB)        ──> Scene (GPU)
+//! ```
+
+use std::sync::Arc;
+
+use three_d::{CpuMesh, Indices, Positions, Srgba, Vec3};
+
+use strata_engine::enhance::FragmentMesh;
+use strata_engine::light::LightMap;
+use strata_engine::voxel::{linear_to_srgb, ChunkPos};
+
+/// What the Enhance panel asks the viewport to show.
+#[derive(Debug, Clone)]
+pub enum FragmentPreview {
+    /// Show the smooth terrain again and drop every fragment mesh.
+    Off,
+    /// Show fragments: replace the meshes of these chunks (`None`: the chunk has no faces); with
+    /// `reset`, drop every other fragment mesh first.
+    Meshes {
+        /// Drop the meshes of chunks not listed.
+        reset: bool,
+        /// New meshes per chunk.
+        chunks: Vec<(ChunkPos, Option<FragmentMesh>)>,
+        /// Light baked at fragment resolution; `None` colours with the voxel light, if any.
+        light: Option<FragmentLight>,
+    },
+}
+
+/// Light baked over the fragments (keyed by fragment position).
+#[derive(Debug, Clone)]
+pub struct FragmentLight {
+    /// The light.
+    pub map: Arc<LightMap>,
+    /// Fragments per voxel edge.
+    pub factor: usize,
+}
+
+/// Which light colours the fragments.
+#[derive(Debug, Clone, Copy)]
+pub enum Lighting<'a> {
+    /// Material colours only.
+    None,
+    /// The voxel light, sampled in voxel units.
+    Voxels(&'a LightMap),
+    /// Light baked at fragment resolution, sampled in fragment units.
+    Fragments(&'a FragmentLight),
+}
+
+/// One chunk's fragment faces, ready for the GPU.
+pub struct FragmentUpload {
+    /// Which chunk.
+    pub pos: ChunkPos,
+    /// The faces; `None` removes the chunk's mesh.
+    pub mesh: Option<CpuMesh>,
+}
+
+/// `mesh` as a three-d mesh whose vertex colours are the faces' material colours, multiplied by the
+/// baked light sampled half a cell (voxel or fragment) outside each face. `None` for no faces.
+pub fn cpu_mesh(mesh: &FragmentMesh, light: Lighting<'_>) -> Option<CpuMesh> {
+    if mesh.indices.is_empty() {
+        return None;
+    }
+    let mut colors = Vec::with_capacity(mesh.colors.len());
+    for (quad, base) in mesh.positions.chunks(4).zip((0..).step_by(4)) {
+        let n = mesh.normals[base];
+        let mut center = [0.0f32; 3];
+        for p in quad {
+            for k in 0..3 {
+                center[k] += p[k] * 0.25;
+            }
+        }
+        let rgb = match light {
+            Lighting::None => [1.0; 3],
+            Lighting::Voxels(map) => map
+                .sample([0, 1, 2].map(|k| center[k] + 0.5 * n[k]))
+                .unwrap_or([1.0; 3]),
+            Lighting::Fragments(fl) => {
+                let f = fl.factor as f32;
+                fl.map
+                    .sample([0, 1, 2].map(|k| center[k] * f + 0.5 * n[k]))
+                    .unwrap_or([1.0; 3])
+            }
+        };
+        for v in 0..quad.len() {
+            let c = mesh.colors[base + v];
+            colors.push(Srgba::new(
+                linear_to_srgb((c[0] * rgb[0]).min(1.0)),
+                linear_to_srgb((c[1] * rgb[1]).min(1.0)),
+                linear_to_srgb((c[2] * rgb[2]).min(1.0)),
+                255,
+            ));
+        }
+    }
+    Some(CpuMesh {
+        positions: Positions::F32(mesh.positions.iter().map(|p| Vec3::from(*p)).collect()),
+        normals: Some(mesh.normals.iter().map(|n| Vec3::from(*n)).collect()),
+        colors: Some(colors),
+        indices: Indices::U32(mesh.indices.clone()),
+        ..Default::default()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn one_quad() -> FragmentMesh {
+        FragmentMesh {
+            positions: vec![
+                [0.0, 1.0, 0.0],
+                [0.0, 1.0, 0.5],
+                [0.5, 1.0, 0.5],
+                [0.5, 1.0, 0.0],
+            ],
+            normals: vec![[0.0, 1.0, 0.0]; 4],
+            materials: vec![3; 4],
+            colors: vec![[0.5, 0.25, 1.0]; 4],
+            indices: vec![0, 1, 2, 0, 2, 3],
+        }
+    }
+
+    #[test]
+    fn faces_keep_their_geometry_and_colour_without_light() {
+        assert!(cpu_mesh(&FragmentMesh::new(), Lighting::None).is_none());
+        let m = cpu_mesh(&one_quad(), Lighting::None).expect("a quad");
+        assert_eq!(m.vertex_count(), 4);
+        let colors = m.colors.expect("colours");
+        assert_eq!(
+            colors[0],
+            Srgba::new(
+                linear_to_srgb(0.5),
+                linear_to_srgb(0.25),
+                linear_to_srgb(1.0),
+                255
+            )
+        );
+        assert!(matches!(m.indices, Indices::U32(ref i) if i.len() == 6));
+    }
+}
