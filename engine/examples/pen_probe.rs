@@ -6,14 +6,19 @@ use strata_engine::physics::{PhysicsWorld, DEFAULT_CACHE_BYTES};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let file = &args[1];
-    let seed: u64 = args[2].parse().unwrap();
-    let watch: usize = args[3].parse().unwrap();
-    let p = Project::load(std::path::Path::new(file)).unwrap();
+    let seed: u64 = args[2].parse().expect("pen_probe: bad argument or file");
+    let watch: usize = args[3].parse().expect("pen_probe: bad argument or file");
+    let p = Project::load(std::path::Path::new(file)).expect("pen_probe: bad argument or file");
     let table = &p.header.materials;
     let mut world = PhysicsWorld::new(&p.grid, table, DEFAULT_CACHE_BYTES);
-    let count: usize = args.get(4).map_or(60, |a| a.parse().unwrap());
-    let shape = ShapeChoice::from_name(args.get(5).map_or("mixed", |s| s.as_str())).unwrap();
-    let secs: f32 = args.get(6).map_or(10.0, |a| a.parse().unwrap());
+    let count: usize = args
+        .get(4)
+        .map_or(60, |a| a.parse().expect("pen_probe: bad argument or file"));
+    let shape = ShapeChoice::from_name(args.get(5).map_or("mixed", |s| s.as_str()))
+        .expect("pen_probe: bad argument or file");
+    let secs: f32 = args.get(6).map_or(10.0, |a| {
+        a.parse().expect("pen_probe: bad argument or file")
+    });
     let s = DropSettings {
         count,
         seed,
@@ -21,7 +26,7 @@ fn main() {
         seconds: secs,
         ..DropSettings::default()
     };
-    let bodies = place_bodies(&mut world, &p.grid, &s).unwrap();
+    let bodies = place_bodies(&mut world, &p.grid, &s).expect("pen_probe: bad argument or file");
     let mut sim = Simulation::new(
         table,
         SimSettings {
@@ -29,7 +34,8 @@ fn main() {
             ..SimSettings::default()
         },
     );
-    sim.add_all(&bodies).unwrap();
+    sim.add_all(&bodies)
+        .expect("pen_probe: bad argument or file");
     let size = sim.bodies()[watch].shape.size();
     let mut worst = 0.0f32;
     let mut prev = sim.bodies()[watch];
@@ -38,7 +44,7 @@ fn main() {
         let before = sim.bodies()[watch];
         let mut cps = Vec::new();
         sim.contact_points(&mut world, &p.grid, 0.1, &mut cps)
-            .unwrap();
+            .expect("pen_probe: bad argument or file");
         cps.retain(|c| c.body == watch || c.other == Some(watch));
         if std::env::var("AT")
             .ok()
@@ -54,11 +60,13 @@ fn main() {
             }
             let mut mini = Simulation::new(table, SimSettings::default());
             let trio: Vec<_> = sim.bodies().to_vec();
-            mini.add_all(&trio).unwrap();
+            mini.add_all(&trio)
+                .expect("pen_probe: bad argument or file");
 
             // restore velocities (add_all keeps them)
 
-            mini.step(&mut world, &p.grid).unwrap();
+            mini.step(&mut world, &p.grid)
+                .expect("pen_probe: bad argument or file");
 
             for k in [2usize, 10, watch] {
                 println!(
@@ -68,7 +76,9 @@ fn main() {
                 );
             }
         }
-        let st = sim.step(&mut world, &p.grid).unwrap();
+        let st = sim
+            .step(&mut world, &p.grid)
+            .expect("pen_probe: bad argument or file");
         let pen = sim.stats()[watch].max_penetration;
         if pen > worst + 0.005 * size {
             worst = pen;
@@ -87,7 +97,7 @@ fn main() {
             if 100.0 * pen / size > 4.0 {
                 let mut pts = Vec::new();
                 sim.contact_points(&mut world, &p.grid, 0.05, &mut pts)
-                    .unwrap();
+                    .expect("pen_probe: bad argument or file");
                 for c in pts
                     .iter()
                     .filter(|c| c.body == watch || c.other == Some(watch))
@@ -119,7 +129,7 @@ pub fn probe(
     let mut tris = Vec::new();
     world
         .solid_triangles_in(grid, lo.map(|c| c - 0.05), hi.map(|c| c + 0.05), &mut tris)
-        .unwrap();
+        .expect("pen_probe: bad argument or file");
     for t in &tris {
         let mut out = Vec::new();
         if let strata_engine::physics::body::Shape::Box { half } = b.shape {
@@ -174,7 +184,7 @@ pub fn probe(
                         water: false,
                     },
                 )
-                .unwrap();
+                .expect("pen_probe: bad argument or file");
             println!("  corner {:?} up-hit {:?}", c, hit.map(|h| (h.t, h.normal)));
         }
     }

@@ -197,7 +197,6 @@ fn deleting_is_one_undo_step_and_touches_nothing_else() {
         .iter()
         .zip(before.read_box_vec(all).iter())
         .enumerate()
-        .map(|(i, v)| (i, v))
     {
         let q = VoxelPos::new((p % 64) as i32, ((p / 64) % 64) as i32, (p / 4096) as i32);
         if pieces.iter().any(|piece| piece.contains(q)) {
