@@ -272,6 +272,7 @@ fn run(
     json: bool,
     light: LightChoice,
 ) -> AppResult<()> {
+    strata_engine::format::refuse_same_file(file, out)?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
     let started = Instant::now();
@@ -321,9 +322,9 @@ fn run(
         light: if mesh { face_light.name() } else { "none" },
     };
     if json {
-        println!("{}", report.json());
+        out!("{}", report.json())?;
     } else {
-        println!("{}", report.text());
+        out!("{}", report.text())?;
     }
     Ok(())
 }
