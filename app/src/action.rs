@@ -107,6 +107,24 @@ pub enum Action {
     Edit(BoxEdit),
     /// Turn these floating pieces to Air as one undo step (the Physics panel's Cleanup).
     DeleteFloating(Vec<strata_engine::floating::FloatingPiece>),
+    /// Set the region selection (`None` clears it); clipped to the world.
+    Select(Option<VoxelBox>),
+    /// Run a region edit as one undo step called `name`; on success select `select` (if given).
+    Region {
+        /// The undo step's name.
+        name: String,
+        /// The edit.
+        op: crate::region_op::RegionOp,
+        /// The selection afterwards (`None`: unchanged).
+        select: Option<VoxelBox>,
+    },
+    /// Float `region` under the cursor in the Region tool until a click places it (a stamp).
+    PasteBrush {
+        /// The voxels (ids of this document's material table).
+        region: std::sync::Arc<strata_engine::region::Region>,
+        /// What to call it (the stamp's name).
+        name: String,
+    },
     /// Install a new bake of the whole world's light.
     InstallLight(Box<strata_engine::light::LightMap>),
     /// Install a re-bake of the stale light.

@@ -8,9 +8,13 @@
 //! ```text
 //!   stroke dabs ─┐
 //!   sea level   ─┤                         ┌─> physics.on_edit (broadphase + cached shapes), now
-//!   edit_box    ─┼─> record undo ─> write ─┼─> revision += 1 (title marker, autosave)
+//!   edit_box    ─┤                         │
+//!   region_edit ─┼─> record undo ─> write ─┼─> revision += 1 (title marker, autosave)
 //!   undo / redo ─┘                         └─> published boxes ─> EditorApp::publish ─> consumers
 //! ```
+//!
+//! The document also holds the region selection (a box of voxels, set by the Region tool), so any
+//! panel can read it through `View::doc` (e.g. to generate into it).
 
 use std::path::{Path, PathBuf};
 
@@ -19,10 +23,13 @@ use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::history::History;
 use strata_engine::light::{LightMap, LightPatch, SolidVolume};
 use strata_engine::physics::{PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
+use strata_engine::progress::Progress;
+use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
 use strata_engine::tools::{Brush, SeaLevelMode, Stroke, Tool};
 use strata_engine::voxel::{MaterialTable, VoxelBox};
 
+use crate::region_op::RegionOp;
 use crate::AppResult;
 
 /// Something that keeps state derived from the voxels and must see every change. The viewport and
@@ -54,6 +61,8 @@ pub struct Document {
     relit: Vec<VoxelBox>,
     /// Stale light of the stroke in progress, published when it ends.
     relit_pending: VoxelBox,
+    /// The region selection, inside the world's bounds.
+    selection: Option<VoxelBox>,
 }
 
 impl Document {
@@ -75,7 +84,22 @@ impl Document {
             published: Vec::new(),
             relit: Vec::new(),
             relit_pending: VoxelBox::default(),
+            selection: None,
         }
+    }
+
+    /// The region selection (a box of voxels inside the world), if any.
+    pub fn selection(&self) -> Option<VoxelBox> {
+        self.selection
+    }
+
+    /// Select `b` clipped to the world's bounds (`None`, or nothing inside: no selection). Returns
+    /// the selection as kept.
+    pub fn set_selection(&mut self, b: Option<VoxelBox>) -> Option<VoxelBox> {
+        self.selection = b
+            .map(|b| b.intersect(&self.project.header.bounds))
+            .filter(|b| !b.is_empty());
+        self.selection
     }
 
     /// The whole project (read only).
@@ -330,6 +354,32 @@ impl Document {
             self.changed(p.bounds());
         }
         Some(changed)
+    }
+
+    /// Run `op` (clipped to the world's bounds) as one undo step called `name`: each chunk's tight
+    /// changed box is recorded before it is written, and each changed box is published. Returns the
+    /// union of the changed boxes (empty when nothing changed; then no step is recorded).
+    ///
+    /// # Errors
+    /// When nothing of `op` lies inside the world, or the engine refuses it; the grid and the
+    /// history are then as they were.
+    pub fn region_edit(&mut self, name: &str, op: &RegionOp) -> AppResult<VoxelBox> {
+        self.end_stroke();
+        let progress = Progress::new();
+        let bounds = self.project.header.bounds;
+        let project = &mut self.project;
+        let mut edit = RegionEdit::begin(
+            &mut project.grid,
+            Some(&mut project.history),
+            name,
+            &progress,
+        );
+        let boxes = op.run(&mut edit, bounds)?;
+        let changed = edit.finish();
+        for b in boxes {
+            self.changed(b);
+        }
+        Ok(changed)
     }
 
     /// Undo the newest step; returns its name, or `None` when there was nothing to undo.

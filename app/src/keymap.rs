@@ -48,7 +48,26 @@ pub enum Command {
     DropTool,
     /// Play or pause the Physics panel's simulation.
     PlayPause,
+    /// Region tool: copy the selection.
+    RegionCopy,
+    /// Region tool: copy the selection, then delete it.
+    RegionCut,
+    /// Region tool: paste the copied region (a ghost follows the cursor until a click places it).
+    RegionPaste,
+    /// Region tool: turn the selection to Air.
+    RegionDelete,
+    /// Region tool: place a copy of the selection beside it.
+    RegionDuplicate,
+    /// Region tool: turn the selection (or the floating paste) a quarter turn.
+    RegionRotate,
+    /// Region tool: mirror the selection (or the floating paste).
+    RegionMirror,
+    /// Region tool: drop the floating paste, else the selection.
+    RegionCancel,
 }
+
+/// The name of the Region tool, whose bindings (Ctrl+C, R, M, ...) apply only while it is active.
+pub const REGION_TOOL: &str = "Region";
 
 impl Command {
     /// The name shown in the shortcut list and saved in the preferences.
@@ -72,6 +91,14 @@ impl Command {
             Command::TopView => "Top view".into(),
             Command::DropTool => "Drop tool".into(),
             Command::PlayPause => "Play or pause physics".into(),
+            Command::RegionCopy => "Copy region".into(),
+            Command::RegionCut => "Cut region".into(),
+            Command::RegionPaste => "Paste region".into(),
+            Command::RegionDelete => "Delete region".into(),
+            Command::RegionDuplicate => "Duplicate region".into(),
+            Command::RegionRotate => "Rotate region".into(),
+            Command::RegionMirror => "Mirror region".into(),
+            Command::RegionCancel => "Cancel paste or selection".into(),
         }
     }
 }
@@ -156,6 +183,22 @@ impl Default for Keymap {
             tool: None,
         })
         .collect();
+        for (command, keys) in [
+            (Command::RegionCopy, key(cmd, Key::C)),
+            (Command::RegionCut, key(cmd, Key::X)),
+            (Command::RegionPaste, key(cmd, Key::V)),
+            (Command::RegionDelete, key(none, Key::Delete)),
+            (Command::RegionDuplicate, key(cmd, Key::D)),
+            (Command::RegionRotate, key(none, Key::R)),
+            (Command::RegionMirror, key(none, Key::M)),
+            (Command::RegionCancel, key(none, Key::Escape)),
+        ] {
+            bindings.push(Binding {
+                command,
+                keys,
+                tool: Some(REGION_TOOL),
+            });
+        }
         for (i, k) in DIGITS.iter().enumerate() {
             bindings.push(Binding {
                 command: Command::BrushTool(i as u8),
@@ -297,10 +340,33 @@ impl Keymap {
         ctx.input_mut(|i| {
             order
                 .into_iter()
-                .filter(|b| i.consume_shortcut(&b.keys))
+                .filter(|b| i.consume_shortcut(&b.keys) || consume_clipboard_event(i, &b.keys))
                 .map(|b| b.command)
                 .collect()
         })
+    }
+}
+
+/// The desktop integration turns Ctrl+C / Ctrl+X / Ctrl+V into clipboard events instead of key
+/// presses: consume the one that stands for `keys`, if any.
+fn consume_clipboard_event(input: &mut egui::InputState, keys: &KeyboardShortcut) -> bool {
+    if keys.modifiers != Modifiers::COMMAND {
+        return false;
+    }
+    let wanted = |e: &egui::Event| {
+        matches!(
+            (keys.logical_key, e),
+            (Key::C, egui::Event::Copy)
+                | (Key::X, egui::Event::Cut)
+                | (Key::V, egui::Event::Paste(_))
+        )
+    };
+    match input.events.iter().position(wanted) {
+        Some(at) => {
+            input.events.remove(at);
+            true
+        }
+        None => false,
     }
 }
 
@@ -336,16 +402,24 @@ mod tests {
     }
 
     fn press(map: &Keymap, modifiers: Modifiers, key: Key, tool: &str) -> Vec<Command> {
-        let ctx = egui::Context::default();
-        let mut found = Vec::new();
-        let input = egui::RawInput {
-            events: vec![egui::Event::Key {
+        send(
+            map,
+            egui::Event::Key {
                 key,
                 physical_key: None,
                 pressed: true,
                 repeat: false,
                 modifiers,
-            }],
+            },
+            tool,
+        )
+    }
+
+    fn send(map: &Keymap, event: egui::Event, tool: &str) -> Vec<Command> {
+        let ctx = egui::Context::default();
+        let mut found = Vec::new();
+        let input = egui::RawInput {
+            events: vec![event],
             ..Default::default()
         };
         let mut output = ctx.run_ui(input, |ui| found = map.pressed(ui.ctx(), tool));
@@ -384,11 +458,34 @@ mod tests {
     #[test]
     fn tool_bindings_win_while_their_tool_is_active() {
         let mut map = Keymap::default();
-        map.add_tool_bindings("Region", &[(Command::Focus, key(Modifiers::NONE, Key::R))]);
+        map.add_tool_bindings("Other", &[(Command::Focus, key(Modifiers::NONE, Key::R))]);
         assert_eq!(
-            press(&map, Modifiers::NONE, Key::R, "Region"),
+            press(&map, Modifiers::NONE, Key::R, "Other"),
             vec![Command::Focus]
         );
+        assert_eq!(
+            press(&map, Modifiers::NONE, Key::R, REGION_TOOL),
+            vec![Command::RegionRotate]
+        );
+        assert_eq!(
+            press(&map, Modifiers::COMMAND, Key::C, REGION_TOOL),
+            vec![Command::RegionCopy]
+        );
+        assert!(press(&map, Modifiers::COMMAND, Key::C, "Tools").is_empty());
+        // What the desktop integration sends for Ctrl+C, Ctrl+X and Ctrl+V.
+        assert_eq!(
+            send(&map, egui::Event::Copy, REGION_TOOL),
+            vec![Command::RegionCopy]
+        );
+        assert_eq!(
+            send(&map, egui::Event::Cut, REGION_TOOL),
+            vec![Command::RegionCut]
+        );
+        assert_eq!(
+            send(&map, egui::Event::Paste("x".into()), REGION_TOOL),
+            vec![Command::RegionPaste]
+        );
+        assert!(send(&map, egui::Event::Copy, "Tools").is_empty());
         assert_eq!(
             press(&map, Modifiers::NONE, Key::R, "Tools"),
             vec![Command::SubtractTool]

@@ -31,6 +31,8 @@ pub mod menu;
 pub mod panels;
 pub mod png;
 pub mod prefs;
+pub mod region_files;
+pub mod region_op;
 pub mod status;
 pub mod thumbnails;
 pub mod tools;

@@ -2,6 +2,7 @@
 //! and scripting; with none, the editor opens on the built-in default world (until the editor lands,
 //! the help text is printed).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -11,7 +12,8 @@ fn main() -> ExitCode {
     match strata::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            // stderr itself may be broken (`2>/dev/full`): the exit code still says it failed.
+            let _ = writeln!(std::io::stderr(), "error: {e}");
             ExitCode::FAILURE
         }
     }

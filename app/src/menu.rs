@@ -81,6 +81,29 @@ fn file_menu(ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
         out.push(Action::AskPath(PathPurpose::ExportVxr));
     }
     ui.separator();
+    let selected = view
+        .doc
+        .and_then(crate::document::Document::selection)
+        .is_some();
+    if item(ui, selected && idle, "Export Selection…", None) {
+        let spec = panels::region::export_spec();
+        let tag = panels::region::TAG_EXPORT;
+        out.push(Action::AskPath(panels::panel_path(
+            panels::region::NAME,
+            tag,
+            spec,
+        )));
+    }
+    if item(ui, has_doc && idle, "Import as Stamp…", None) {
+        let spec = panels::region::import_spec();
+        let tag = panels::region::TAG_IMPORT;
+        out.push(Action::AskPath(panels::panel_path(
+            panels::region::NAME,
+            tag,
+            spec,
+        )));
+    }
+    ui.separator();
     if ui.button("Preferences…").clicked() {
         out.push(Action::ShowPanel(panels::preferences::NAME));
     }

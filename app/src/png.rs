@@ -39,7 +39,10 @@ pub fn encode_rgba(rgba: &[u8], width: u32, height: u32, target: &Path) -> AppRe
 /// # Errors
 /// Unreadable file, not a PNG, corrupt data, or sides above the largest world.
 pub fn read_png(path: &Path) -> AppResult<DynamicImage> {
-    let bytes = std::fs::read(path).map_err(|e| AppError::io(path, e))?;
+    let bytes = strata_engine::format::input::read_input(
+        path,
+        strata_engine::format::input::MAX_PNG_BYTES,
+    )?;
     decode(&bytes).map_err(|e| AppError::Usage(format!("{}: {e}", path.display())))
 }
 

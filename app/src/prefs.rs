@@ -46,6 +46,8 @@ pub struct Prefs {
     pub in_app_file_browser: bool,
     /// The folder the last file prompt answered in.
     pub last_folder: Option<PathBuf>,
+    /// The folder the Stamps panel lists (`None`: `stamps` in the config directory).
+    pub stamps_folder: Option<PathBuf>,
 }
 
 impl Default for Prefs {
@@ -65,6 +67,7 @@ impl Default for Prefs {
             hint_seen: false,
             in_app_file_browser: false,
             last_folder: None,
+            stamps_folder: None,
         }
     }
 }

@@ -252,3 +252,56 @@ fn bad_input_fails_before_any_work() {
     assert!(e.contains("missing.strata"), "{e}");
     assert!(!out.exists(), "nothing was written");
 }
+
+#[test]
+fn mesh_outputs_carry_the_baked_light_or_the_fragments_own() {
+    let d = temp_dir("enhance-light");
+    let w = new_world(&d, "w", "hills", "48,48,48", 3);
+    let out = |name: &str, extra: &[&str]| {
+        let path = d.join(name);
+        let mut args = vec![
+            "enhance",
+            s(&w),
+            "--method",
+            "subdivide",
+            "--levels",
+            "1",
+            "--box",
+            "8,0,8,40,48,40",
+            "--out",
+            s(&path),
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let j = json(&args);
+        (j, std::fs::read(&path).expect("written"))
+    };
+    // No bake yet: the faces carry material colours only.
+    let (plain_j, plain) = out("plain.glb", &[]);
+    assert_eq!(plain_j["light"], "none");
+    ok(&["bake", s(&w), "--particles", "4", "--steps", "12"]);
+    let (lit_j, lit) = out("lit.glb", &[]);
+    assert_eq!(lit_j["light"], "voxels");
+    assert_ne!(plain, lit, "the baked light changes the colours");
+    let (off_j, off) = out("off.glb", &["--no-light"]);
+    assert_eq!(off_j["light"], "none");
+    assert_eq!(off, plain, "--no-light gives the unlit mesh");
+    let (frag_j, frag) = out("frag.glb", &["--fragment-light"]);
+    assert_eq!(frag_j["light"], "fragments");
+    assert_ne!(frag, lit, "fragment light differs from the voxel light");
+    assert_eq!(lit_j["faces"], frag_j["faces"], "same faces, other colours");
+    // The light options are for meshes only.
+    let raw = d.join("x.raw");
+    let msg = fails(&[
+        "enhance",
+        s(&w),
+        "--method",
+        "subdivide",
+        "--box",
+        "8,0,8,40,48,40",
+        "--out",
+        s(&raw),
+        "--fragment-light",
+    ]);
+    assert!(msg.contains("apply to .obj and .glb"), "{msg}");
+}

@@ -8,7 +8,9 @@ use std::sync::{Arc, Mutex};
 use strata::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
 use strata::document::{Document, EditConsumer};
+use strata::region_op::RegionOp;
 use strata_engine::gen::{GeneratorSettings, Preset, WorldSettings};
+use strata_engine::region::{Fill, PasteMode, Region};
 use strata_engine::storage::Grid;
 use strata_engine::tools::{Brush, SeaLevelMode, Tool, ToolKind};
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
@@ -158,6 +160,42 @@ fn every_edit_path_reaches_every_consumer() {
         surface_y(&mut app, 75.5, 75.5) > 39.0,
         "physics sees the box"
     );
+    // Region tool paths: paste (a copy of the filled box, elsewhere), fill and delete.
+    let copied = {
+        let doc = app.doc.as_ref().expect("doc");
+        Arc::new(Region::copy(doc.grid(), b).expect("copy"))
+    };
+    let region_paths = [
+        (
+            "paste",
+            RegionOp::Place {
+                clear: None,
+                region: copied,
+                at: VoxelPos::new(20, 0, 70),
+                mode: PasteMode::Replace,
+            },
+        ),
+        (
+            "region fill",
+            RegionOp::Fill {
+                b: VoxelBox::new(VoxelPos::new(30, 30, 30), VoxelPos::new(40, 40, 40)),
+                fill: Fill::new(Voxel::new(5, 255)),
+            },
+        ),
+        ("region delete", RegionOp::Delete(b)),
+    ];
+    for (what, op) in region_paths {
+        check_path(
+            &mut app,
+            &seen,
+            what,
+            vec![Action::Region {
+                name: what.into(),
+                op,
+                select: None,
+            }],
+        );
+    }
     check_path(&mut app, &seen, "undo", vec![Action::Undo]);
     check_path(&mut app, &seen, "redo", vec![Action::Redo]);
     check_path(&mut app, &seen, "history jump", vec![Action::JumpTo(0)]);

@@ -10,7 +10,7 @@ use strata::panels::enhance::{EnhancePanel, MethodKind, NAME};
 use strata_engine::enhance::Enhanced;
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::progress::Progress;
-use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
+use strata_engine::voxel::{EnhanceThreshold, Voxel, VoxelBox, VoxelPos};
 
 fn editor(name: &str) -> Harness<'static, EditorApp> {
     let dir = std::env::temp_dir().join(format!("strata-enhance-{name}-{}", std::process::id()));
@@ -155,4 +155,106 @@ fn bad_settings_are_refused_or_clamped() {
     // The form keeps values in range: the slider clamps what was typed or set.
     assert!(panel(&mut h).form.resample.fraction <= 1.0);
     assert!(panel(&mut h).form.method().validate().is_ok());
+}
+
+#[test]
+fn fragments_are_lit_at_fragment_resolution_and_relit_after_an_edit() {
+    let mut h = editor("lit");
+    panel(&mut h).form.subdivide.levels = 1;
+    panel(&mut h).form.region = Some([[8, 0, 8], [40, 48, 40]]);
+    h.run_steps(3);
+    h.get_by_label("Show fragments").click();
+    settle(&mut h);
+    h.get_by_label("Light fragments").click();
+    settle(&mut h);
+    let fresh_light = |h: &mut Harness<'_, EditorApp>| {
+        let method = panel(h).form.method();
+        let region = panel(h).form.region_box().expect("a box");
+        let doc = h.state().doc.as_ref().expect("doc");
+        let store = Enhanced::build(
+            doc.grid(),
+            doc.materials(),
+            &method,
+            Some(region),
+            &Progress::new(),
+        )
+        .expect("build");
+        let settings = strata_engine::light::LightSettings::default();
+        strata_engine::enhance::bake_fragments(
+            &store.volume(doc.grid()),
+            region,
+            &settings,
+            &Progress::new(),
+        )
+        .expect("bake")
+        .0
+    };
+    let expected = fresh_light(&mut h);
+    let got: Vec<_> = panel(&mut h)
+        .fragment_light()
+        .expect("the fragments are lit")
+        .entries()
+        .collect();
+    assert!(!got.is_empty());
+    assert_eq!(
+        got,
+        expected.entries().collect::<Vec<_>>(),
+        "the panel's light is the engine's bake"
+    );
+    // An edit makes the light stale until Re-light.
+    h.state_mut()
+        .apply(fill([20, 30, 20], [26, 36, 26], Voxel::filled(7)));
+    settle(&mut h);
+    h.get_by_label("Re-light").click();
+    settle(&mut h);
+    let expected = fresh_light(&mut h);
+    let got: Vec<_> = panel(&mut h)
+        .fragment_light()
+        .expect("lit")
+        .entries()
+        .collect();
+    assert_eq!(
+        got,
+        expected.entries().collect::<Vec<_>>(),
+        "re-lit after the edit"
+    );
+}
+
+#[test]
+fn per_material_thresholds_change_the_fragments() {
+    let mut h = editor("thresholds");
+    h.run_steps(3);
+    h.get_by_label("Show fragments").click();
+    settle(&mut h);
+    let before = h.state().viewport.fragment_quads();
+    let grass = h
+        .state()
+        .doc
+        .as_ref()
+        .expect("doc")
+        .materials()
+        .materials
+        .iter()
+        .position(|m| m.name == "Grass")
+        .expect("grass");
+    // Grass needs only one solid neighbour of four: it grows, and the preview rebuilds.
+    panel(&mut h).form.material_thresholds[grass] = EnhanceThreshold { even: 1, odd: 1 };
+    settle(&mut h);
+    let after = h.state().viewport.fragment_quads();
+    assert_ne!(
+        before, after,
+        "the grass fragments changed ({before} -> {after})"
+    );
+    let form = panel(&mut h).form.clone();
+    let doc = h.state().doc.as_ref().expect("doc");
+    let table = form.table(doc.materials());
+    let fresh =
+        Enhanced::build(doc.grid(), &table, &form.method(), None, &Progress::new()).expect("build");
+    let store = h
+        .state()
+        .panels
+        .get::<EnhancePanel>()
+        .and_then(EnhancePanel::store)
+        .expect("store");
+    assert!(store == &fresh, "the preview uses the edited thresholds");
 }

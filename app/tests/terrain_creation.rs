@@ -147,12 +147,19 @@ fn generate_into_a_box_is_one_undo_step_and_touches_nothing_else() {
     }
     h.run_steps(2);
     h.get_by_label_contains("must lie inside the world");
-    h.state_mut()
-        .panels
-        .get_mut::<GenerateRegionPanel>()
-        .expect("the panel")
-        .region = [[10, 0, 20], [50, 40, 44]];
+    // The Region tool's selection becomes the box.
+    h.state_mut().apply(Action::Select(Some(region)));
+    h.run_steps(1);
+    h.get_by_label("Use selection").click();
     h.run_steps(2);
+    assert_eq!(
+        h.state()
+            .panels
+            .get::<GenerateRegionPanel>()
+            .expect("the panel")
+            .region_box(),
+        region
+    );
     let undo_before = h.state().doc.as_ref().expect("doc").history().undo_len();
     h.get_by_label("Generate into box").click();
     h.run_steps(1);

@@ -232,6 +232,34 @@ impl EditorApp {
                     };
                 }
             }
+            Action::Select(b) => {
+                if let Some(doc) = self.doc.as_mut() {
+                    doc.set_selection(b);
+                }
+            }
+            Action::Region { name, op, select } if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    match doc.region_edit(&name, &op) {
+                        Ok(changed) if changed.is_empty() => {
+                            self.message = format!("{name}: nothing changed");
+                        }
+                        Ok(changed) => {
+                            let [x, y, z] = changed.size();
+                            self.message = format!("{name}: {x}×{y}×{z} voxels changed");
+                        }
+                        Err(e) => self.dialogs.error = Some(format!("{name}: {e}")),
+                    }
+                    if select.is_some() {
+                        doc.set_selection(select);
+                    }
+                }
+            }
+            Action::PasteBrush { region, name } => {
+                if let Some(p) = self.panels.get_mut::<panels::region::RegionPanel>() {
+                    p.float(region, &name);
+                    self.apply(Action::ActivateTool(panels::region::NAME));
+                }
+            }
             Action::InstallLight(light) => {
                 if let Some(doc) = self.doc.as_mut() {
                     doc.install_light(*light);
@@ -285,6 +313,7 @@ impl EditorApp {
             | Action::BeginStroke(_)
             | Action::Dab { .. }
             | Action::SeaLevel { .. }
+            | Action::Region { .. }
             | Action::Edit(_)
             | Action::DeleteFloating(_) => {
                 self.message = "Busy: wait for the running job to finish".into();

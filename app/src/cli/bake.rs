@@ -159,19 +159,19 @@ fn run(
     with_bar("saving", |p| project.save_with(out, p))?;
     let report = report(&stats, &means, &table, out);
     if json {
-        println!(
+        out!(
             "{}",
             serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        )?;
     } else {
-        eprintln!(
+        note!(
             "{}: {} surface voxels, {} walk steps in {:.2} s ({:.0} M steps/s)",
             out.display(),
             stats.surface_voxels,
             stats.walk_steps,
             stats.seconds,
             stats.steps_per_second() / 1e6
-        );
+        )?;
     }
     Ok(())
 }

@@ -29,7 +29,7 @@ impl CopyArgs {
     /// Bad or empty box, a box outside the world, unreadable input, unwritable output.
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
-        if same_file(&self.file, &self.out) {
+        if strata_engine::format::same_file(&self.file, &self.out) {
             return Err(AppError::Usage(format!(
                 "{} is the world being copied from; write the stamp to another file",
                 self.out.display()
@@ -45,21 +45,13 @@ impl CopyArgs {
         let stamp = region.to_project(&name, &project.header.materials)?;
         with_bar("saving", |p| stamp.save_with(&self.out, p))?;
         let counts = region.count_materials();
-        println!(
+        out!(
             "copied {} {} voxels ({} not Air) to {}",
             fmt_box(b),
             fmt_size(region.size()),
             counts[1..].iter().sum::<u64>(),
             self.out.display()
-        );
+        )?;
         Ok(())
-    }
-}
-
-/// True when both paths name one existing file.
-fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => false,
     }
 }

@@ -10,10 +10,12 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 use strata_engine::enhance::{
-    export_mesh, export_raw, export_vox, Enhanced, ExportSummary, HeightBand, Method, OutputFormat,
-    ResampleParams, SubdivideParams, MAX_COUNT, MAX_FACTOR, MAX_LEVELS, MAX_SPREAD,
+    bake_fragments, export_mesh, export_raw, export_vox, Enhanced, ExportSummary, FaceLight,
+    HeightBand, Method, OutputFormat, ResampleParams, SubdivideParams, MAX_COUNT, MAX_FACTOR,
+    MAX_LEVELS, MAX_SPREAD,
 };
 use strata_engine::format::project::Project;
+use strata_engine::light::LightSettings;
 use strata_engine::voxel::{EnhanceThreshold, VoxelBox};
 
 use super::args::parse_box;
@@ -77,6 +79,21 @@ pub struct EnhanceArgs {
     /// (repeatable; the first band holding a voxel wins).
     #[arg(long = "band", allow_hyphen_values = true)]
     bands: Vec<String>,
+    /// Mesh outputs: leave the project's baked light out of the face colours.
+    #[arg(long, conflicts_with = "fragment_light")]
+    no_light: bool,
+    /// Mesh outputs: bake the light over the fragments themselves (the project's light settings, or
+    /// the defaults) and colour the faces with it.
+    #[arg(long)]
+    fragment_light: bool,
+}
+
+/// Which light the mesh outputs carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LightChoice {
+    Off,
+    Voxels,
+    Fragments,
 }
 
 fn range_i64(v: i64, lo: i64, hi: i64, flag: &str, what: &str) -> AppResult<u32> {
@@ -228,7 +245,21 @@ impl EnhanceArgs {
             ))
         })?;
         format.check_size(region, method.factor() as usize)?;
-        run(&self.file, &method, region, format, &self.out, self.json)
+        let light = match (self.no_light, self.fragment_light) {
+            (true, _) => LightChoice::Off,
+            (false, true) => LightChoice::Fragments,
+            (false, false) => LightChoice::Voxels,
+        };
+        if light != LightChoice::Voxels && !matches!(format, OutputFormat::Obj | OutputFormat::Glb)
+        {
+            return Err(AppError::Usage(format!(
+                "--no-light and --fragment-light apply to .obj and .glb outputs, not .{}",
+                format.extension()
+            )));
+        }
+        run(
+            &self.file, &method, region, format, &self.out, self.json, light,
+        )
     }
 }
 
@@ -239,7 +270,9 @@ fn run(
     format: OutputFormat,
     out: &Path,
     json: bool,
+    light: LightChoice,
 ) -> AppResult<()> {
+    strata_engine::format::refuse_same_file(file, out)?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
     let started = Instant::now();
@@ -248,11 +281,28 @@ fn run(
     })?;
     let enhance_ms = started.elapsed().as_secs_f64() * 1e3;
     let volume = enhanced.volume(&project.grid);
+    let mesh = matches!(format, OutputFormat::Obj | OutputFormat::Glb);
+    let fragment_light = if mesh && light == LightChoice::Fragments {
+        let settings = project
+            .light
+            .as_ref()
+            .map_or_else(LightSettings::default, |l| *l.settings());
+        Some(with_bar("lighting fragments", |p| {
+            bake_fragments(&volume, region, &settings, p)
+        })?)
+    } else {
+        None
+    };
+    let face_light = match (&fragment_light, light, project.light.as_ref()) {
+        (Some((map, _)), _, _) => FaceLight::Fragments(map),
+        (None, LightChoice::Voxels, Some(map)) => FaceLight::Voxels(map),
+        _ => FaceLight::None,
+    };
     let started = Instant::now();
     let summary = with_bar("writing", |p| match format {
         OutputFormat::Raw => export_raw(&volume, region, out, p),
         OutputFormat::Vox => export_vox(&volume, region, table, out, p),
-        _ => export_mesh(&volume, region, table, format, out, p),
+        _ => export_mesh(&volume, region, table, format, out, face_light, p),
     })?;
     let write_ms = started.elapsed().as_secs_f64() * 1e3;
     let stats = enhanced.stats();
@@ -269,11 +319,12 @@ fn run(
         memory_bytes: stats.memory_bytes,
         enhance_ms,
         write_ms,
+        light: if mesh { face_light.name() } else { "none" },
     };
     if json {
-        println!("{}", report.json());
+        out!("{}", report.json())?;
     } else {
-        println!("{}", report.text());
+        out!("{}", report.text())?;
     }
     Ok(())
 }
@@ -291,6 +342,7 @@ struct Report<'a> {
     memory_bytes: usize,
     enhance_ms: f64,
     write_ms: f64,
+    light: &'static str,
 }
 
 impl Report<'_> {
@@ -313,6 +365,7 @@ impl Report<'_> {
             "memory_bytes": self.memory_bytes,
             "enhance_ms": self.enhance_ms,
             "write_ms": self.write_ms,
+            "light": self.light,
         });
         match self.method {
             Method::Subdivide(p) => {

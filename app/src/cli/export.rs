@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use strata_engine::codec::rle::RleEncoder;
 use strata_engine::format::project::Project;
-use strata_engine::format::AtomicFile;
+use strata_engine::format::{refuse_same_file, AtomicFile};
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_box;
@@ -62,6 +62,7 @@ impl ExportArgs {
             lod,
             no_light,
         } = self;
+        refuse_same_file(&file, &out)?;
         let format = format
             .or_else(|| Format::from_extension(&out))
             .ok_or_else(|| {
@@ -155,6 +156,7 @@ fn run(
     if format == Format::V4 {
         return export_v4(file, out, region, godot.compression);
     }
+    check_box_size(region, format)?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     if format == Format::Light && project.light.is_none() {
         return Err(AppError::Usage(format!(
@@ -163,41 +165,147 @@ fn run(
             file.display()
         )));
     }
+    check_free_space(&project, region, format, out)?;
     with_bar("exporting", |p| {
-        let [_, _, sz] = region.size();
-        p.start(sz as u64);
+        p.start(region.size()[2] as u64);
         let mut writer = AtomicFile::create(out)?;
-        let mut encoder = RleEncoder::new();
-        let mut bytes = Vec::new();
-        let mut slab = Vec::new();
-        for z in region.min.z..region.max.z {
-            let b = VoxelBox::new(
-                VoxelPos::new(region.min.x, region.min.y, z),
-                VoxelPos::new(region.max.x, region.max.y, z + 1),
-            );
-            slab.resize(b.volume(), Voxel::AIR);
-            bytes.clear();
-            match (format, &project.light) {
-                (Format::Light, Some(light)) => {
-                    bytes.resize(b.volume() * 3, 0);
-                    light.rgb8_box(b, &mut bytes);
-                }
-                (Format::Raw, _) => {
-                    project.grid.read_box(b, &mut slab);
-                    bytes.extend(slab.iter().flat_map(|v| [v.material, v.occupancy]));
-                }
-                _ => {
-                    project.grid.read_box(b, &mut slab);
-                    encoder.push(&slab, &mut bytes);
-                }
-            }
-            writer.write_all(&bytes).map_err(|e| AppError::io(out, e))?;
-            p.advance(1);
-        }
-        bytes.clear();
-        encoder.finish(&mut bytes);
-        writer.write_all(&bytes).map_err(|e| AppError::io(out, e))?;
+        let target = writer.target().to_path_buf();
+        stream_box(&project, region, format, p, &mut |bytes| {
+            writer
+                .write_all(bytes)
+                .map_err(|e| AppError::io(&target, e))
+        })?;
         writer.commit()?;
         Ok(())
     })
+}
+
+/// Largest box `export --format raw|rle|light` accepts: 2³⁴ voxels (a raw file of 32 GiB).
+pub const MAX_EXPORT_VOXELS: u64 = 1 << 34;
+/// Voxels read from the grid at a time: the export's memory stays near this many voxels (2 MiB raw)
+/// whatever the box's size.
+const PIECE_VOXELS: usize = 1 << 20;
+
+/// Refuse boxes outside the coordinate range or over [`MAX_EXPORT_VOXELS`], before anything is read
+/// or written.
+fn check_box_size(region: VoxelBox, format: Format) -> AppResult<()> {
+    region.check_range("--box")?;
+    let volume = region.volume() as u64;
+    if volume > MAX_EXPORT_VOXELS {
+        let [x, y, z] = region.size();
+        return Err(AppError::Usage(format!(
+            "--box is {x}x{y}x{z} = {volume} voxels; --format {} exports at most {MAX_EXPORT_VOXELS} \
+             voxels (2^34) at once: split the box",
+            format.name()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse an export that cannot fit on the output's disk, before writing anything. Raw and light
+/// sizes are exact (2 or 3 bytes per voxel); an RLE stream's size is counted with a dry run only when
+/// its worst case (2 bytes per voxel) would not fit.
+fn check_free_space(
+    project: &Project,
+    region: VoxelBox,
+    format: Format,
+    out: &Path,
+) -> AppResult<()> {
+    let Some(free) = free_space(out) else {
+        return Ok(());
+    };
+    let per_voxel = if format == Format::Light { 3 } else { 2 };
+    let mut need = region.volume() as u64 * per_voxel;
+    if format == Format::Rle && need > free {
+        need = 0;
+        stream_box(
+            project,
+            region,
+            format,
+            &strata_engine::progress::Progress::new(),
+            &mut |b| {
+                need += b.len() as u64;
+                Ok(())
+            },
+        )?;
+    }
+    if need > free {
+        return Err(AppError::Usage(format!(
+            "{}: the export needs {need} bytes but its disk has {free} bytes free; nothing was written",
+            out.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Bytes free for an unprivileged writer on the disk that holds `out`'s folder, where known.
+#[cfg(unix)]
+fn free_space(out: &Path) -> Option<u64> {
+    let dir = match out.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let s = rustix::fs::statvfs(dir).ok()?;
+    Some(s.f_bavail.saturating_mul(s.f_frsize))
+}
+
+#[cfg(not(unix))]
+fn free_space(_out: &Path) -> Option<u64> {
+    None
+}
+
+/// Encode `region` of `project` as `format` (raw, RLE or light) in file order (X fastest, then Y, then
+/// Z), handing the bytes to `sink` a piece at a time: whole Z slabs when they hold at most
+/// [`PIECE_VOXELS`], else runs of whole rows, else pieces of a row. Memory stays constant.
+fn stream_box(
+    project: &Project,
+    region: VoxelBox,
+    format: Format,
+    progress: &strata_engine::progress::Progress,
+    sink: &mut dyn FnMut(&[u8]) -> AppResult<()>,
+) -> AppResult<()> {
+    let [sx, sy, _] = region.size();
+    let (rows, x_step) = if sx.saturating_mul(sy) <= PIECE_VOXELS {
+        (sy, sx)
+    } else if sx <= PIECE_VOXELS {
+        (PIECE_VOXELS / sx, sx)
+    } else {
+        (1, PIECE_VOXELS)
+    };
+    let mut encoder = RleEncoder::new();
+    let mut bytes = Vec::new();
+    let mut voxels = Vec::new();
+    let min = region.min;
+    for z in region.min.z..region.max.z {
+        progress.check()?;
+        for y in (0..sy).step_by(rows) {
+            for x in (0..sx).step_by(x_step) {
+                let lo = VoxelPos::new(min.x + x as i32, min.y + y as i32, z);
+                let size = [(sx - x).min(x_step) as u32, (sy - y).min(rows) as u32, 1];
+                let b = VoxelBox::from_min_size(lo, size);
+                bytes.clear();
+                match (format, &project.light) {
+                    (Format::Light, Some(light)) => {
+                        bytes.resize(b.volume() * 3, 0);
+                        light.rgb8_box(b, &mut bytes);
+                    }
+                    (Format::Raw, _) => {
+                        voxels.resize(b.volume(), Voxel::AIR);
+                        project.grid.read_box(b, &mut voxels);
+                        bytes.extend(voxels.iter().flat_map(|v| [v.material, v.occupancy]));
+                    }
+                    _ => {
+                        voxels.resize(b.volume(), Voxel::AIR);
+                        project.grid.read_box(b, &mut voxels);
+                        encoder.push(&voxels, &mut bytes);
+                    }
+                }
+                sink(&bytes)?;
+            }
+        }
+        progress.advance(1);
+    }
+    bytes.clear();
+    encoder.finish(&mut bytes);
+    sink(&bytes)
 }

@@ -13,10 +13,11 @@ use strata_engine::format::godot::{
     block_of_box, block_to_voxel_vec, container, export_forest, import_forest, BlockData,
     ForestOptions, ImportReport, ImportRules, MAX_LODS,
 };
+use strata_engine::format::input::{read_input, MAX_BLOCK_BYTES};
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::format::write_atomic;
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{VoxelBox, VoxelPos};
+use strata_engine::voxel::{VoxelBox, VoxelPos, COORD_LIMIT};
 
 use super::progress::with_bar;
 use crate::{AppError, AppResult};
@@ -75,7 +76,7 @@ pub fn export_vxr(
             p,
         )
     })?;
-    eprintln!(
+    note!(
         "{}: {} region files, blocks per LOD {:?}, {} bytes{}",
         out_dir.display(),
         report.files,
@@ -86,7 +87,7 @@ pub fn export_vxr(
         } else {
             String::new()
         }
-    );
+    )?;
     Ok(())
 }
 
@@ -98,7 +99,24 @@ pub fn import_vxr(in_dir: &Path, out: &Path) -> AppResult<()> {
     let imported = with_bar("importing", |p| {
         import_forest(in_dir, &ImportRules::default(), p)
     })?;
-    note_fallback(&imported.report);
+    note_fallback(&imported.report)?;
+    for path in &imported.skipped {
+        note!(
+            "note: skipped {}: not a region file name (r.X.Y.Z.vxr)",
+            crate::cli::escape::display(path)
+        )?;
+    }
+    note!(
+        "{}: {} region files, {} blocks imported{}",
+        in_dir.display(),
+        imported.regions,
+        imported.blocks,
+        if imported.skipped.is_empty() {
+            String::new()
+        } else {
+            format!(", {} files skipped", imported.skipped.len())
+        }
+    )?;
     let project = Project::new(
         ProjectHeader::new(stem(in_dir), imported.bounds),
         imported.grid,
@@ -136,7 +154,7 @@ pub fn export_v4(
 /// # Errors
 /// Unreadable or malformed input, a block past the coordinate range, unwritable output.
 pub fn import_v4(input: &Path, out: &Path, origin: VoxelPos) -> AppResult<()> {
-    let bytes = std::fs::read(input).map_err(|e| AppError::io(input, e))?;
+    let bytes = read_input(input, MAX_BLOCK_BYTES)?;
     let decode = || -> strata_engine::Result<BlockData> {
         if bytes.first() == Some(&strata_engine::format::godot::BLOCK_VERSION) {
             return BlockData::decode(&bytes).map_err(|e| with_offset(e, None));
@@ -146,19 +164,9 @@ pub fn import_v4(input: &Path, out: &Path, origin: VoxelPos) -> AppResult<()> {
     };
     let block = decode().map_err(|e| e.in_file(input))?;
     let size = block.size.map(u32::from);
-    let fits = origin
-        .to_array()
-        .iter()
-        .zip(size)
-        .all(|(&o, s)| i64::from(o) + i64::from(s) <= i64::from(i32::MAX));
-    if !fits {
-        return Err(AppError::Usage(
-            "--origin plus the block size runs past the largest coordinate (2147483647)".into(),
-        ));
-    }
+    let region = checked_region(origin, size, "--origin plus the block size")?;
     let (voxels, report) = block_to_voxel_vec(&block, &ImportRules::default())?;
-    note_fallback(&report);
-    let region = VoxelBox::from_min_size(origin, size);
+    note_fallback(&report)?;
     let mut grid = Grid::new();
     grid.write_box(region, &voxels);
     let project = Project::new(ProjectHeader::new(stem(input), region), grid);
@@ -181,6 +189,35 @@ fn with_offset(e: strata_engine::Error, decompressed: Option<&str>) -> strata_en
     }
 }
 
+/// The box of `size` voxels at `origin`, refused (naming `what`) unless it lies in the world's
+/// coordinate range.
+///
+/// # Errors
+/// [`AppError::Usage`] naming the range.
+pub fn checked_region(origin: VoxelPos, size: [u32; 3], what: &str) -> AppResult<VoxelBox> {
+    let fits = origin
+        .to_array()
+        .iter()
+        .zip(size)
+        .all(|(&o, s)| i64::from(o) + i64::from(s) <= i64::from(COORD_LIMIT));
+    let region = VoxelBox::from_min_size(origin, size);
+    if !fits || !region.in_range() {
+        return Err(AppError::Usage(format!(
+            "{what} ({},{},{} plus {},{},{}) runs outside the world's coordinate range: every voxel \
+             coordinate must be {} to {}",
+            origin.x,
+            origin.y,
+            origin.z,
+            size[0],
+            size[1],
+            size[2],
+            -COORD_LIMIT,
+            COORD_LIMIT - 1
+        )));
+    }
+    Ok(region)
+}
+
 fn stem(path: &Path) -> String {
     path.file_stem().map_or_else(
         || "imported".to_owned(),
@@ -188,11 +225,12 @@ fn stem(path: &Path) -> String {
     )
 }
 
-fn note_fallback(report: &ImportReport) {
+fn note_fallback(report: &ImportReport) -> AppResult<()> {
     if report.fallback_voxels > 0 {
-        eprintln!(
+        note!(
             "note: {} voxels had TYPE 0 or an unknown material id and became the fallback material",
             report.fallback_voxels
-        );
+        )?;
     }
+    Ok(())
 }

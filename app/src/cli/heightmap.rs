@@ -38,7 +38,7 @@ pub fn run(
     let built = started.elapsed();
     with_bar("saving", |p| project.save_with(out, p))?;
     let [sx, sy, sz] = project.header.bounds.size();
-    eprintln!(
+    note!(
         "{}: {} -> {}x{}x{} voxels, {} chunks, built in {:.2}s",
         out.display(),
         input.display(),
@@ -47,6 +47,6 @@ pub fn run(
         sz,
         project.grid.chunk_count(),
         built.as_secs_f64()
-    );
+    )?;
     Ok(())
 }

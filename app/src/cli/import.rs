@@ -8,12 +8,14 @@
 use std::path::{Path, PathBuf};
 
 use strata_engine::codec::rle::Runs;
+use strata_engine::format::input::{check_input, read_input, MAX_VOXEL_STREAM_BYTES};
 use strata_engine::format::project::{Project, ProjectHeader};
+use strata_engine::format::refuse_same_file;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_triple;
-use super::godot::{import_v4, import_vxr};
+use super::godot::{checked_region, import_v4, import_vxr};
 use super::heightmap;
 use super::progress::with_bar;
 use super::Format;
@@ -160,6 +162,7 @@ fn run(
     origin: &str,
     hm: HeightmapArgs<'_>,
 ) -> AppResult<()> {
+    refuse_same_file(input, out)?;
     if format != Format::Heightmap
         && (hm.height.is_some() || hm.colormap.is_some() || hm.smooth.is_some())
     {
@@ -216,19 +219,23 @@ fn run(
         ));
     }
     let origin = VoxelPos::from(parse_triple::<i32>(origin, "--origin")?);
-    let fits = origin
-        .to_array()
-        .iter()
-        .zip(size)
-        .all(|(&o, s)| i64::from(o) + i64::from(s) <= i64::from(i32::MAX));
-    if !fits {
-        return Err(AppError::Usage(
-            "--origin plus --size runs past the largest coordinate (2147483647)".into(),
-        ));
+    let region = checked_region(origin, size, "--origin plus --size")?;
+    if format == Format::Raw {
+        // The length is known from --size: refuse a mismatch before reading anything.
+        let len = check_input(input, MAX_VOXEL_STREAM_BYTES)?;
+        let expected = region.volume() as u64 * 2;
+        if len != expected {
+            return Err(AppError::Usage(format!(
+                "{}: the file has {len} bytes but --size {},{},{} needs {expected} (2 bytes per voxel)",
+                input.display(),
+                size[0],
+                size[1],
+                size[2]
+            )));
+        }
     }
-    let bytes = std::fs::read(input).map_err(|e| AppError::io(input, e))?;
+    let bytes = read_input(input, MAX_VOXEL_STREAM_BYTES)?;
     let materials = MaterialTable::builtin();
-    let region = VoxelBox::from_min_size(origin, size);
     let in_input = |e: AppError| match e {
         AppError::Usage(m) => AppError::Usage(format!("{}: {m}", input.display())),
         AppError::Engine(e) => AppError::Engine(e.in_file(input)),

@@ -6,6 +6,7 @@ use serde_json::{json, Map, Value};
 use strata_engine::format::project::{encoded_sizes, Project};
 use strata_engine::storage::MemoryReport;
 
+use super::escape;
 use super::progress::with_bar;
 use crate::{AppError, AppResult};
 
@@ -104,19 +105,24 @@ impl InfoArgs {
 fn run(file: &Path, json: bool) -> AppResult<()> {
     let r = report(file)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        out!("{}", serde_json::to_string_pretty(&r).unwrap_or_default())?;
         return Ok(());
     }
     let g = |k: &str| r.get(k).cloned().unwrap_or(Value::Null);
     let f = |k: &str| g(k).as_f64().unwrap_or(0.0);
-    println!("{} ({})", g("name").as_str().unwrap_or(""), file.display());
-    println!(
+    out!(
+        "{} ({})",
+        escape::text(g("name").as_str().unwrap_or("")),
+        escape::display(file)
+    )?;
+    out!(
         "bounds        {} .. {}",
-        r["bounds"]["min"], r["bounds"]["max"]
-    );
-    println!("chunks        {}", g("chunks"));
-    println!("non-air       {} voxels", g("nonair_voxels"));
-    println!(
+        r["bounds"]["min"],
+        r["bounds"]["max"]
+    )?;
+    out!("chunks        {}", g("chunks"))?;
+    out!("non-air       {} voxels", g("nonair_voxels"))?;
+    out!(
         "memory        {} bytes ({:.3} B/voxel; plain row-packed {:.3}, unpacked {:.3})",
         g("memory_bytes"),
         f("bytes_per_voxel"),
@@ -126,22 +132,22 @@ fn run(file: &Path, json: bool) -> AppResult<()> {
         r["memory"]["unpacked_bytes_per_voxel"]
             .as_f64()
             .unwrap_or(0.0)
-    );
-    println!(
+    )?;
+    out!(
         "RLE           {} bytes ({:.4} B/voxel)",
         g("rle_bytes"),
         f("rle_bytes_per_voxel")
-    );
-    println!(
+    )?;
+    out!(
         "RLE+LZ4       {} bytes ({:.4} B/voxel)",
         g("rle_lz4_bytes"),
         f("rle_lz4_bytes_per_voxel")
-    );
-    println!("file          {} bytes", g("file_bytes"));
-    println!("undo steps    {}", g("history_steps"));
+    )?;
+    out!("file          {} bytes", g("file_bytes"))?;
+    out!("undo steps    {}", g("history_steps"))?;
     if let Some(Value::Object(m)) = r.get("voxels_by_material") {
         for (name, count) in m.iter().filter(|(_, c)| c.as_u64() != Some(0)) {
-            println!("  {name:<14}{count}");
+            out!("  {:<14}{count}", escape::text(name))?;
         }
     }
     Ok(())

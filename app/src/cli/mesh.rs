@@ -31,14 +31,18 @@ pub fn export_mesh(
         )));
     }
     let region = region.map(parse_box).transpose()?;
+    if let Some(b) = region {
+        b.check_range("--box")?;
+    }
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
     let light = project.light.as_ref().filter(|_| use_light);
+    strata_engine::format::refuse_same_file(file, out)?;
     let stats = with_bar("meshing", |p| match format {
         Format::Glb => export_glb_lit(&project.grid, table, lod, region, light, out, p),
         _ => export_obj_lit(&project.grid, table, lod, region, light, out, p),
     })?;
-    eprintln!(
+    note!(
         "{}: {} chunks, {} vertices, {} solid and {} water triangles{}",
         out.display(),
         stats.chunks,
@@ -50,6 +54,12 @@ pub fn export_mesh(
         } else {
             ""
         }
-    );
+    )?;
+    if stats.solid_triangles + stats.water_triangles == 0 {
+        note!(
+            "note: the mesh is empty: {} holds no terrain surface",
+            region.map_or_else(|| "the world".to_owned(), |b| format!("--box {b:?}"))
+        )?;
+    }
     Ok(())
 }

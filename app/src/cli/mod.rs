@@ -3,6 +3,23 @@
 //!
 //! Each subcommand lives in one file that holds its arguments (a `clap::Args` struct) and its `run`.
 //! To add a command: write that file, declare it below, and add one line to the `commands!` list.
+//!
+//! Commands print with `out!` (stdout) and `note!` (stderr), which return an error instead of
+//! panicking when the stream is broken (`>/dev/full`, a closed pipe).
+
+/// `println!` that returns [`crate::AppResult`]: a failed write to stdout is an error, not a panic.
+macro_rules! out {
+    ($($t:tt)*) => {
+        $crate::cli::write_line(false, format_args!($($t)*))
+    };
+}
+
+/// `eprintln!` that returns [`crate::AppResult`]: a failed write to stderr is an error, not a panic.
+macro_rules! note {
+    ($($t:tt)*) => {
+        $crate::cli::write_line(true, format_args!($($t)*))
+    };
+}
 
 mod args;
 mod bake;
@@ -10,6 +27,7 @@ mod copy;
 mod delete;
 mod drop;
 mod enhance;
+pub mod escape;
 mod export;
 mod fill;
 mod floating;
@@ -20,6 +38,7 @@ mod import;
 mod info;
 mod mesh;
 mod new;
+mod new_estimate;
 mod open;
 mod paste;
 mod progress;
@@ -102,6 +121,28 @@ commands! {
     Fill(fill::FillArgs),
     /// Turn a box to Air as one undo step.
     Delete(delete::DeleteArgs),
+}
+
+/// Write one line to stdout (`stderr` false) or stderr, flushed.
+///
+/// # Errors
+/// [`crate::AppError::Io`] naming the stream when the write fails (a full disk, a closed pipe).
+pub fn write_line(stderr: bool, args: std::fmt::Arguments<'_>) -> AppResult<()> {
+    use std::io::Write;
+    let (name, result) = if stderr {
+        let mut e = std::io::stderr().lock();
+        (
+            "standard error",
+            writeln!(e, "{args}").and_then(|()| e.flush()),
+        )
+    } else {
+        let mut o = std::io::stdout().lock();
+        (
+            "standard output",
+            writeln!(o, "{args}").and_then(|()| o.flush()),
+        )
+    };
+    result.map_err(|e| crate::AppError::io(name, e))
 }
 
 /// Run a parsed command line: the editor on the default world without a subcommand.

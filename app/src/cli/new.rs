@@ -97,6 +97,37 @@ impl NewArgs {
     }
 }
 
+/// Refuse a world whose estimated memory is over what the machine has available; announce a long one.
+fn check_cost(world: &WorldSettings, materials: &MaterialTable) -> AppResult<()> {
+    let Some(e) = super::new_estimate::estimate(world, materials)? else {
+        return Ok(());
+    };
+    let gib = |b: u64| b as f64 / f64::from(1u32 << 30);
+    if let Some(free) = super::new_estimate::available_bytes() {
+        if e.bytes > free {
+            return Err(AppError::Usage(format!(
+                "--size {}x{}x{}: this world would need about {:.1} GiB of memory ({} chunk columns, \
+                 measured on sample columns) but {:.1} GiB is available; choose a smaller --size",
+                world.size[0],
+                world.size[1],
+                world.size[2],
+                gib(e.bytes),
+                e.columns,
+                gib(free)
+            )));
+        }
+    }
+    if e.seconds > 30.0 {
+        note!(
+            "generating {} chunk columns: about {:.0} minutes and {:.1} GiB of memory (estimated)",
+            e.columns,
+            (e.seconds / 60.0).max(1.0),
+            gib(e.bytes)
+        )?;
+    }
+    Ok(())
+}
+
 /// A usage error naming the flag an engine error is about.
 fn usage(flag: &str, e: strata_engine::Error) -> AppError {
     match e {
@@ -122,6 +153,7 @@ fn describe(world: &WorldSettings) -> String {
 
 fn run(out: &Path, world: &WorldSettings) -> AppResult<()> {
     let materials = MaterialTable::builtin();
+    check_cost(world, &materials)?;
     let started = Instant::now();
     let grid = with_bar("generating", |p| generate_world(world, &materials, p))?;
     let generated = started.elapsed();
@@ -135,7 +167,7 @@ fn run(out: &Path, world: &WorldSettings) -> AppResult<()> {
     let project = Project::new(header, grid);
     let saving = Instant::now();
     with_bar("saving", |p| project.save_with(out, p))?;
-    eprintln!(
+    note!(
         "{}: {} {}x{}x{} seed {}: {} chunks, generated in {:.2}s, saved in {:.2}s",
         out.display(),
         describe(world),
@@ -146,6 +178,6 @@ fn run(out: &Path, world: &WorldSettings) -> AppResult<()> {
         project.grid.chunk_count(),
         generated.as_secs_f64(),
         saving.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }

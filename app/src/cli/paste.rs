@@ -145,13 +145,13 @@ impl PasteArgs {
             )));
         };
         if kept != placed {
-            eprintln!(
+            note!(
                 "note: the stamp placed at {} covers {}, past the world's bounds {}; only {} is pasted",
                 fmt_pos(at),
                 fmt_box(placed),
                 fmt_box(bounds),
                 fmt_box(kept)
-            );
+            )?;
             region = region.cropped(local)?;
         }
         let mode = PasteMode::from(self.mode);

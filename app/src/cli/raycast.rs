@@ -8,6 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
+use strata_engine::format::input::{read_input_text, MAX_TEXT_BYTES};
 use strata_engine::format::project::Project;
 use strata_engine::physics::{PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
 use strata_engine::voxel::MaterialTable;
@@ -89,35 +90,38 @@ fn run(file: &Path, source: RaySource<'_>, json: bool) -> AppResult<()> {
             dir: checked_dir(parse_vector(dir, "--dir")?, "--dir")?,
         }],
         RaySource::File(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| AppError::io(path, e))?;
+            let text = read_input_text(path, MAX_TEXT_BYTES)?;
             parse_rays(&text).map_err(|m| AppError::Usage(format!("{}: {m}", path.display())))?
         }
     };
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
     let mut world = PhysicsWorld::new(&project.grid, table, DEFAULT_CACHE_BYTES);
-    let mut hits = Vec::with_capacity(rays.len());
-    for r in &rays {
-        hits.push(world.raycast(&project.grid, r.origin, r.dir, f32::INFINITY)?);
-    }
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let io = |e| AppError::io("stdout", e);
-    if json {
-        let items: Vec<Value> = rays
-            .iter()
-            .zip(&hits)
-            .map(|(r, h)| hit_json(r, h.as_ref(), table))
-            .collect();
-        let doc = match source {
-            RaySource::One { .. } => items.into_iter().next().unwrap_or(Value::Null),
-            RaySource::File(_) => Value::Array(items),
-        };
-        writeln!(out, "{doc}").map_err(io)?;
-    } else {
-        for h in &hits {
-            writeln!(out, "{}", hit_line(h.as_ref(), table)).map_err(io)?;
+    // Each ray is cast and written before the next, so memory does not grow with the ray count
+    // (a JSON array is written element by element, byte for byte what serializing it whole gives).
+    let array = json && matches!(source, RaySource::File(_));
+    if array {
+        write!(out, "[").map_err(io)?;
+    }
+    for (i, r) in rays.iter().enumerate() {
+        let hit = world.raycast(&project.grid, r.origin, r.dir, f32::INFINITY)?;
+        if json {
+            if array && i > 0 {
+                write!(out, ",").map_err(io)?;
+            }
+            write!(out, "{}", hit_json(r, hit.as_ref(), table)).map_err(io)?;
+        } else {
+            writeln!(out, "{}", hit_line(hit.as_ref(), table)).map_err(io)?;
         }
+    }
+    if array {
+        write!(out, "]").map_err(io)?;
+    }
+    if json {
+        writeln!(out).map_err(io)?;
     }
     out.flush().map_err(io)
 }

@@ -52,12 +52,12 @@ pub fn clip_to_world(b: VoxelBox, project: &Project, file: &Path) -> AppResult<V
         )));
     }
     if kept != b {
-        eprintln!(
+        note!(
             "note: --box {} reaches outside the world's bounds {}; clipped to {}",
             fmt_box(b),
             fmt_box(bounds),
             fmt_box(kept)
-        );
+        )?;
     }
     Ok(kept)
 }
@@ -93,23 +93,23 @@ pub fn save(
     changed: VoxelBox,
 ) -> AppResult<()> {
     if changed.is_empty() {
-        println!("changed nothing");
+        out!("changed nothing")?;
     } else {
-        println!("changed {} ({} voxels)", fmt_box(changed), changed.volume());
+        out!("changed {} ({} voxels)", fmt_box(changed), changed.volume())?;
     }
     let target = match out {
         Some(o) => o,
         None if changed.is_empty() => {
-            eprintln!("{}: left as it was", file.display());
+            note!("{}: left as it was", file.display())?;
             return Ok(());
         }
         None => file,
     };
     with_bar("saving", |p| project.save_with(target, p))?;
-    eprintln!(
+    note!(
         "{}: saved (undo steps in its history: {})",
         target.display(),
         project.history.undo_len()
-    );
+    )?;
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use strata_engine::format::project::Project;
-use strata_engine::format::write_atomic;
+use strata_engine::format::{refuse_same_file, write_atomic};
 use strata_engine::render::{fit_size, render_topdown_lit, topdown_bounds};
 
 use super::args::parse_pair;
@@ -55,6 +55,7 @@ fn run(file: &Path, out: &Path, size: Option<&str>, use_light: bool) -> AppResul
             )));
         }
     }
+    refuse_same_file(file, out)?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
     let table = &project.header.materials;
     let started = Instant::now();
@@ -69,7 +70,7 @@ fn run(file: &Path, out: &Path, size: Option<&str>, use_light: bool) -> AppResul
         out,
         &encode_rgba(&image.rgba, image.width, image.height, out)?,
     )?;
-    eprintln!(
+    note!(
         "{}: {width}x{height} rendered in {:.0} ms{}",
         out.display(),
         rendered.as_secs_f64() * 1000.0,
@@ -78,6 +79,6 @@ fn run(file: &Path, out: &Path, size: Option<&str>, use_light: bool) -> AppResul
         } else {
             ""
         }
-    );
+    )?;
     Ok(())
 }

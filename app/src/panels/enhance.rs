@@ -21,9 +21,10 @@ use eframe::egui;
 use rustc_hash::FxHashSet;
 
 use strata_engine::enhance::{
-    mesh_fragment_chunk, Enhanced, FragmentMesh, HeightBand, Method, ResampleParams,
-    SubdivideParams, MAX_COUNT, MAX_FACTOR, MAX_LEVELS, MAX_SPREAD,
+    bake_fragments, mesh_fragment_chunk, Enhanced, FragmentMesh, HeightBand, Method,
+    ResampleParams, SubdivideParams, MAX_COUNT, MAX_FACTOR, MAX_LEVELS, MAX_SPREAD,
 };
+use strata_engine::light::{LightMap, LightSettings};
 use strata_engine::progress::Progress;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{ChunkPos, EnhanceThreshold, MaterialTable, VoxelBox, VoxelPos};
@@ -32,7 +33,7 @@ use super::{Panel, View};
 use crate::action::Action;
 use crate::document::Document;
 use crate::jobs::{Job, JobKind, JobOutput};
-use crate::viewport::fragments::FragmentPreview;
+use crate::viewport::fragments::{FragmentLight, FragmentPreview};
 use crate::AppResult;
 
 /// The panel's name.
@@ -63,6 +64,9 @@ pub struct EnhanceForm {
     pub region: Option<[[i32; 3]; 2]>,
     /// Strata by altitude: one band with its even/odd thresholds.
     pub band: Option<HeightBand>,
+    /// Per-material thresholds (index = material id) used instead of the document's table; empty
+    /// until the panel first shows a document.
+    pub material_thresholds: Vec<EnhanceThreshold>,
 }
 
 impl Default for EnhanceForm {
@@ -73,6 +77,7 @@ impl Default for EnhanceForm {
             resample: ResampleParams::default(),
             region: None,
             band: None,
+            material_thresholds: Vec::new(),
         }
     }
 }
@@ -88,6 +93,15 @@ impl EnhanceForm {
             }
             MethodKind::Resample => Method::Resample(self.resample),
         }
+    }
+
+    /// `table` with this form's per-material thresholds.
+    pub fn table(&self, table: &MaterialTable) -> MaterialTable {
+        let mut t = table.clone();
+        for (m, threshold) in t.materials.iter_mut().zip(&self.material_thresholds) {
+            m.enhance = Some(*threshold);
+        }
+        t
     }
 
     /// The box, or `None` for the whole world.
@@ -120,6 +134,15 @@ struct Built {
     took: Duration,
 }
 
+/// What a fragment-light job returns.
+struct Lit {
+    form: EnhanceForm,
+    revision: u64,
+    light: LightMap,
+    meshes: Vec<(ChunkPos, Option<FragmentMesh>)>,
+    took: Duration,
+}
+
 /// The Enhance panel.
 #[derive(Default)]
 pub struct EnhancePanel {
@@ -141,6 +164,15 @@ pub struct EnhancePanel {
     dirty: FxHashSet<ChunkPos>,
     last: Option<String>,
     error: Option<String>,
+    /// Bake the light at fragment resolution.
+    pub lit: bool,
+    light: Option<FragmentLight>,
+    /// The settings and document revision the fragment light was baked for.
+    light_for: Option<(EnhanceForm, u64)>,
+    lighting: Option<Arc<Progress>>,
+    /// Fragment bakes cancelled by a rebuild whose (cancelled) results are still to come.
+    abandoned: usize,
+    light_note: Option<String>,
 }
 
 /// Every chunk whose fragment faces can be non-empty: the chunks the store computes and every
@@ -187,15 +219,63 @@ impl EnhancePanel {
         self.store.as_ref()
     }
 
-    /// True while a build runs or edits wait to be re-meshed.
+    /// True while a build or a fragment bake runs, or edits wait to be re-meshed.
     pub fn working(&self) -> bool {
-        self.running.is_some() || !self.dirty.is_empty() || !self.catch_up.is_empty()
+        self.running.is_some()
+            || self.lighting.is_some()
+            || !self.dirty.is_empty()
+            || !self.catch_up.is_empty()
+    }
+
+    /// The light baked over the fragments, once baked.
+    pub fn fragment_light(&self) -> Option<&LightMap> {
+        self.light.as_ref().map(|l| l.map.as_ref())
+    }
+
+    /// Bake the light over the current fragments (the document's light settings, or the defaults)
+    /// and mesh them again with it, on a worker.
+    fn start_light(&mut self, doc: &Document, out: &mut Vec<Action>) {
+        let Some(store) = self.store.clone() else {
+            return;
+        };
+        let Some(form) = self.built_for.clone() else {
+            return;
+        };
+        let grid = doc.grid().clone();
+        let table = form.table(doc.materials());
+        let settings = doc
+            .light()
+            .map_or_else(LightSettings::default, |l| *l.settings());
+        let voxels = store.region().unwrap_or_else(|| doc.bounds());
+        let revision = doc.revision();
+        let job = Job::spawn("Lighting fragments", JobKind::Background, move |progress| {
+            let started = Instant::now();
+            let (light, _) = bake_fragments(&store.volume(&grid), voxels, &settings, progress)?;
+            let meshes = chunks_to_mesh(&store, &grid)
+                .into_iter()
+                .map(|pos| {
+                    progress.check()?;
+                    Ok((pos, mesh_one(&store, &grid, &table, pos)))
+                })
+                .collect::<strata_engine::Result<Vec<_>>>()?;
+            Ok(JobOutput::Panel(Box::new(Lit {
+                form,
+                revision,
+                light,
+                meshes,
+                took: started.elapsed(),
+            })))
+        })
+        .owned_by(NAME);
+        self.lighting = Some(job.progress());
+        self.light_note = None;
+        out.push(Action::Start(job));
     }
 
     fn start_build(&mut self, doc: &Document, out: &mut Vec<Action>) {
         let form = self.form.clone();
         let grid = doc.grid().clone();
-        let table = doc.materials().clone();
+        let table = form.table(doc.materials());
         let for_job = form.clone();
         let job = Job::spawn("Enhancing", JobKind::Background, move |progress| {
             let started = Instant::now();
@@ -221,6 +301,10 @@ impl EnhancePanel {
             })))
         })
         .owned_by(NAME);
+        if let Some(p) = self.lighting.take() {
+            p.cancel();
+            self.abandoned += 1;
+        }
         self.running = Some(job.progress());
         self.requested = Some(form);
         self.edits_since.clear();
@@ -235,7 +319,12 @@ impl EnhancePanel {
         self.requested = None;
         self.dirty.clear();
         self.catch_up.clear();
+        self.light = None;
+        self.light_for = None;
         if let Some(p) = self.running.take() {
+            p.cancel();
+        }
+        if let Some(p) = self.lighting.take() {
             p.cancel();
         }
         out.push(Action::FragmentPreview(FragmentPreview::Off));
@@ -350,22 +439,40 @@ impl EnhancePanel {
                     ui.end_row();
                 }
             });
-        if form.kind == MethodKind::Subdivide && form.subdivide.threshold.is_none() {
-            let names: Vec<String> = table
+        if form.material_thresholds.len() != table.materials.len() {
+            form.material_thresholds = table
                 .materials
                 .iter()
-                .skip(1)
-                .filter(|m| !m.liquid)
-                .map(|m| {
-                    let t = m.enhance_threshold();
-                    if t.even == t.odd {
-                        format!("{} {}", m.name, t.even)
-                    } else {
-                        format!("{} {}/{}", m.name, t.even, t.odd)
-                    }
-                })
+                .map(|m| m.enhance_threshold())
                 .collect();
-            ui.weak(format!("Thresholds: {}", names.join(", ")));
+        }
+        if form.kind == MethodKind::Subdivide && form.subdivide.threshold.is_none() {
+            egui::CollapsingHeader::new("Per-material thresholds")
+                .id_salt("enhance-material-thresholds")
+                .show(ui, |ui| {
+                    ui.weak("Solid neighbours of 4 a fragment needs, at even / odd altitudes");
+                    egui::Grid::new("enhance-thresholds")
+                        .num_columns(3)
+                        .show(ui, |ui| {
+                            for (m, t) in table
+                                .materials
+                                .iter()
+                                .zip(form.material_thresholds.iter_mut())
+                                .skip(1)
+                                .filter(|(m, _)| !m.liquid)
+                            {
+                                let label = ui.label(&m.name);
+                                ui.add(egui::DragValue::new(&mut t.even).range(1..=4))
+                                    .labelled_by(label.id);
+                                ui.add(egui::DragValue::new(&mut t.odd).range(1..=4))
+                                    .labelled_by(label.id);
+                                ui.end_row();
+                            }
+                        });
+                    if ui.small_button("From the material table").clicked() {
+                        form.material_thresholds.clear();
+                    }
+                });
         }
     }
 
@@ -461,6 +568,43 @@ impl Panel for EnhancePanel {
         } else if let Some(last) = &self.last {
             ui.weak(last);
         }
+        ui.horizontal(|ui| {
+            ui.add_enabled(
+                self.preview,
+                egui::Checkbox::new(&mut self.lit, "Light fragments"),
+            )
+            .on_hover_text(
+                "Bake the snowflake light over the fragments themselves (the Lighting panel's \
+                 settings), so fragment overhangs shade what lies under them",
+            );
+            if let Some(progress) = &self.lighting {
+                ui.add(
+                    egui::ProgressBar::new(progress.fraction())
+                        .show_percentage()
+                        .animate(true)
+                        .desired_width(120.0),
+                );
+                if ui.button("Cancel").clicked() {
+                    progress.cancel();
+                    self.lit = false;
+                }
+            } else if self.lit
+                && self.light.is_some()
+                && self
+                    .light_for
+                    .as_ref()
+                    .is_some_and(|(_, rev)| *rev != doc.revision())
+                && ui
+                    .button("Re-light")
+                    .on_hover_text("The terrain changed since the fragments were lit")
+                    .clicked()
+            {
+                self.start_light(doc, out);
+            }
+        });
+        if let Some(note) = &self.light_note {
+            ui.weak(note);
+        }
     }
 
     fn tick(&mut self, view: &View<'_>, out: &mut Vec<Action>) {
@@ -478,6 +622,21 @@ impl Panel for EnhancePanel {
         }
         if stale {
             return;
+        }
+        let light_wanted = self.lit
+            && self.lighting.is_none()
+            && self.store.is_some()
+            && self.light_for.as_ref().map(|(f, _)| f) != self.built_for.as_ref();
+        if light_wanted {
+            self.start_light(doc, out);
+        }
+        if !self.lit && self.light.is_some() {
+            // Back to the voxel light: every chunk is meshed again without the fragment light.
+            self.light = None;
+            self.light_for = None;
+            if let Some(store) = self.store.as_ref() {
+                self.dirty.extend(chunks_to_mesh(store, doc.grid()));
+            }
         }
         let Some(store) = self.store.as_mut() else {
             return;
@@ -502,6 +661,7 @@ impl Panel for EnhancePanel {
         out.push(Action::FragmentPreview(FragmentPreview::Meshes {
             reset: false,
             chunks,
+            light: self.light.clone(),
         }));
     }
 
@@ -528,6 +688,25 @@ impl Panel for EnhancePanel {
     }
 
     fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, out: &mut Vec<Action>) {
+        let result = match result {
+            Ok(any) => match any.downcast::<Lit>() {
+                Ok(lit) => return self.install_light(*lit, out),
+                Err(other) => Ok(other),
+            },
+            Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) if self.abandoned > 0 => {
+                self.abandoned -= 1;
+                return;
+            }
+            Err(e) if self.lighting.is_some() && self.running.is_none() => {
+                self.lighting = None;
+                self.lit = false;
+                if !matches!(e, crate::AppError::Engine(strata_engine::Error::Cancelled)) {
+                    self.light_note = Some(format!("Fragment light failed: {e}"));
+                }
+                return;
+            }
+            Err(e) => Err(e),
+        };
         self.running = None;
         match result {
             Ok(any) => {
@@ -560,7 +739,10 @@ impl Panel for EnhancePanel {
                 out.push(Action::FragmentPreview(FragmentPreview::Meshes {
                     reset: true,
                     chunks: meshes,
+                    light: None,
                 }));
+                self.light = None;
+                self.light_for = None;
                 // Edits made while the worker ran are not in its snapshot: `tick` follows them.
                 self.catch_up = std::mem::take(&mut self.edits_since);
                 self.store = Some(store);
@@ -575,5 +757,32 @@ impl Panel for EnhancePanel {
                 out.push(Action::FragmentPreview(FragmentPreview::Off));
             }
         }
+    }
+}
+
+impl EnhancePanel {
+    /// A fragment bake arrived: show it (unless the fragments were rebuilt since).
+    fn install_light(&mut self, lit: Lit, out: &mut Vec<Action>) {
+        self.lighting = None;
+        if !self.preview || !self.lit || self.built_for.as_ref() != Some(&lit.form) {
+            return;
+        }
+        let light = FragmentLight {
+            map: Arc::new(lit.light),
+            factor: lit.form.method().factor() as usize,
+        };
+        self.light_note = Some(format!(
+            "{} lit fragments · {:.2} s",
+            light.map.len(),
+            lit.took.as_secs_f32()
+        ));
+        self.light = Some(light.clone());
+        self.light_for = Some((lit.form, lit.revision));
+        // Edits since the job's snapshot are re-meshed by `tick` (their light is marked by Re-light).
+        out.push(Action::FragmentPreview(FragmentPreview::Meshes {
+            reset: true,
+            chunks: lit.meshes,
+            light: Some(light),
+        }));
     }
 }

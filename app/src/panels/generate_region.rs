@@ -1,5 +1,5 @@
-//! The Generate Terrain panel: fill a box of the open world (or all of it) with a biome mix, as one
-//! undo step.
+//! The Generate Terrain panel: fill a box of the open world (the Region tool's selection, a typed box,
+//! or all of it) with a biome mix, as one undo step.
 //!
 //! The terrain is computed on a worker thread with the document's own material table and the
 //! document's size, so a box gets exactly what a whole world of those settings holds there and
@@ -188,6 +188,16 @@ impl Panel for GenerateRegionPanel {
             {
                 let b = doc.bounds();
                 self.region = [[b.min.x, b.min.y, b.min.z], [b.max.x, b.max.y, b.max.z]];
+            }
+            let selection = doc.selection();
+            if ui
+                .add_enabled(selection.is_some(), egui::Button::new("Use selection"))
+                .on_hover_text("Set the box to the Region tool's selection")
+                .clicked()
+            {
+                if let Some(b) = selection {
+                    self.region = [[b.min.x, b.min.y, b.min.z], [b.max.x, b.max.y, b.max.z]];
+                }
             }
             let [sx, sy, sz] = self.region_box().size();
             ui.weak(format!("{sx} × {sy} × {sz} voxels"));

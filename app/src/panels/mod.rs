@@ -16,7 +16,9 @@ pub mod new_world;
 pub mod physics;
 pub mod preferences;
 pub mod recent;
+pub mod region;
 pub mod shortcuts;
+pub mod stamps;
 pub mod statistics;
 pub mod tools;
 
@@ -45,6 +47,8 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(lighting::LightingPanel::default()),
         Box::new(generate_region::GenerateRegionPanel::default()),
         Box::new(enhance::EnhancePanel::default()),
+        Box::new(region::RegionPanel::default()),
+        Box::new(stamps::StampsPanel::default()),
         Box::new(physics::PhysicsPanel::default()),
         Box::new(new_world::NewWorldWindow::default()),
         Box::new(import_heightmap::ImportHeightmapWindow::default()),

@@ -433,7 +433,7 @@ fn look(shaping: Shaping, liquid: bool) -> &'static str {
 
 /// A material chooser: the current material's swatch and name; the popup lists every solid
 /// material with its swatch and look, two columns.
-fn material_picker(
+pub(crate) fn material_picker(
     ui: &mut egui::Ui,
     table: &MaterialTable,
     label: &str,

@@ -7,9 +7,11 @@
 //!        (FragmentMesh per chunk, in voxel units)        (CpuMesh, sRGB)        ──> Scene (GPU)
 //! ```
 
+use std::sync::Arc;
+
 use three_d::{CpuMesh, Indices, Positions, Srgba, Vec3};
 
-use strata_engine::enhance::FragmentMesh;
+use strata_engine::enhance::{light_faces, FaceLight, FragmentMesh};
 use strata_engine::light::LightMap;
 use strata_engine::voxel::{linear_to_srgb, ChunkPos};
 
@@ -25,7 +27,18 @@ pub enum FragmentPreview {
         reset: bool,
         /// New meshes per chunk.
         chunks: Vec<(ChunkPos, Option<FragmentMesh>)>,
+        /// Light baked at fragment resolution; `None` colours with the voxel light, if any.
+        light: Option<FragmentLight>,
     },
+}
+
+/// Light baked over the fragments (keyed by fragment position).
+#[derive(Debug, Clone)]
+pub struct FragmentLight {
+    /// The light.
+    pub map: Arc<LightMap>,
+    /// Fragments per voxel edge.
+    pub factor: usize,
 }
 
 /// One chunk's fragment faces, ready for the GPU.
@@ -36,33 +49,29 @@ pub struct FragmentUpload {
     pub mesh: Option<CpuMesh>,
 }
 
-/// `mesh` as a three-d mesh whose vertex colours are the faces' material colours, multiplied by the
-/// baked light sampled half a voxel outside each face when `light` is given. `None` for no faces.
-pub fn cpu_mesh(mesh: &FragmentMesh, light: Option<&LightMap>) -> Option<CpuMesh> {
+/// `mesh` as a three-d mesh whose vertex colours are the faces' material colours times `light`
+/// (see [`light_faces`]), at `factor` fragments per voxel. `None` for no faces.
+pub fn cpu_mesh(mesh: &FragmentMesh, light: FaceLight<'_>, factor: usize) -> Option<CpuMesh> {
     if mesh.indices.is_empty() {
         return None;
     }
-    let mut colors = Vec::with_capacity(mesh.colors.len());
-    for (quad, base) in mesh.positions.chunks(4).zip((0..).step_by(4)) {
-        let n = mesh.normals[base];
-        let mut center = [0.0f32; 3];
-        for p in quad {
-            for k in 0..3 {
-                center[k] += p[k] * 0.25;
-            }
-        }
-        let at = [0, 1, 2].map(|k| center[k] + 0.5 * n[k]);
-        let rgb = light.map_or([1.0; 3], |map| map.sample(at).unwrap_or([1.0; 3]));
-        for v in 0..quad.len() {
-            let c = mesh.colors[base + v];
-            colors.push(Srgba::new(
-                linear_to_srgb((c[0] * rgb[0]).min(1.0)),
-                linear_to_srgb((c[1] * rgb[1]).min(1.0)),
-                linear_to_srgb((c[2] * rgb[2]).min(1.0)),
-                255,
-            ));
-        }
+    let mut lit = mesh.colors.clone();
+    if !matches!(light, FaceLight::None) {
+        let mut copy = mesh.clone();
+        light_faces(&mut copy, light, factor);
+        lit = copy.colors;
     }
+    let colors = lit
+        .iter()
+        .map(|c| {
+            Srgba::new(
+                linear_to_srgb(c[0]),
+                linear_to_srgb(c[1]),
+                linear_to_srgb(c[2]),
+                255,
+            )
+        })
+        .collect();
     Some(CpuMesh {
         positions: Positions::F32(mesh.positions.iter().map(|p| Vec3::from(*p)).collect()),
         normals: Some(mesh.normals.iter().map(|n| Vec3::from(*n)).collect()),
@@ -93,8 +102,8 @@ mod tests {
 
     #[test]
     fn faces_keep_their_geometry_and_colour_without_light() {
-        assert!(cpu_mesh(&FragmentMesh::new(), None).is_none());
-        let m = cpu_mesh(&one_quad(), None).expect("a quad");
+        assert!(cpu_mesh(&FragmentMesh::new(), FaceLight::None, 4).is_none());
+        let m = cpu_mesh(&one_quad(), FaceLight::None, 4).expect("a quad");
         assert_eq!(m.vertex_count(), 4);
         let colors = m.colors.expect("colours");
         assert_eq!(

@@ -37,6 +37,7 @@ use fragments::{FragmentPreview, FragmentUpload};
 use overlay::Overlay;
 use paint::PaintStats;
 use scene::{CursorDraw, FrameParams, Pending};
+use strata_engine::enhance::FaceLight;
 
 /// Time per frame spent meshing chunks that are not urgent.
 const MESH_BUDGET: Duration = Duration::from_millis(12);
@@ -157,11 +158,6 @@ impl Viewport {
 
     /// Show or update the Enhance preview (`light`: the baked light to colour it with, if shown).
     pub fn fragment_preview(&mut self, preview: FragmentPreview, light: Option<&LightMap>) {
-        let light = if self.light_view == LightView::Realtime {
-            None
-        } else {
-            light
-        };
         let mut uploads = Vec::new();
         let reset = match preview {
             FragmentPreview::Off => {
@@ -169,7 +165,17 @@ impl Viewport {
                 self.fragment_quads.clear();
                 true
             }
-            FragmentPreview::Meshes { reset, chunks } => {
+            FragmentPreview::Meshes {
+                reset,
+                chunks,
+                light: fragment_light,
+            } => {
+                let (lighting, factor) = match (&fragment_light, light) {
+                    _ if self.light_view == LightView::Realtime => (FaceLight::None, 1),
+                    (Some(fl), _) => (FaceLight::Fragments(&fl.map), fl.factor),
+                    (None, Some(map)) => (FaceLight::Voxels(map), 1),
+                    (None, None) => (FaceLight::None, 1),
+                };
                 self.show_fragments = true;
                 if reset {
                     self.fragment_quads.clear();
@@ -184,7 +190,9 @@ impl Viewport {
                     if self.gl {
                         uploads.push(FragmentUpload {
                             pos,
-                            mesh: mesh.as_ref().and_then(|m| fragments::cpu_mesh(m, light)),
+                            mesh: mesh
+                                .as_ref()
+                                .and_then(|m| fragments::cpu_mesh(m, lighting, factor)),
                         });
                     }
                 }

@@ -1,6 +1,10 @@
 //! Things panels and tools draw over the terrain: preview planes (Sea Level, Plane Lock), boxes
-//! (region selections), lines (contact normals) and solid shapes (test bodies). Plain data built on
-//! the UI thread each frame; the scene turns it into a few small meshes while painting.
+//! (region selections), lines (contact normals), solid shapes (test bodies) and ghost meshes (the
+//! region paste preview). Plain data built on the UI thread each frame; the scene turns it into a few
+//! small meshes while painting. A ghost mesh is shared through an `Arc`, so the scene uploads it once
+//! and afterwards only moves it.
+
+use std::sync::Arc;
 
 /// Shapes a body overlay can have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,6 +16,24 @@ pub enum SolidKind {
     /// Capsule along the local Y axis: radius `half_extents.x`, half height of the cylinder part
     /// `half_extents.y`.
     Capsule,
+}
+
+/// A triangle mesh drawn translucent over the terrain (the paste ghost), in its own coordinates.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GhostMesh {
+    /// Vertex positions.
+    pub positions: Vec<[f32; 3]>,
+    /// Vertex normals (one per position).
+    pub normals: Vec<[f32; 3]>,
+    /// Triangles, three indices each.
+    pub indices: Vec<u32>,
+}
+
+impl GhostMesh {
+    /// Triangles in the mesh.
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len() / 3
+    }
 }
 
 /// One overlay item. Colours are sRGBA.
@@ -65,6 +87,16 @@ pub enum Overlay {
         rotation: [f32; 4],
         /// Half extents (see [`SolidKind`]).
         half_extents: [f32; 3],
+        /// Colour.
+        color: [u8; 4],
+    },
+    /// A ghost mesh translated by `offset` (the scene keeps its GPU copy while the `Arc` is the
+    /// same).
+    Ghost {
+        /// The mesh.
+        mesh: Arc<GhostMesh>,
+        /// Added to every position, world voxels.
+        offset: [f32; 3],
         /// Colour.
         color: [u8; 4],
     },

@@ -20,7 +20,7 @@ use strata_engine::voxel::{ChunkPos, VoxelBox};
 
 use super::camera::EditorCamera;
 use super::fragments::FragmentUpload;
-use super::overlay::{box_edges, Overlay, SolidKind};
+use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
 use super::upload::ChunkUpload;
 
 /// Sky color behind the terrain (sRGB, as stored in the framebuffer).
@@ -103,6 +103,8 @@ pub struct Scene {
     ambient: AmbientLight,
     flat: AmbientLight,
     triangles: usize,
+    /// GPU copies of the ghost meshes of the last frame, keyed by their `Arc`.
+    ghosts: Vec<(std::sync::Arc<GhostMesh>, Gm<Mesh, PhysicalMaterial>)>,
 }
 
 impl Scene {
@@ -136,6 +138,7 @@ impl Scene {
             ground: None,
             cursors,
             triangles: 0,
+            ghosts: Vec::new(),
             context,
         }
     }
@@ -288,6 +291,7 @@ impl Scene {
             gm.material.color = Srgba::new(c.color[0], c.color[1], c.color[2], c.color[3]);
             gm.set_transformation(cursor_transform(c));
         }
+        self.sync_ghosts(&params.overlays);
         let mut objects: Vec<&dyn Object> = Vec::with_capacity(self.chunks.len() * 2 + 4);
         let mut triangles = 0;
         if params.show_fragments {
@@ -319,6 +323,7 @@ impl Scene {
         }
         let overlays = self.overlay_meshes(&params.overlays, cam.position);
         objects.extend(overlays.iter().map(|o| o as &dyn Object));
+        objects.extend(self.ghosts.iter().map(|(_, g)| g as &dyn Object));
         let [r, g, b] = CLEAR_COLOR;
         target
             .clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0))
@@ -398,6 +403,7 @@ impl Scene {
                     half_extents,
                     color,
                 } => out.push(self.solid(*kind, *center, *rotation, *half_extents, *color)),
+                Overlay::Ghost { .. } => {}
             }
         }
         if let Some(mesh) = batch.finish() {
@@ -407,6 +413,52 @@ impl Scene {
             ));
         }
         out
+    }
+
+    /// Keep a GPU copy of each ghost mesh of this frame (uploading only new ones) and move it to its
+    /// offset; copies no overlay names any more are dropped.
+    fn sync_ghosts(&mut self, overlays: &[Overlay]) {
+        let mut kept = Vec::new();
+        for o in overlays {
+            let Overlay::Ghost {
+                mesh,
+                offset,
+                color,
+            } = o
+            else {
+                continue;
+            };
+            let at = self
+                .ghosts
+                .iter()
+                .position(|(m, _)| std::sync::Arc::ptr_eq(m, mesh));
+            let mut gm = match at {
+                Some(i) => self.ghosts.swap_remove(i).1,
+                None => self.ghost(mesh),
+            };
+            gm.material.albedo = Srgba::new(color[0], color[1], color[2], color[3]);
+            gm.set_transformation(Mat4::from_translation(Vec3::from(*offset)));
+            kept.push((mesh.clone(), gm));
+        }
+        self.ghosts = kept;
+    }
+
+    fn ghost(&self, mesh: &GhostMesh) -> Gm<Mesh, PhysicalMaterial> {
+        let cpu = CpuMesh {
+            positions: Positions::F32(mesh.positions.iter().map(|p| Vec3::from(*p)).collect()),
+            normals: Some(mesh.normals.iter().map(|n| Vec3::from(*n)).collect()),
+            indices: Indices::U32(mesh.indices.clone()),
+            ..Default::default()
+        };
+        let material = CpuMaterial {
+            albedo: Srgba::new(120, 200, 255, 120),
+            roughness: 0.9,
+            metallic: 0.0,
+            ..Default::default()
+        };
+        let mut material = PhysicalMaterial::new_transparent(&self.context, &material);
+        material.render_states.cull = Cull::None;
+        Gm::new(Mesh::new(&self.context, &cpu), material)
     }
 
     fn material(&self, color: [u8; 4]) -> ColorMaterial {

@@ -17,6 +17,7 @@ use std::path::Path;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::face_light::{light_faces, FaceLight};
 use super::face_mesh::{mesh_fragment_chunk, FragmentMesh};
 use super::volume::{FragmentBox, FragmentVolume};
 use crate::format::{write_atomic, AtomicFile};
@@ -170,8 +171,8 @@ pub fn export_vox(
     })
 }
 
-/// Vertex key for welding: position bits, face direction, material.
-type WeldKey = ([u32; 3], u8, u8);
+/// Vertex key for welding: position bits, face direction, material, colour bits.
+type WeldKey = ([u32; 3], u8, u8, [u32; 3]);
 
 fn direction(n: [f32; 3]) -> u8 {
     (0..3)
@@ -183,10 +184,12 @@ fn direction(n: [f32; 3]) -> u8 {
 fn weld_into(welded: &mut Welded, map: &mut FxHashMap<WeldKey, u32>, mesh: &FragmentMesh) {
     let mut remap = Vec::with_capacity(mesh.positions.len());
     for (i, p) in mesh.positions.iter().enumerate() {
+        // Lit faces meeting at a vertex can differ in colour: the colour is part of the key.
         let key = (
             p.map(f32::to_bits),
             direction(mesh.normals[i]),
             mesh.materials[i],
+            mesh.colors[i].map(f32::to_bits),
         );
         let next = welded.positions.len() as u32;
         let g = *map.entry(key).or_insert(next);
@@ -212,7 +215,7 @@ fn chunks_with_faces(volume: &FragmentVolume<'_>, b: VoxelBox) -> Vec<ChunkPos> 
 }
 
 /// Write the visible fragment faces of the voxels of `b` as OBJ (+ MTL) or glb at `path`, one progress
-/// unit per chunk.
+/// unit per chunk, their colours multiplied by `light`.
 ///
 /// # Errors
 /// As [`export_raw`]; [`Error::Invalid`] for a format that is not a mesh.
@@ -222,6 +225,7 @@ pub fn export_mesh(
     table: &MaterialTable,
     format: OutputFormat,
     path: &Path,
+    light: FaceLight<'_>,
     progress: &Progress,
 ) -> Result<ExportSummary> {
     if !matches!(format, OutputFormat::Obj | OutputFormat::Glb) {
@@ -244,6 +248,7 @@ pub fn export_mesh(
     for pos in chunks {
         progress.check()?;
         mesh_fragment_chunk(volume, table, pos, Some(b), &mut mesh);
+        light_faces(&mut mesh, light, volume.factor());
         faces += mesh.quad_count();
         let marks = Marks {
             vertices: welded.positions.len(),

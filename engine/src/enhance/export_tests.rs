@@ -258,8 +258,16 @@ fn mesh_exports_load_in_standard_readers() {
         let vol = e.volume(&grid);
         let b = VoxelBox::new(VoxelPos::new(2, 2, 2), VoxelPos::new(14, 10, 12));
         let obj = temp("piece.obj");
-        let s =
-            export_mesh(&vol, b, &table, OutputFormat::Obj, &obj, &Progress::new()).expect("obj");
+        let s = export_mesh(
+            &vol,
+            b,
+            &table,
+            OutputFormat::Obj,
+            &obj,
+            FaceLight::None,
+            &Progress::new(),
+        )
+        .expect("obj");
         assert!(s.faces > 0);
         let (models, materials) = tobj::load_obj(
             &obj,
@@ -274,8 +282,16 @@ fn mesh_exports_load_in_standard_readers() {
         assert_eq!(triangles, 2 * s.faces, "{method:?}");
         assert!(materials.expect("mtl").len() >= 20);
         let glb = temp("piece.glb");
-        let g =
-            export_mesh(&vol, b, &table, OutputFormat::Glb, &glb, &Progress::new()).expect("glb");
+        let g = export_mesh(
+            &vol,
+            b,
+            &table,
+            OutputFormat::Glb,
+            &glb,
+            FaceLight::None,
+            &Progress::new(),
+        )
+        .expect("glb");
         assert_eq!(g, s);
         let bytes = std::fs::read(&glb).expect("read");
         let doc = ::gltf::Gltf::from_slice(&bytes).expect("gltf validates it");

@@ -55,8 +55,10 @@ mod enhancer;
 mod export;
 #[cfg(test)]
 mod export_tests;
+mod face_light;
 mod face_mesh;
 mod fragments;
+mod lit;
 mod resample;
 mod rules;
 mod subdivide;
@@ -68,8 +70,10 @@ mod vox;
 
 pub use enhancer::Enhancer;
 pub use export::{export_mesh, export_raw, export_vox, ExportSummary, OutputFormat};
+pub use face_light::{light_faces, FaceLight};
 pub use face_mesh::{mesh_fragment_chunk, FragmentMesh};
 pub use fragments::{EnhanceStats, EnhanceUpdate, Enhanced};
+pub use lit::{bake_fragments, fragment_settings, fragment_solidity};
 pub use rules::{corner_count, plain_table, strata_table, HeightBand};
 pub use subdivide::upsample_nearest;
 pub use surface::Window;

@@ -15,6 +15,12 @@ pub const MAX_HORIZONTAL_SIZE: u32 = 16384;
 /// Largest accepted world size along Y (up), in voxels.
 pub const MAX_VERTICAL_SIZE: u32 = 4096;
 
+// Generated worlds span 0..size on each axis: the largest must lie in the world's coordinate range.
+const _: () = assert!(
+    MAX_HORIZONTAL_SIZE as i64 <= crate::voxel::COORD_LIMIT as i64
+        && MAX_VERTICAL_SIZE as i64 <= crate::voxel::COORD_LIMIT as i64
+);
+
 /// The kind of landscape the generator produces.
 ///
 /// Serialized in lower case, the same spelling as [`Preset::name`].

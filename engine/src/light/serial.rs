@@ -140,6 +140,12 @@ pub fn from_bytes(bytes: &[u8], base: usize) -> Result<LightMap> {
         if b.is_empty() {
             return Err(Error::corrupt(at, "empty stale box"));
         }
+        if !b.in_range() {
+            return Err(Error::corrupt(
+                at,
+                "stale box lies outside the world's coordinate range",
+            ));
+        }
         stale.push(b);
     }
     let mut map = LightMap::new(settings);
@@ -161,6 +167,12 @@ pub fn from_bytes(bytes: &[u8], base: usize) -> Result<LightMap> {
             return Err(Error::corrupt(
                 at,
                 format!("light chunk {c:?} is out of order or repeated"),
+            ));
+        }
+        if !c.in_range() {
+            return Err(Error::corrupt(
+                at,
+                format!("light chunk {c:?} lies outside the world's coordinate range"),
             ));
         }
         previous = Some(c);

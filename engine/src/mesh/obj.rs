@@ -44,6 +44,13 @@ impl ObjWriter {
     /// Start `path` (and plan `path` with extension `.mtl`).
     pub fn create(path: &Path, table: &MaterialTable) -> Result<Self> {
         let mtl_path = path.with_extension("mtl");
+        if mtl_path == path || crate::format::same_file(&mtl_path, path) {
+            return Err(Error::Invalid(format!(
+                "{}: the OBJ's material file would be this same file; name the OBJ with another \
+                 extension (.obj)",
+                path.display()
+            )));
+        }
         let mtl_name = mtl_path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

@@ -20,7 +20,7 @@ use super::rows::{decode_segment, Region};
 use crate::history::History;
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::voxel::{Voxel, VoxelBox, VoxelPos};
+use crate::voxel::{Voxel, VoxelBox, VoxelPos, COORD_LIMIT};
 use crate::{Error, Result};
 
 /// How pasted voxels combine with the world's.
@@ -240,10 +240,13 @@ impl<'a> RegionEdit<'a> {
     /// [`Error::Invalid`] when the placed box runs past the coordinate range; [`Error::Cancelled`].
     pub fn paste(&mut self, region: &Region, at: VoxelPos, mode: PasteMode) -> Result<VoxelBox> {
         let target = region.placed_at(at);
-        if target.size().map(|s| s as u64) != region.size().map(u64::from) {
+        if target.size().map(|s| s as u64) != region.size().map(u64::from) || !target.in_range() {
             return Err(Error::Invalid(format!(
-                "a region of {:?} placed at {at:?} runs past the largest coordinate",
-                region.size()
+                "a region of {:?} placed at {at:?} runs outside the world's coordinate range \
+                 ({} to {})",
+                region.size(),
+                -COORD_LIMIT,
+                COORD_LIMIT - 1
             )));
         }
         self.write(target, Source::Region { region, at, mode })
@@ -252,11 +255,12 @@ impl<'a> RegionEdit<'a> {
     /// Fill box `b`; returns the exact changed box.
     ///
     /// # Errors
-    /// [`Error::Invalid`] for an empty box; [`Error::Cancelled`].
+    /// [`Error::Invalid`] for an empty box or one outside the coordinate range; [`Error::Cancelled`].
     pub fn fill(&mut self, b: VoxelBox, fill: Fill) -> Result<VoxelBox> {
         if b.is_empty() {
             return Err(Error::Invalid(format!("the box {b:?} is empty")));
         }
+        b.check_range("the box")?;
         self.write(b, Source::Fill(fill))
     }
 

@@ -283,6 +283,14 @@ fn a_failed_or_aborted_edit_leaves_nothing() {
     assert!(edit.fill(empty, Fill::new(Voxel::filled(5))).is_err());
     let far = VoxelPos::new(i32::MAX - 3, 0, 0);
     assert!(edit.paste(&region, far, PasteMode::Replace).is_err());
+    // Past the coordinate range (without overflowing i32) is refused too, for pastes and fills.
+    let past = VoxelPos::new(crate::voxel::COORD_LIMIT - 1, 0, 0);
+    let e = edit
+        .paste(&region, past, PasteMode::Replace)
+        .expect_err("outside the range");
+    assert!(e.to_string().contains("coordinate range"), "{e}");
+    let low = VoxelBox::new(VoxelPos::new(0, i32::MIN, 0), VoxelPos::new(1, 1, 1));
+    assert!(edit.fill(low, Fill::new(Voxel::filled(5))).is_err());
     assert!(edit.finish().is_empty());
     assert_eq!(grid, world);
 }

@@ -22,6 +22,10 @@ use rustc_hash::FxHashMap;
 use crate::storage::{filled_row, Chunk, Grid};
 use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
+/// The coarsest field level: cells of 2³⁰ voxels, so the world's whole coordinate range
+/// (`COORD_LIMIT`) fits in a few cells.
+pub(crate) const MAX_FIELD_LEVEL: u32 = 30;
+
 /// Marks a cell with no ground or no water.
 pub(crate) const NONE: f32 = f32::NEG_INFINITY;
 
@@ -55,9 +59,14 @@ pub(crate) struct HeightField {
 pub(crate) type CellBounds = [usize; 4];
 
 impl HeightField {
-    /// Read the field of `grid` at mip `level` (0..=3). `liquid[m]` tells which materials are liquids.
+    /// Read the field of `grid` at `level`: 0..=3 read the chunks' mips; above 3 (up to
+    /// [`MAX_FIELD_LEVEL`]) each cell of `2^level` voxels takes the highest ground (and water) of the
+    /// level-3 cells inside it, so the field's size follows the world's extent divided by the cell size
+    /// and a caller that picks the level from its image size keeps the field near the image's size
+    /// however far apart the chunks are. `liquid[m]` tells which materials are liquids.
     pub fn read(grid: &Grid, level: u32, liquid: &[bool; MATERIAL_COUNT]) -> Option<Self> {
-        let level = level.min(3);
+        let level = level.min(MAX_FIELD_LEVEL);
+        let tile_level = level.min(3);
         let mut columns: FxHashMap<(i32, i32), Vec<i32>> = FxHashMap::default();
         for (pos, _) in grid.chunks() {
             columns.entry((pos.x, pos.z)).or_default().push(pos.y);
@@ -70,33 +79,49 @@ impl HeightField {
             .keys()
             .copied()
             .reduce(|a, b| (a.0.max(b.0), a.1.max(b.1)))?;
-        let n = CHUNK_SIZE >> level;
-        let width = (max_cx - min_cx + 1) as usize * n;
-        let depth = (max_cz - min_cz + 1) as usize * n;
         let tiles: Vec<((i32, i32), Self)> = columns
             .into_par_iter()
             .map(|((cx, cz), mut ys)| {
                 ys.sort_unstable_by(|a, b| b.cmp(a));
-                ((cx, cz), scan_column(grid, cx, cz, &ys, level, liquid))
+                ((cx, cz), scan_column(grid, cx, cz, &ys, tile_level, liquid))
             })
             .collect();
-        let origin = |c: i32| i64::from(c) * CHUNK_SIZE as i64;
-        let mut field = Self::empty(level, origin(min_cx), origin(min_cz), width, depth);
+        let voxel = |c: i32| i64::from(c) * CHUNK_SIZE as i64;
+        let cell = 1i64 << level;
+        let origin_x = voxel(min_cx).div_euclid(cell) * cell;
+        let origin_z = voxel(min_cz).div_euclid(cell) * cell;
+        let width = ((voxel(max_cx + 1) - 1 - origin_x) / cell + 1) as usize;
+        let depth = ((voxel(max_cz + 1) - 1 - origin_z) / cell + 1) as usize;
+        let mut field = Self::empty(level, origin_x, origin_z, width, depth);
+        let n = CHUNK_SIZE >> tile_level;
+        let tile_cell = 1i64 << tile_level;
         for ((cx, cz), tile) in tiles {
-            let x0 = (cx - min_cx) as usize * n;
-            let z0 = (cz - min_cz) as usize * n;
             for z in 0..n {
-                let dst = (z0 + z) * width + x0;
-                let src = z * n;
-                field.ground[dst..dst + n].copy_from_slice(&tile.ground[src..src + n]);
-                field.ground_material[dst..dst + n]
-                    .copy_from_slice(&tile.ground_material[src..src + n]);
-                field.water[dst..dst + n].copy_from_slice(&tile.water[src..src + n]);
-                field.water_material[dst..dst + n]
-                    .copy_from_slice(&tile.water_material[src..src + n]);
+                for x in 0..n {
+                    let src = z * n + x;
+                    let dx = (voxel(cx) + x as i64 * tile_cell - origin_x) / cell;
+                    let dz = (voxel(cz) + z as i64 * tile_cell - origin_z) / cell;
+                    field.merge(dz as usize * width + dx as usize, &tile, src, level > 3);
+                }
             }
         }
         Some(field)
+    }
+
+    /// Fold cell `src` of `tile` into cell `dst`: the higher ground wins, and water is kept when it
+    /// lies above the ground that won.
+    fn merge(&mut self, dst: usize, tile: &Self, src: usize, coarse: bool) {
+        if tile.ground[src] > self.ground[dst] {
+            self.ground[dst] = tile.ground[src];
+            self.ground_material[dst] = tile.ground_material[src];
+        }
+        if tile.water[src] > self.water[dst] {
+            self.water[dst] = tile.water[src];
+            self.water_material[dst] = tile.water_material[src];
+        }
+        if coarse && self.water[dst] <= self.ground[dst] {
+            self.water[dst] = NONE;
+        }
     }
 
     /// The field of the single chunk column (`cx`, `cz`) at mip `level`.

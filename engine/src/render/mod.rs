@@ -2,7 +2,7 @@
 //!
 //! ```text
 //!   Grid ──occupied_bounds──> XZ rectangle to the voxel ──fit, keep aspect──> voxels per pixel s
-//!     │                                                                          │ level = ⌊log2 s⌋ (≤ 3)
+//!     │                                                                          │ level = ⌊log2 s⌋ (mips ≤ 3, coarser merged)
 //!     └──HeightField::read(level)──> ground + water heights, materials ──rows in parallel──> RGBA
 //! ```
 //!
@@ -142,7 +142,11 @@ pub fn render_topdown_lit(
     }
     let voxels_per_pixel =
         (b.width() as f64 / f64::from(width)).max(b.depth() as f64 / f64::from(height));
-    let level = voxels_per_pixel.max(1.0).log2().floor().clamp(0.0, 3.0) as u32;
+    let level = voxels_per_pixel
+        .max(1.0)
+        .log2()
+        .floor()
+        .clamp(0.0, f64::from(field::MAX_FIELD_LEVEL)) as u32;
     let Some(field) = HeightField::read(grid, level, &palette.liquid) else {
         return image;
     };

@@ -185,3 +185,59 @@ fn ground_height_is_refined_by_occupancy() {
         half.ground[0]
     );
 }
+
+#[test]
+fn chunks_at_opposite_ends_of_the_range_render_at_the_image_size() {
+    use crate::voxel::COORD_LIMIT;
+    // Two small hills 2³¹ voxels apart on both axes: the field used to be sized by that distance
+    // (16 GiB); it must now follow the image.
+    let mut g = Grid::new();
+    let rock = Voxel::filled(id("Rock"));
+    for (x, z) in [
+        (-COORD_LIMIT, -COORD_LIMIT),
+        (COORD_LIMIT - 32, COORD_LIMIT - 32),
+    ] {
+        g.fill_box(
+            VoxelBox::new(VoxelPos::new(x, 0, z), VoxelPos::new(x + 32, 8, z + 32)),
+            rock,
+        );
+    }
+    let field = HeightField::read(&g, 30, &Palette::new(&table()).liquid).expect("field");
+    assert!(
+        field.width * field.depth <= 9,
+        "{}x{}",
+        field.width,
+        field.depth
+    );
+    let started = std::time::Instant::now();
+    let img = render_topdown(&g, &table(), 64, 64);
+    assert!(started.elapsed().as_secs() < 10);
+    let px = |x: usize, y: usize| {
+        let i = (y * 64 + x) * 4;
+        [
+            img.rgba[i],
+            img.rgba[i + 1],
+            img.rgba[i + 2],
+            img.rgba[i + 3],
+        ]
+    };
+    assert_eq!(px(0, 0)[3], 255, "the far corner's hill is drawn");
+    assert_eq!(px(63, 63)[3], 255, "the near corner's hill is drawn");
+    assert_eq!(px(32, 10)[3], 0, "the space between is empty");
+}
+
+#[test]
+fn coarse_levels_keep_the_highest_ground() {
+    let mut g = slab("Sand", [256, 4, 256]);
+    g.fill_box(
+        VoxelBox::new(VoxelPos::new(100, 4, 100), VoxelPos::new(101, 20, 101)),
+        Voxel::filled(id("Rock")),
+    );
+    let liquid = Palette::new(&table()).liquid;
+    let fine = HeightField::read(&g, 3, &liquid).expect("fine");
+    let coarse = HeightField::read(&g, 7, &liquid).expect("coarse");
+    assert_eq!((coarse.width, coarse.depth), (2, 2));
+    let fine_max = fine.ground.iter().copied().fold(NONE, f32::max);
+    assert_eq!(coarse.ground[0], fine_max, "the pillar's top wins its cell");
+    assert!(coarse.ground[3] < coarse.ground[0]);
+}

@@ -10,6 +10,17 @@ pub const CHUNK_BITS: u32 = 5;
 /// Chunk edge length in voxels.
 pub const CHUNK_SIZE: usize = 1 << CHUNK_BITS;
 
+/// The world's coordinate range: every voxel coordinate `v` on every axis lies in
+/// `-COORD_LIMIT <= v < COORD_LIMIT` (±2³⁰ = ±1 073 741 824), so chunk coordinates lie in
+/// `-2²⁵ <= c < 2²⁵` and box corners (half-open) in `-COORD_LIMIT..=COORD_LIMIT`.
+///
+/// Rationale: half of `i32`. Everything that adds a border, a box size or a mesh skirt to a coordinate
+/// then stays far from `i32` overflow, and extents fit an `i32` difference. Files, command-line
+/// positions, pastes and the generator are all checked against this one constant.
+pub const COORD_LIMIT: i32 = 1 << 30;
+/// The chunk-coordinate form of [`COORD_LIMIT`]: chunk coordinates lie in `-CHUNK_LIMIT..CHUNK_LIMIT`.
+pub const CHUNK_LIMIT: i32 = COORD_LIMIT >> CHUNK_BITS;
+
 /// A voxel position in world space.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
@@ -52,6 +63,13 @@ impl VoxelPos {
     pub const fn to_array(self) -> [i32; 3] {
         [self.x, self.y, self.z]
     }
+
+    /// True when every coordinate lies in the world's range (see [`COORD_LIMIT`]).
+    pub fn in_range(self) -> bool {
+        self.to_array()
+            .iter()
+            .all(|&c| (-COORD_LIMIT..COORD_LIMIT).contains(&c))
+    }
 }
 
 impl From<[i32; 3]> for VoxelPos {
@@ -77,6 +95,14 @@ impl ChunkPos {
     /// A chunk position from its coordinates.
     pub const fn new(x: i32, y: i32, z: i32) -> Self {
         Self { x, y, z }
+    }
+
+    /// True when every coordinate lies in `-CHUNK_LIMIT..CHUNK_LIMIT`, i.e. all the chunk's voxels lie
+    /// in the world's range (see [`COORD_LIMIT`]).
+    pub fn in_range(self) -> bool {
+        [self.x, self.y, self.z]
+            .iter()
+            .all(|&c| (-CHUNK_LIMIT..CHUNK_LIMIT).contains(&c))
     }
 
     /// The chunk's lowest voxel.
@@ -140,6 +166,37 @@ impl VoxelBox {
     pub fn volume(&self) -> usize {
         let [x, y, z] = self.size();
         x.saturating_mul(y).saturating_mul(z)
+    }
+
+    /// True when both corners lie in `-COORD_LIMIT..=COORD_LIMIT` on every axis, so every voxel of the box
+    /// lies in the world's range (see [`COORD_LIMIT`]).
+    pub fn in_range(&self) -> bool {
+        self.min
+            .to_array()
+            .iter()
+            .chain(self.max.to_array().iter())
+            .all(|&c| (-COORD_LIMIT..=COORD_LIMIT).contains(&c))
+    }
+
+    /// `Ok` when the box lies in the world's range ([`VoxelBox::in_range`]); otherwise an
+    /// [`crate::Error::Invalid`] that names `what` and the range.
+    ///
+    /// # Errors
+    /// As above.
+    pub fn check_range(&self, what: &str) -> crate::Result<()> {
+        if self.in_range() {
+            Ok(())
+        } else {
+            Err(crate::Error::Invalid(format!(
+                "{what} {}..{} lies outside the world's coordinate range: every coordinate must be {} to {} \
+                 (box corners up to {})",
+                fmt_pos(self.min),
+                fmt_pos(self.max),
+                -COORD_LIMIT,
+                COORD_LIMIT - 1,
+                COORD_LIMIT
+            )))
+        }
     }
 
     /// True when the box holds no voxel.
@@ -218,9 +275,36 @@ impl VoxelBox {
     }
 }
 
+fn fmt_pos(p: VoxelPos) -> String {
+    format!("{},{},{}", p.x, p.y, p.z)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coordinate_range_is_one_constant() {
+        assert!(VoxelPos::new(-COORD_LIMIT, 0, COORD_LIMIT - 1).in_range());
+        assert!(!VoxelPos::new(COORD_LIMIT, 0, 0).in_range());
+        assert!(!VoxelPos::new(0, i32::MIN, 0).in_range());
+        assert!(ChunkPos::new(-CHUNK_LIMIT, 0, CHUNK_LIMIT - 1).in_range());
+        assert!(!ChunkPos::new(CHUNK_LIMIT, 0, 0).in_range());
+        assert!(!ChunkPos::new(0, 0, i32::MAX >> 5).in_range());
+        // The last chunk in range ends exactly at the limit.
+        assert_eq!(
+            ChunkPos::new(CHUNK_LIMIT - 1, 0, 0).voxel_box().max.x,
+            COORD_LIMIT
+        );
+        let edge = VoxelBox::new(
+            VoxelPos::new(-COORD_LIMIT, 0, 0),
+            VoxelPos::new(COORD_LIMIT, 1, 1),
+        );
+        assert!(edge.check_range("--box").is_ok());
+        let past = VoxelBox::new(VoxelPos::new(0, i32::MIN, 0), VoxelPos::new(1, 1, 1));
+        let msg = past.check_range("--box").expect_err("outside").to_string();
+        assert!(msg.contains("-1073741824 to 1073741823"), "{msg}");
+    }
 
     #[test]
     fn negative_coordinates_map_to_negative_chunks() {

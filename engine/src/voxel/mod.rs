@@ -8,7 +8,7 @@ mod coords;
 mod material;
 mod srgb;
 
-pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE};
+pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT};
 pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping};
 pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};
 

@@ -178,6 +178,7 @@ pub fn export_forest(
     options: &ForestOptions,
     progress: &Progress,
 ) -> Result<ForestExport> {
+    refuse_links_inside(dir)?;
     let regions = encode_forest(grid, options, progress)?;
     let mut report = ForestExport {
         blocks: vec![0; usize::from(options.lods)],
@@ -201,6 +202,41 @@ pub fn export_forest(
     report.bytes += meta.len() as u64;
     report.removed = remove_stale(dir, &written)?;
     Ok(report)
+}
+
+/// Refuse an output folder whose `regions` folder, `regions/lod*` folders or region files are
+/// symlinks: writing (and removing stale files) through them would touch files outside the folder.
+fn refuse_links_inside(dir: &Path) -> Result<()> {
+    let is_link = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.file_type().is_symlink());
+    let refuse = |p: &Path| {
+        Err(Error::Invalid(format!(
+            "{} is a symlink: a region forest is written only inside its own folder; remove the link \
+             or export to another folder",
+            p.display()
+        )))
+    };
+    let regions = dir.join("regions");
+    if is_link(&regions) {
+        return refuse(&regions);
+    }
+    let Ok(lods) = std::fs::read_dir(&regions) else {
+        return Ok(());
+    };
+    for lod in lods.flatten() {
+        let path = lod.path();
+        if is_link(&path) {
+            return refuse(&path);
+        }
+        if let Ok(files) = std::fs::read_dir(&path) {
+            if let Some(f) = files.flatten().find(|f| is_link(&f.path())) {
+                return refuse(&f.path());
+            }
+        }
+    }
+    if is_link(&dir.join(META_FILE)) {
+        return refuse(&dir.join(META_FILE));
+    }
+    Ok(())
 }
 
 /// True for names of the form `r.X.Y.Z.vxr` with integer X, Y, Z.

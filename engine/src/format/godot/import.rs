@@ -18,9 +18,10 @@ use super::export::region_pos_of;
 use super::mapping::{voxels_from_block, ImportReport, ImportRules};
 use super::meta::{ForestMeta, META_FILE};
 use super::region::RegionReader;
+use crate::format::input::{read_input, MAX_REGION_BYTES, MAX_TEXT_BYTES};
 use crate::progress::Progress;
 use crate::storage::{Chunk, Grid};
-use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE};
+use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE, COORD_LIMIT};
 use crate::{Error, Result};
 
 /// Metadata allowance on top of a block's largest dense size when capping decompression.
@@ -46,6 +47,9 @@ pub struct ForestImport {
     pub bounds: VoxelBox,
     /// Conversion counts.
     pub report: ImportReport,
+    /// Files in `regions/lod0` that were not read because their names are not `r.X.Y.Z.vxr` (or they
+    /// are not regular files).
+    pub skipped: Vec<PathBuf>,
     /// Region files read.
     pub regions: usize,
     /// Blocks read.
@@ -59,17 +63,30 @@ pub struct ForestImport {
 /// or of a region file (with the byte offset); [`Error::Invalid`] for a block edge over 32.
 pub fn import_forest(dir: &Path, rules: &ImportRules, progress: &Progress) -> Result<ForestImport> {
     let meta_path = dir.join(META_FILE);
-    let text = std::fs::read(&meta_path).map_err(|e| Error::io(&meta_path, e))?;
+    let text = read_input(&meta_path, MAX_TEXT_BYTES)?;
     let meta = ForestMeta::from_json(&text).map_err(|e| e.in_file(&meta_path))?;
     let lod0 = dir.join("regions").join("lod0");
     let entries = std::fs::read_dir(&lod0).map_err(|e| Error::io(&lod0, e))?;
-    let mut files: Vec<([i32; 3], PathBuf)> = entries
-        .flatten()
-        .filter_map(|e| {
-            let pos = region_pos_of(e.file_name().to_str()?)?;
-            Some((pos, e.path()))
-        })
-        .collect();
+    let mut files: Vec<([i32; 3], PathBuf)> = Vec::new();
+    let mut skipped = Vec::new();
+    for e in entries.flatten() {
+        match e.file_name().to_str().and_then(region_pos_of) {
+            Some(pos) => files.push((pos, e.path())),
+            None => skipped.push(e.path()),
+        }
+    }
+    skipped.sort();
+    if files.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{} holds no region file named r.X.Y.Z.vxr{}: nothing to import",
+            lod0.display(),
+            if skipped.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} other files skipped)", skipped.len())
+            }
+        )));
+    }
     files.sort_unstable_by_key(|(p, _)| (p[2], p[1], p[0]));
     if let Some(w) = files.windows(2).find(|w| w[0].0 == w[1].0) {
         return Err(Error::Invalid(format!(
@@ -80,7 +97,7 @@ pub fn import_forest(dir: &Path, rules: &ImportRules, progress: &Progress) -> Re
     }
     let mut contents = Vec::with_capacity(files.len());
     for (pos, path) in files {
-        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let bytes = read_input(&path, MAX_REGION_BYTES)?;
         contents.push((pos, bytes, path));
     }
     let sources: Vec<RegionSource<'_>> = contents
@@ -91,7 +108,9 @@ pub fn import_forest(dir: &Path, rules: &ImportRules, progress: &Progress) -> Re
             path: path.clone(),
         })
         .collect();
-    decode_forest(&meta, &sources, rules, progress)
+    let mut imported = decode_forest(&meta, &sources, rules, progress)?;
+    imported.skipped = skipped;
+    Ok(imported)
 }
 
 /// Decode region files of a forest described by `meta` into a grid.
@@ -117,6 +136,7 @@ pub fn decode_forest(
         grid: Grid::new(),
         bounds: VoxelBox::default(),
         report: ImportReport::default(),
+        skipped: Vec::new(),
         regions: sources.len(),
         blocks: 0,
     };
@@ -174,7 +194,11 @@ fn decode_region(
                 .ok_or_else(|| {
                     Error::corrupt(
                         at,
-                        format!("block {local:?} is outside Strata's coordinates"),
+                        format!(
+                            "block {local:?} lies outside the world's coordinate range ({} to {})",
+                            -COORD_LIMIT,
+                            COORD_LIMIT - 1
+                        ),
                     )
                 })?;
             let payload = decompress(container, cap).map_err(|e| match e {
@@ -217,7 +241,7 @@ fn block_box(region: [i32; 3], local: [usize; 3], size: [u8; 3], po2: u8) -> Opt
         let block = i64::from(region[a]) * i64::from(size[a]) + local[a] as i64;
         let lo = block * edge;
         let hi = lo + edge;
-        if lo < i64::from(i32::MIN) || hi > i64::from(i32::MAX) {
+        if lo < -i64::from(COORD_LIMIT) || hi > i64::from(COORD_LIMIT) {
             return None;
         }
         min[a] = lo as i32;

@@ -18,10 +18,27 @@ use crate::codec::rle::{max_encoded_len, RleEncoder};
 use crate::codec::Reader;
 use crate::progress::Progress;
 use crate::storage::{Chunk, Grid};
-use crate::voxel::{ChunkPos, Voxel, CHUNK_SIZE};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::voxel::{ChunkPos, Voxel, CHUNK_LIMIT, CHUNK_SIZE};
 use crate::{Error, Result};
 
 const ENTRY_LEN: usize = 32;
+
+/// How much memory the decoded chunks may take per byte of the CHNK payload. Records may not overlap,
+/// LZ4 expands at most ~255×, and identical rows of a chunk share memory, so files (real or crafted)
+/// stay far below this; the cap is the stated bound that holds whatever a future storage change does,
+/// and a file over it is refused while decoding.
+pub const MAX_EXPANSION: usize = 256;
+/// Decoded memory always allowed, whatever the payload size, so tiny files are never refused.
+pub const EXPANSION_FLOOR_BYTES: usize = 64 << 20;
+
+/// Memory the decoded grid may take for a CHNK payload of `payload_len` bytes.
+pub fn decoded_budget(payload_len: usize) -> usize {
+    payload_len
+        .saturating_mul(MAX_EXPANSION)
+        .max(EXPANSION_FLOOR_BYTES)
+}
 
 /// RLE stream of one chunk (rows in X, Y, Z order), appended to `out`.
 pub fn encode_chunk_rle(chunk: &Chunk, out: &mut Vec<u8>) {
@@ -94,6 +111,9 @@ fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
         ));
     }
     let mut entries = Vec::with_capacity(count);
+    // Records lie after the table, in table order, without overlaps: every byte of the file then
+    // decodes at most once, which bounds the work and memory by the file's size.
+    let mut next_free = (4 + count * ENTRY_LEN) as u64;
     for _ in 0..count {
         let table_at = r.offset();
         let pos = ChunkPos::new(r.i32("chunk x")?, r.i32("chunk y")?, r.i32("chunk z")?);
@@ -108,6 +128,25 @@ fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
                 format!("chunk {pos:?}: record lies outside the section"),
             ));
         }
+        if !pos.in_range() {
+            return Err(Error::corrupt(
+                table_at,
+                format!(
+                    "chunk {pos:?} lies outside the world's coordinate range (chunk coordinates {} to {})",
+                    -CHUNK_LIMIT,
+                    CHUNK_LIMIT - 1
+                ),
+            ));
+        }
+        if offset < next_free {
+            return Err(Error::corrupt(
+                table_at,
+                format!(
+                    "chunk {pos:?}: record at {offset} overlaps the table or the previous record, or is out of order (records must follow the table in table order without overlapping)"
+                ),
+            ));
+        }
+        next_free = offset + lz4_len as u64;
         if rle_len > max_encoded_len(Chunk::VOLUME) {
             return Err(Error::corrupt(
                 table_at,
@@ -177,18 +216,49 @@ pub fn decode(
     header: &ProjectHeader,
     progress: &Progress,
 ) -> Result<Grid> {
+    decode_within(
+        payload,
+        base,
+        header,
+        progress,
+        decoded_budget(payload.len()),
+    )
+}
+
+/// [`decode`] with an explicit memory budget for the decoded chunks.
+///
+/// # Errors
+/// As [`decode`], and [`Error::Corrupt`] when the chunks need more than `budget` bytes.
+pub fn decode_within(
+    payload: &[u8],
+    base: usize,
+    header: &ProjectHeader,
+    progress: &Progress,
+    budget: usize,
+) -> Result<Grid> {
     let entries = read_table(payload, base)?;
     let materials = header.materials.len();
     progress.start(entries.len() as u64);
+    let used = AtomicUsize::new(0);
     let chunks: Vec<(ChunkPos, Chunk)> = entries
         .par_iter()
         .map_init(
             || (Vec::new(), Vec::new()),
             |scratch, e| {
                 progress.check()?;
-                let decoded = decode_entry(e, payload, base, materials, scratch);
+                let decoded = decode_entry(e, payload, base, materials, scratch)?;
+                let bytes = decoded.1.heap_bytes() + size_of::<Chunk>();
+                if used.fetch_add(bytes, Ordering::Relaxed) + bytes > budget {
+                    return Err(Error::corrupt(
+                        base + e.offset,
+                        format!(
+                            "chunks decode to more than {budget} bytes of memory ({MAX_EXPANSION}× the {} bytes of the chunk section, at least {EXPANSION_FLOOR_BYTES}): a decompression bomb?",
+                            payload.len()
+                        ),
+                    ));
+                }
                 progress.advance(1);
-                decoded
+                Ok(decoded)
             },
         )
         .collect::<Result<_>>()?;

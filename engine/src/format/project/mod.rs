@@ -189,10 +189,12 @@ impl Project {
     /// # Errors
     /// As for [`Project::load`], or [`Error::Cancelled`].
     pub fn load_with(path: &Path, progress: &Progress) -> Result<Self> {
-        let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+        let bytes = super::input::read_input(path, super::input::MAX_PROJECT_BYTES)?;
         Self::from_bytes_with(&bytes, progress).map_err(|e| e.in_file(path))
     }
 }
 
+#[cfg(test)]
+mod hostile_tests;
 #[cfg(test)]
 mod tests;

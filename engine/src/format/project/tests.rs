@@ -162,3 +162,8 @@ fn headers_without_biomes_still_load_and_mean_the_preset_world() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The encoded [`sample`] project, for tests in other files.
+pub(super) fn sample_bytes() -> Vec<u8> {
+    sample().to_bytes().expect("encodes")
+}

@@ -1,0 +1,543 @@
+//! The Region tool: select a box of voxels and copy, cut, paste, delete, duplicate, rotate, mirror
+//! or fill it, each edit one undo step; save the selection as a stamp, export and import it.
+//!
+//! ```text
+//!   drag on terrain ─> box (snapped; Height above / Depth below the dragged corners) ─> Select
+//!   typed Min / Max ─────────────────────────────────────────────────────────────────> Select
+//!   Ctrl+C copies into the clipboard (a Region); Ctrl+V floats it under the cursor as a ghost of
+//!   its surface (meshed in the background) until a click places it; R / M turn or mirror the
+//!   floating paste, or the selected voxels in place when nothing floats; Move floats the selection
+//!   and the click that places it also empties where it was (one undo step)
+//! ```
+//!
+//! The selection lives in the document (`Document::selection`), so other panels read it too. Edits
+//! go out as `Action::Region` (a `RegionOp`), which `Document::region_edit` runs as one undo step
+//! with its exact changed boxes. Reads of the world (copy, turn in place) run on the UI thread: a
+//! region copy reads packed chunk rows and takes milliseconds for selections of millions of
+//! voxels. Meshing the ghost and file work run as background jobs.
+
+mod ops;
+mod work;
+
+use std::any::Any;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use eframe::egui;
+use strata_engine::region::{Axis, PasteMode, Region};
+use strata_engine::voxel::{MaterialTable, VoxelBox, VoxelPos};
+
+use super::{panel_path, Panel, ToolInfo, View};
+use crate::action::Action;
+use crate::document::Document;
+use crate::files::PathSpec;
+use crate::keymap::Command;
+use crate::region_files::{self, SelectionFormat};
+use crate::viewport::overlay::{GhostMesh, Overlay};
+use crate::viewport::scene::CursorDraw;
+use crate::viewport::ViewportInput;
+use crate::AppResult;
+
+pub use ops::{box_size, size_text};
+
+/// The panel's name (also its viewport tool's).
+pub const NAME: &str = crate::keymap::REGION_TOOL;
+
+/// Path tags of the panel's file prompts.
+const TAG_STAMP: u32 = 1;
+/// File ▸ Export Selection.
+pub const TAG_EXPORT: u32 = 2;
+/// File ▸ Import as Stamp.
+pub const TAG_IMPORT: u32 = 3;
+
+const SELECTION_COLOR: [u8; 4] = [255, 210, 60, 255];
+const DRAG_COLOR: [u8; 4] = [255, 255, 255, 255];
+const PASTE_COLOR: [u8; 4] = [90, 200, 255, 255];
+const GHOST_COLOR: [u8; 4] = [120, 200, 255, 110];
+const SNAPS: [i32; 5] = [1, 4, 8, 16, 32];
+
+/// The copied region.
+pub(crate) struct Clip {
+    region: Arc<Region>,
+    /// Where it was copied from (`None`: a stamp or a file).
+    source: Option<VoxelBox>,
+    name: String,
+    /// The material table its ids refer to (the document it was copied from).
+    table: MaterialTable,
+}
+
+/// A region following the cursor until a click places it.
+struct Floating {
+    region: Arc<Region>,
+    name: String,
+    source: Option<VoxelBox>,
+    /// Stays after a click (a stamp brush) instead of ending with it.
+    brush: bool,
+    /// The box emptied when it is placed (a move).
+    moving: Option<VoxelBox>,
+    generation: u64,
+    /// The ghost mesh was asked for.
+    asked: bool,
+    ghost: Option<Arc<GhostMesh>>,
+    /// Where it goes, from the last hovered point.
+    target: Option<VoxelBox>,
+}
+
+/// File work waiting for the document (file prompts answer without it).
+enum Waiting {
+    Write(PathBuf),
+    Read(PathBuf, Option<[u32; 3]>),
+}
+
+/// The Region panel and tool.
+pub struct RegionPanel {
+    /// First corner of the box being dragged.
+    drag_from: Option<VoxelPos>,
+    /// The box being dragged.
+    dragged: Option<VoxelBox>,
+    /// Voxels the dragged box reaches above the higher corner.
+    height: i32,
+    /// Voxels the dragged box reaches below the lower corner.
+    depth: i32,
+    /// Corners snap to multiples of this.
+    snap: i32,
+    /// The typed Min and Max (X, Y, Z each).
+    fields: [i32; 6],
+    /// The selection the fields last showed.
+    shown: Option<VoxelBox>,
+    clip: Option<Clip>,
+    floating: Option<Floating>,
+    generation: u64,
+    mode: PasteMode,
+    keep_height: bool,
+    rotate_axis: Axis,
+    mirror_axis: Axis,
+    fill_material: u8,
+    fill_occupancy: f32,
+    only_air: bool,
+    /// Text for the system clipboard after a copy (so Ctrl+V reaches the editor as a paste).
+    clipboard_text: Option<String>,
+    waiting: Vec<Waiting>,
+    /// An RLE or raw file without a sidecar, and the size typed for it.
+    size_prompt: Option<(PathBuf, [u32; 3])>,
+    /// The last file message.
+    note: Option<String>,
+}
+
+impl Default for RegionPanel {
+    fn default() -> Self {
+        Self {
+            drag_from: None,
+            dragged: None,
+            height: 16,
+            depth: 8,
+            snap: 1,
+            fields: [0; 6],
+            shown: None,
+            clip: None,
+            floating: None,
+            generation: 0,
+            mode: PasteMode::Replace,
+            keep_height: true,
+            rotate_axis: Axis::Y,
+            mirror_axis: Axis::X,
+            fill_material: 2,
+            fill_occupancy: 1.0,
+            only_air: false,
+            clipboard_text: None,
+            waiting: Vec::new(),
+            size_prompt: None,
+            note: None,
+        }
+    }
+}
+
+impl RegionPanel {
+    /// Float `region` under the cursor as a brush (a stamp): each click places a copy.
+    pub fn float(&mut self, region: Arc<Region>, name: &str) {
+        self.start_floating(region, name, None, true);
+    }
+
+    /// True while a paste follows the cursor.
+    pub fn floating(&self) -> bool {
+        self.floating.is_some()
+    }
+
+    /// The size of the floating paste, if any.
+    pub fn floating_size(&self) -> Option<[u32; 3]> {
+        self.floating.as_ref().map(|f| f.region.size())
+    }
+
+    /// True when the floating paste's ghost mesh is ready.
+    pub fn ghost_ready(&self) -> bool {
+        self.floating.as_ref().is_some_and(|f| f.ghost.is_some())
+    }
+
+    /// The copied region, if any.
+    pub fn clipboard(&self) -> Option<&Region> {
+        self.clip.as_ref().map(|c| c.region.as_ref())
+    }
+
+    /// Where the floating paste would land now, if it floats over terrain.
+    pub fn paste_target(&self) -> Option<VoxelBox> {
+        self.floating.as_ref().and_then(|f| f.target)
+    }
+
+    /// The size of the copied region, if any.
+    pub fn clipboard_size(&self) -> Option<[u32; 3]> {
+        self.clip.as_ref().map(|c| c.region.size())
+    }
+
+    fn start_floating(
+        &mut self,
+        region: Arc<Region>,
+        name: &str,
+        source: Option<VoxelBox>,
+        brush: bool,
+    ) {
+        self.generation += 1;
+        self.floating = Some(Floating {
+            region,
+            name: name.to_owned(),
+            source,
+            brush,
+            moving: None,
+            generation: self.generation,
+            asked: false,
+            ghost: None,
+            target: None,
+        });
+    }
+
+    /// Place the floating paste at its target.
+    fn place(&mut self, out: &mut Vec<Action>) {
+        let Some(f) = self.floating.as_ref() else {
+            return;
+        };
+        let Some(target) = f.target else {
+            return;
+        };
+        out.push(Action::Region {
+            name: if f.brush {
+                format!("Stamp {}", f.name)
+            } else if f.moving.is_some() {
+                "Move".into()
+            } else {
+                "Paste".into()
+            },
+            op: crate::region_op::RegionOp::Place {
+                clear: f.moving,
+                region: f.region.clone(),
+                at: target.min,
+                mode: self.mode,
+            },
+            select: Some(target),
+        });
+        if !f.brush {
+            self.floating = None;
+        }
+    }
+
+    /// The voxel a hit lies in (just inside the surface).
+    fn voxel_at(&self, point: [f32; 3], normal: [f32; 3]) -> VoxelPos {
+        let p = |k: usize| (point[k] - 0.5 * normal[k]).floor() as i32;
+        VoxelPos::new(p(0), p(1), p(2))
+    }
+
+    /// The box dragged from corner `a` to corner `b`, grown by the height and depth and snapped.
+    fn drag_box(&self, a: VoxelPos, b: VoxelPos) -> VoxelBox {
+        let s = self.snap.max(1);
+        let down = |v: i32| v.div_euclid(s) * s;
+        let up = |v: i32| -(-v).div_euclid(s) * s;
+        let min = VoxelPos::new(
+            down(a.x.min(b.x)),
+            down(a.y.min(b.y) - self.depth.max(0)),
+            down(a.z.min(b.z)),
+        );
+        let max = VoxelPos::new(
+            up(a.x.max(b.x) + 1),
+            up(a.y.max(b.y) + 1 + self.height.max(0)),
+            up(a.z.max(b.z) + 1),
+        );
+        VoxelBox::new(min, max)
+    }
+
+    fn start_waiting(&mut self, doc: &Document, out: &mut Vec<Action>) {
+        for w in std::mem::take(&mut self.waiting) {
+            match w {
+                Waiting::Write(path) => match self.copy(doc) {
+                    Ok(region) => out.push(Action::Start(work::write_job(
+                        path,
+                        region,
+                        doc.materials().clone(),
+                    ))),
+                    Err(e) => out.push(Action::Error(e)),
+                },
+                Waiting::Read(path, size) => out.push(Action::Start(work::read_job(
+                    path,
+                    size,
+                    doc.materials().clone(),
+                ))),
+            }
+        }
+    }
+
+    fn import(&mut self, path: &Path, out: &mut Vec<Action>) {
+        let format = SelectionFormat::from_path(path);
+        if format.is_some_and(SelectionFormat::needs_size) {
+            match region_files::read_sidecar(path) {
+                Ok(Some(size)) => self.waiting.push(Waiting::Read(path.into(), Some(size))),
+                Ok(None) => {
+                    self.size_prompt = Some((path.into(), [32, 32, 32]));
+                    out.push(Action::ShowPanel(NAME));
+                }
+                Err(e) => out.push(Action::Error(e.to_string())),
+            }
+        } else {
+            self.waiting.push(Waiting::Read(path.into(), None));
+        }
+    }
+}
+
+/// The prompt for File ▸ Export Selection.
+pub fn export_spec() -> PathSpec {
+    PathSpec {
+        title: "Export Selection".into(),
+        filters: region_files::filters(),
+        save: true,
+        suggested: Some("selection.strata".into()),
+        ..Default::default()
+    }
+}
+
+/// The prompt for File ▸ Import as Stamp.
+pub fn import_spec() -> PathSpec {
+    PathSpec {
+        title: "Import as Stamp".into(),
+        filters: region_files::filters(),
+        ..Default::default()
+    }
+}
+
+impl Panel for RegionPanel {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
+        if let Some(text) = self.clipboard_text.take() {
+            ui.ctx().copy_text(text);
+        }
+        panel_ui::show(self, ui, view, out);
+    }
+
+    fn tick(&mut self, view: &View<'_>, out: &mut Vec<Action>) {
+        let Some(doc) = view.doc else {
+            return;
+        };
+        if doc.selection() != self.shown {
+            self.shown = doc.selection();
+            if let Some(b) = self.shown {
+                self.fields = [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z];
+            }
+        }
+        if !self.waiting.is_empty() && !view.busy {
+            self.start_waiting(doc, out);
+        }
+        if let Some(f) = self.floating.as_mut() {
+            if !f.asked {
+                out.push(Action::Start(work::ghost_job(
+                    f.region.clone(),
+                    doc.materials().clone(),
+                    f.generation,
+                )));
+                f.asked = true;
+            }
+        }
+    }
+
+    fn on_document(&mut self, _doc: Option<&Document>) {
+        self.floating = None;
+        self.drag_from = None;
+        self.dragged = None;
+        self.shown = None;
+    }
+
+    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, out: &mut Vec<Action>) {
+        let Ok(done) = result else {
+            return;
+        };
+        let Ok(done) = done.downcast::<work::Done>() else {
+            return;
+        };
+        match *done {
+            work::Done::Ghost { generation, mesh } => {
+                if let Some(f) = self
+                    .floating
+                    .as_mut()
+                    .filter(|f| f.generation == generation)
+                {
+                    f.ghost = Some(mesh);
+                }
+            }
+            work::Done::Wrote(message) => {
+                self.note = Some(message.clone());
+                out.push(Action::Message(message));
+            }
+            work::Done::Read {
+                region,
+                name,
+                table,
+            } => {
+                let region = Arc::new(region);
+                let message = format!("Imported {} ({})", name, size_text(region.size()));
+                self.clip = Some(Clip {
+                    region: region.clone(),
+                    source: None,
+                    name: name.clone(),
+                    table,
+                });
+                self.start_floating(region, &name, None, false);
+                out.push(Action::ActivateTool(NAME));
+                out.push(Action::Message(format!("{message}: click to place it")));
+            }
+        }
+    }
+
+    fn on_path(&mut self, tag: u32, path: &Path, out: &mut Vec<Action>) {
+        let mut path = path.to_path_buf();
+        match tag {
+            TAG_STAMP | TAG_EXPORT => {
+                if SelectionFormat::from_path(&path).is_none() {
+                    path.set_extension("strata");
+                }
+                self.waiting.push(Waiting::Write(path));
+            }
+            TAG_IMPORT => self.import(&path, out),
+            _ => {}
+        }
+    }
+
+    fn on_command(&mut self, command: Command, view: &View<'_>, out: &mut Vec<Action>) -> bool {
+        let Some(doc) = view.doc else {
+            return false;
+        };
+        match command {
+            Command::RegionCopy => self.copy_action(doc, out),
+            Command::RegionCut => self.cut(doc, out),
+            Command::RegionPaste => self.paste(doc, out),
+            Command::RegionDelete => self.delete(doc, "Delete", out),
+            Command::RegionDuplicate => self.duplicate(doc, out),
+            Command::RegionRotate => self.transform(doc, false, out),
+            Command::RegionMirror => self.transform(doc, true, out),
+            Command::RegionCancel => {
+                if self.floating.take().is_none() {
+                    out.push(Action::Select(None));
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn tool(&self) -> Option<ToolInfo> {
+        Some(ToolInfo {
+            name: NAME,
+            hint: "Select a box of voxels: copy, paste, move, rotate, fill",
+        })
+    }
+
+    fn viewport(
+        &mut self,
+        input: &ViewportInput,
+        _view: &View<'_>,
+        out: &mut Vec<Action>,
+    ) -> Option<CursorDraw> {
+        if self.floating.is_some() {
+            if let Some(hit) = input.hover {
+                let target = self.floating.as_ref().map(|f| {
+                    let source = f.source;
+                    self.paste_box(&f.region, source, hit.point)
+                });
+                if let Some(f) = self.floating.as_mut() {
+                    f.target = target;
+                }
+            }
+            if input.primary_pressed {
+                self.place(out);
+            }
+            return None;
+        }
+        let corner = input.hover.map(|h| self.voxel_at(h.point, h.normal));
+        if input.primary_pressed {
+            self.drag_from = corner;
+        }
+        if let (Some(a), Some(b)) = (self.drag_from, corner) {
+            if input.primary_down || input.primary_pressed {
+                self.dragged = Some(self.drag_box(a, b));
+            }
+        }
+        if input.primary_released || (!input.primary_down && !input.primary_pressed) {
+            if let Some(b) = self.dragged.take() {
+                out.push(Action::Select(Some(b)));
+            }
+            self.drag_from = None;
+        }
+        None
+    }
+
+    fn overlays(&self, view: &View<'_>, out: &mut Vec<Overlay>) {
+        let wire = |b: VoxelBox, color| Overlay::WireBox {
+            min: b.min.to_array().map(|v| v as f32),
+            max: b.max.to_array().map(|v| v as f32),
+            color,
+        };
+        if let Some(b) = self.dragged {
+            out.push(wire(b, DRAG_COLOR));
+        } else if let Some(b) = view.doc.and_then(Document::selection) {
+            out.push(wire(b, SELECTION_COLOR));
+        }
+        if view.active_tool != NAME {
+            return;
+        }
+        let Some(f) = &self.floating else {
+            return;
+        };
+        let Some(target) = f.target else {
+            return;
+        };
+        out.push(wire(target, PASTE_COLOR));
+        if let Some(mesh) = f.ghost.as_ref().filter(|m| !m.indices.is_empty()) {
+            out.push(Overlay::Ghost {
+                mesh: mesh.clone(),
+                offset: target.min.to_array().map(|v| v as f32),
+                color: GHOST_COLOR,
+            });
+        }
+    }
+
+    fn status(&self, view: &View<'_>) -> Option<String> {
+        if let Some(f) = &self.floating {
+            let at = f.target.map_or_else(String::new, |t| {
+                format!(" at {}, {}, {}", t.min.x, t.min.y, t.min.z)
+            });
+            return Some(format!(
+                "Paste {}{at} · click places · R rotates · M mirrors · Esc cancels",
+                size_text(f.region.size())
+            ));
+        }
+        let b = self
+            .dragged
+            .or_else(|| view.doc.and_then(Document::selection));
+        Some(match b {
+            Some(b) => format!(
+                "Selection {} = {} voxels",
+                size_text(box_size(b)),
+                b.volume()
+            ),
+            None => "Drag a box on the terrain to select".into(),
+        })
+    }
+}
+
+mod panel_ui;
