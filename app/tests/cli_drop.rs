@@ -170,4 +170,8 @@ fn bad_input_is_a_clear_error() {
     assert!(e.contains("cone"), "{e}");
     let e = fails(&["drop", s(&w), "--seconds", "-1"]);
     assert!(e.contains("--seconds"), "{e}");
+    let e = fails(&["drop", s(&w), "--at", "9999,0,0"]);
+    assert!(e.contains("outside the world"), "{e}");
+    let e = fails(&["drop", s(&w), "--bodies", "100000"]);
+    assert!(e.contains("--bodies"), "{e}");
 }

@@ -97,6 +97,24 @@ fn settings(args: &DropArgs) -> AppResult<DropSettings> {
 fn run(file: &Path, args: &DropArgs) -> AppResult<()> {
     let settings = settings(args)?;
     let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    if let Some(p) = settings.at {
+        // Bodies dropped beside the world would only fall out of it: say so instead.
+        let b = project.header.bounds;
+        let inside = |v: f32, lo: i32, hi: i32| v >= lo as f32 && v <= hi as f32;
+        if !(inside(p[0], b.min.x, b.max.x) && inside(p[2], b.min.z, b.max.z)) {
+            return Err(AppError::Usage(format!(
+                "--at {},{},{} is outside the world {} (X {} to {}, Z {} to {})",
+                p[0],
+                p[1],
+                p[2],
+                file.display(),
+                b.min.x,
+                b.max.x,
+                b.min.z,
+                b.max.z
+            )));
+        }
+    }
     let table = &project.header.materials;
     let grid = &project.grid;
     let started = Instant::now();
