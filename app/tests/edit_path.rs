@@ -218,6 +218,11 @@ fn every_edit_path_reaches_every_consumer() {
         "a new document reaches the consumers"
     );
     let names = app.consumers();
+    eprintln!(
+        "consumers of the edit notification:\n  {}",
+        names.join("\n  ")
+    );
+    assert!(names.iter().any(|n| n.starts_with("baked light")));
     assert!(names.iter().any(|n| n.starts_with("physics")));
     assert!(names.iter().any(|n| n == "viewport meshes"));
     assert!(names.iter().any(|n| n == "recorder"));

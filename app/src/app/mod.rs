@@ -224,6 +224,7 @@ impl EditorApp {
     pub fn consumers(&self) -> Vec<String> {
         let mut names = vec![
             "physics (Document: broadphase and collision shapes)".to_owned(),
+            "baked light (Document: marked stale where the edit reaches)".to_owned(),
             "viewport meshes".to_owned(),
         ];
         names.extend(
