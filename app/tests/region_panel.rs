@@ -496,3 +496,58 @@ fn a_saved_stamp_is_listed_and_stamped_as_a_brush() {
     assert!(!panel(&h).floating());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Hover over the viewport until the pointer is on a selection handle; its position and handle.
+fn find_handle(h: &mut Harness<'_, EditorApp>) -> Option<(Pos2, (usize, bool))> {
+    let left = h.state().left_panel_width();
+    for y in (60..760).step_by(12) {
+        for dx in [0.0, -40.0, 40.0, -80.0, 80.0, -160.0, 160.0] {
+            let p = Pos2::new((left + SIZE[0] - 260.0) / 2.0 + dx, y as f32);
+            h.hover_at(p);
+            h.run_steps(1);
+            if let Some(handle) = panel(h).hovered_handle() {
+                return Some((p, handle));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn dragging_a_handle_resizes_the_selection_along_its_axis() {
+    let dir = temp("handles");
+    let mut h = editor(&dir);
+    h.get_by_label("Region").click();
+    h.run_steps(2);
+    let start = VoxelBox::new(VoxelPos::new(24, 10, 24), VoxelPos::new(72, 30, 72));
+    select(&mut h, start);
+    let (at, (axis, max_side)) = find_handle(&mut h).expect("a handle is on screen");
+    // Drag it 80 pixels up the screen and let go.
+    h.drag_at(at);
+    h.run_steps(1);
+    for i in 1..=8 {
+        h.hover_at(at + eframe::egui::vec2(0.0, -10.0 * i as f32));
+        h.run_steps(1);
+    }
+    h.drop_at(at + eframe::egui::vec2(0.0, -80.0));
+    h.run_steps(3);
+    let now = selection(&h).expect("still a selection");
+    assert_ne!(now, start, "the handle changed the box");
+    // Only the dragged face moved: every other coordinate is as it was.
+    let (a0, b0) = (start.min.to_array(), start.max.to_array());
+    let (a1, b1) = (now.min.to_array(), now.max.to_array());
+    for k in 0..3 {
+        if k == axis {
+            if max_side {
+                assert_eq!(a1[k], a0[k]);
+            } else {
+                assert_eq!(b1[k], b0[k]);
+            }
+        } else {
+            assert_eq!((a1[k], b1[k]), (a0[k], b0[k]), "axis {k} untouched");
+        }
+    }
+    // The box is still inside the world and not empty.
+    assert!(!now.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

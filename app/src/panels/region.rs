@@ -3,6 +3,7 @@
 //!
 //! ```text
 //!   drag on terrain ─> box (snapped; Height above / Depth below the dragged corners) ─> Select
+//!   drag a face handle ─> that face moves along its axis (Shift: the whole box) ────────> Select
 //!   typed Min / Max ─────────────────────────────────────────────────────────────────> Select
 //!   Ctrl+C copies into the clipboard (a Region); Ctrl+V floats it under the cursor as a ghost of
 //!   its surface (meshed in the background) until a click places it; R / M turn or mirror the
@@ -16,6 +17,7 @@
 //! region copy reads packed chunk rows and takes milliseconds for selections of millions of
 //! voxels. Meshing the ghost and file work run as background jobs.
 
+mod handles;
 mod ops;
 mod work;
 
@@ -33,7 +35,7 @@ use crate::document::Document;
 use crate::files::PathSpec;
 use crate::keymap::Command;
 use crate::region_files::{self, SelectionFormat};
-use crate::viewport::overlay::{GhostMesh, Overlay};
+use crate::viewport::overlay::{GhostMesh, Overlay, SolidKind};
 use crate::viewport::scene::CursorDraw;
 use crate::viewport::ViewportInput;
 use crate::AppResult;
@@ -55,6 +57,8 @@ const DRAG_COLOR: [u8; 4] = [255, 255, 255, 255];
 const PASTE_COLOR: [u8; 4] = [90, 200, 255, 255];
 const GHOST_COLOR: [u8; 4] = [120, 200, 255, 110];
 const SNAPS: [i32; 5] = [1, 4, 8, 16, 32];
+const HANDLE_COLOR: [u8; 4] = [255, 210, 60, 255];
+const HANDLE_ACTIVE: [u8; 4] = [255, 255, 255, 255];
 
 /// The copied region.
 pub(crate) struct Clip {
@@ -95,6 +99,10 @@ pub struct RegionPanel {
     drag_from: Option<VoxelPos>,
     /// The box being dragged.
     dragged: Option<VoxelBox>,
+    /// A selection handle being dragged (resize, or move with Shift).
+    handle_drag: Option<handles::HandleDrag>,
+    /// The handle under the pointer.
+    hovered_handle: Option<handles::Handle>,
     /// Voxels the dragged box reaches above the higher corner.
     height: i32,
     /// Voxels the dragged box reaches below the lower corner.
@@ -129,6 +137,8 @@ impl Default for RegionPanel {
         Self {
             drag_from: None,
             dragged: None,
+            handle_drag: None,
+            hovered_handle: None,
             height: 16,
             depth: 8,
             snap: 1,
@@ -171,6 +181,12 @@ impl RegionPanel {
     /// True when the floating paste's ghost mesh is ready.
     pub fn ghost_ready(&self) -> bool {
         self.floating.as_ref().is_some_and(|f| f.ghost.is_some())
+    }
+
+    /// The selection handle under the pointer: its axis (0 = X, 1 = Y, 2 = Z) and whether it is on
+    /// the maximum face.
+    pub fn hovered_handle(&self) -> Option<(usize, bool)> {
+        self.hovered_handle.map(|h| (h.axis, h.max_side))
     }
 
     /// The copied region, if any.
@@ -236,6 +252,41 @@ impl RegionPanel {
         if !f.brush {
             self.floating = None;
         }
+    }
+
+    /// Handles of the selection: hover, press, drag (a face, or the box with Shift), release
+    /// selects the new box. True when the input was a handle's.
+    fn handle_input(
+        &mut self,
+        input: &ViewportInput,
+        view: &View<'_>,
+        out: &mut Vec<Action>,
+    ) -> bool {
+        let Some(doc) = view.doc else { return false };
+        if let Some(drag) = self.handle_drag {
+            if let Some(ray) = input.ray {
+                self.dragged = Some(drag.dragged(&ray, self.snap, doc.bounds()));
+            }
+            if !input.primary_down && !input.primary_pressed {
+                if let Some(b) = self.dragged.take() {
+                    out.push(Action::Select(Some(b)));
+                }
+                self.handle_drag = None;
+            }
+            return true;
+        }
+        let (Some(sel), Some(ray)) = (doc.selection(), input.ray) else {
+            self.hovered_handle = None;
+            return false;
+        };
+        self.hovered_handle = handles::pick(sel, &ray);
+        if input.primary_pressed {
+            if let Some(h) = self.hovered_handle {
+                self.handle_drag = handles::HandleDrag::start(sel, h, &ray, view.modifiers.shift);
+                return self.handle_drag.is_some();
+            }
+        }
+        false
     }
 
     /// The voxel a hit lies in (just inside the surface).
@@ -450,9 +501,12 @@ impl Panel for RegionPanel {
     fn viewport(
         &mut self,
         input: &ViewportInput,
-        _view: &View<'_>,
+        view: &View<'_>,
         out: &mut Vec<Action>,
     ) -> Option<CursorDraw> {
+        if self.floating.is_none() && self.handle_input(input, view, out) {
+            return None;
+        }
         if self.floating.is_some() {
             if let Some(hit) = input.hover {
                 let target = self.floating.as_ref().map(|f| {
@@ -492,13 +546,30 @@ impl Panel for RegionPanel {
             max: b.max.to_array().map(|v| v as f32),
             color,
         };
+        let shown = self
+            .dragged
+            .or_else(|| view.doc.and_then(Document::selection));
         if let Some(b) = self.dragged {
             out.push(wire(b, DRAG_COLOR));
-        } else if let Some(b) = view.doc.and_then(Document::selection) {
+        } else if let Some(b) = shown {
             out.push(wire(b, SELECTION_COLOR));
         }
         if view.active_tool != NAME {
             return;
+        }
+        if let (Some(b), None) = (shown, &self.floating) {
+            let half = handles::handle_half_size(b);
+            for h in handles::HANDLES {
+                let active = self.handle_drag.map(|d| d.handle) == Some(h)
+                    || (self.handle_drag.is_none() && self.hovered_handle == Some(h));
+                out.push(Overlay::Solid {
+                    kind: SolidKind::Box,
+                    center: handles::handle_center(b, h),
+                    rotation: [0.0, 0.0, 0.0, 1.0],
+                    half_extents: [half; 3],
+                    color: if active { HANDLE_ACTIVE } else { HANDLE_COLOR },
+                });
+            }
         }
         let Some(f) = &self.floating else {
             return;

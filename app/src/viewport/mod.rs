@@ -57,6 +57,9 @@ pub struct ViewportInput {
     pub primary_released: bool,
     /// Seconds since the previous frame.
     pub dt: f32,
+    /// The ray under the pointer (also while a drag leaves the terrain), for tools that pick
+    /// their own handles.
+    pub ray: Option<camera::PickRay>,
 }
 
 /// Which light shades the terrain: the baked light (vertex colours), the real-time sun of the scene,
@@ -284,6 +287,10 @@ impl Viewport {
                 .pick_ray(p.x - rect.left(), p.y - rect.top(), w, h);
             doc.raycast(ray.origin, ray.dir, self.extent * 8.0)
         });
+        let ray = ui.input(|i| i.pointer.latest_pos()).map(|p| {
+            self.camera
+                .pick_ray(p.x - rect.left(), p.y - rect.top(), w, h)
+        });
         self.camera_input(ui, &response, rect);
         let input = ui.input(|i| ViewportInput {
             hover: self.hover,
@@ -291,6 +298,7 @@ impl Viewport {
             primary_down: i.pointer.primary_down() && response.is_pointer_button_down_on(),
             primary_released: i.pointer.primary_released(),
             dt: i.stable_dt.min(0.25),
+            ray,
         });
         ViewportFrame { input, rect }
     }
