@@ -90,16 +90,16 @@ pub fn handle_center(b: VoxelBox, h: Handle) -> [f32; 3] {
 /// Distance along `ray` to the cube of half side `half` at `center`, if the ray hits it.
 fn ray_cube(ray: &PickRay, center: [f32; 3], half: f32) -> Option<f32> {
     let (mut t0, mut t1) = (0.0f32, f32::INFINITY);
-    for k in 0..3 {
-        let (lo, hi) = (center[k] - half, center[k] + half);
-        if ray.dir[k].abs() < 1e-9 {
-            if ray.origin[k] < lo || ray.origin[k] > hi {
+    for ((c, o), d) in center.iter().zip(ray.origin).zip(ray.dir) {
+        let (lo, hi) = (c - half, c + half);
+        if d.abs() < 1e-9 {
+            if o < lo || o > hi {
                 return None;
             }
             continue;
         }
-        let a = (lo - ray.origin[k]) / ray.dir[k];
-        let b = (hi - ray.origin[k]) / ray.dir[k];
+        let a = (lo - o) / d;
+        let b = (hi - o) / d;
         t0 = t0.max(a.min(b));
         t1 = t1.min(a.max(b));
     }
