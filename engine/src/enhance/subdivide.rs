@@ -469,7 +469,7 @@ fn nonzero_bytes(v: u64) -> u64 {
     (((v & LOW7) + LOW7) | v) & !LOW7
 }
 
-/// Plain nearest-neighbour upsampling of the interior of a padded box (the peer of [`subdivide`] in
+/// Plain nearest-neighbour upsampling of the interior of a padded box (the peer of `subdivide` in
 /// the bench): every cell becomes `factor³` copies of itself.
 pub fn upsample_nearest(input: &[u8], dims: [usize; 3], factor: usize, out: &mut Vec<u8>) {
     let inner = dims.map(|d| d.saturating_sub(4));

@@ -13,7 +13,7 @@ use crate::{Error, Result};
 const MAX_NAME_BYTES: usize = 255;
 
 /// `path` with `.bak` appended to its file name (`world.strata` -> `world.strata.bak`). When that
-/// name would pass 255 bytes, the name is cut to [`TEMP_NAME_PREFIX`] bytes and a hash of the whole
+/// name would pass 255 bytes, the name is cut to its first 100 bytes and a hash of the whole
 /// name is added: `NAME[..100].1a2b3c4d.bak`.
 pub fn backup_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
