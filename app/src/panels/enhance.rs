@@ -213,6 +213,37 @@ fn mesh_one(
     (mesh.quad_count() > 0).then_some(mesh)
 }
 
+/// The face mesh of every chunk that can have faces, checking `progress` for a cancel between chunks.
+fn mesh_all(
+    store: &Enhanced,
+    grid: &Grid,
+    table: &MaterialTable,
+    progress: &Progress,
+) -> strata_engine::Result<Vec<(ChunkPos, Option<FragmentMesh>)>> {
+    chunks_to_mesh(store, grid)
+        .into_iter()
+        .map(|pos| {
+            progress.check()?;
+            Ok((pos, mesh_one(store, grid, table, pos)))
+        })
+        .collect()
+}
+
+/// A job's progress bar and its Cancel button; true when Cancel was pressed (the job is cancelled).
+fn progress_row(ui: &mut egui::Ui, progress: &Progress) -> bool {
+    ui.add(
+        egui::ProgressBar::new(progress.fraction())
+            .show_percentage()
+            .animate(true)
+            .desired_width(120.0),
+    );
+    let cancel = ui.button("Cancel").clicked();
+    if cancel {
+        progress.cancel();
+    }
+    cancel
+}
+
 impl EnhancePanel {
     /// The fragment store the preview shows, once built.
     pub fn store(&self) -> Option<&Enhanced> {
@@ -251,13 +282,7 @@ impl EnhancePanel {
         let job = Job::spawn("Lighting fragments", JobKind::Background, move |progress| {
             let started = Instant::now();
             let (light, _) = bake_fragments(&store.volume(&grid), voxels, &settings, progress)?;
-            let meshes = chunks_to_mesh(&store, &grid)
-                .into_iter()
-                .map(|pos| {
-                    progress.check()?;
-                    Ok((pos, mesh_one(&store, &grid, &table, pos)))
-                })
-                .collect::<strata_engine::Result<Vec<_>>>()?;
+            let meshes = mesh_all(&store, &grid, &table, progress)?;
             Ok(JobOutput::Panel(Box::new(Lit {
                 form,
                 revision,
@@ -286,13 +311,7 @@ impl EnhancePanel {
                 for_job.region_box(),
                 progress,
             )?;
-            let meshes = chunks_to_mesh(&store, &grid)
-                .into_iter()
-                .map(|pos| {
-                    progress.check()?;
-                    Ok((pos, mesh_one(&store, &grid, &table, pos)))
-                })
-                .collect::<strata_engine::Result<Vec<_>>>()?;
+            let meshes = mesh_all(&store, &grid, &table, progress)?;
             Ok(JobOutput::Panel(Box::new(Built {
                 form: for_job,
                 store,
@@ -551,14 +570,7 @@ impl Panel for EnhancePanel {
                 }
             }
             if let Some(progress) = &self.running {
-                ui.add(
-                    egui::ProgressBar::new(progress.fraction())
-                        .show_percentage()
-                        .animate(true)
-                        .desired_width(120.0),
-                );
-                if ui.button("Cancel").clicked() {
-                    progress.cancel();
+                if progress_row(ui, progress) {
                     self.preview = false;
                 }
             }
@@ -578,14 +590,7 @@ impl Panel for EnhancePanel {
                  settings), so fragment overhangs shade what lies under them",
             );
             if let Some(progress) = &self.lighting {
-                ui.add(
-                    egui::ProgressBar::new(progress.fraction())
-                        .show_percentage()
-                        .animate(true)
-                        .desired_width(120.0),
-                );
-                if ui.button("Cancel").clicked() {
-                    progress.cancel();
+                if progress_row(ui, progress) {
                     self.lit = false;
                 }
             } else if self.lit

@@ -51,17 +51,13 @@ pub struct FragmentUpload {
 
 /// `mesh` as a three-d mesh whose vertex colours are the faces' material colours times `light`
 /// (see [`light_faces`]), at `factor` fragments per voxel. `None` for no faces.
-pub fn cpu_mesh(mesh: &FragmentMesh, light: FaceLight<'_>, factor: usize) -> Option<CpuMesh> {
+pub fn cpu_mesh(mut mesh: FragmentMesh, light: FaceLight<'_>, factor: usize) -> Option<CpuMesh> {
     if mesh.indices.is_empty() {
         return None;
     }
-    let mut lit = mesh.colors.clone();
-    if !matches!(light, FaceLight::None) {
-        let mut copy = mesh.clone();
-        light_faces(&mut copy, light, factor);
-        lit = copy.colors;
-    }
-    let colors = lit
+    light_faces(&mut mesh, light, factor);
+    let colors = mesh
+        .colors
         .iter()
         .map(|c| {
             Srgba::new(
@@ -76,7 +72,7 @@ pub fn cpu_mesh(mesh: &FragmentMesh, light: FaceLight<'_>, factor: usize) -> Opt
         positions: Positions::F32(mesh.positions.iter().map(|p| Vec3::from(*p)).collect()),
         normals: Some(mesh.normals.iter().map(|n| Vec3::from(*n)).collect()),
         colors: Some(colors),
-        indices: Indices::U32(mesh.indices.clone()),
+        indices: Indices::U32(mesh.indices),
         ..Default::default()
     })
 }
@@ -102,8 +98,8 @@ mod tests {
 
     #[test]
     fn faces_keep_their_geometry_and_colour_without_light() {
-        assert!(cpu_mesh(&FragmentMesh::new(), FaceLight::None, 4).is_none());
-        let m = cpu_mesh(&one_quad(), FaceLight::None, 4).expect("a quad");
+        assert!(cpu_mesh(FragmentMesh::new(), FaceLight::None, 4).is_none());
+        let m = cpu_mesh(one_quad(), FaceLight::None, 4).expect("a quad");
         assert_eq!(m.vertex_count(), 4);
         let colors = m.colors.expect("colours");
         assert_eq!(

@@ -193,9 +193,7 @@ impl Viewport {
                     if self.gl {
                         uploads.push(FragmentUpload {
                             pos,
-                            mesh: mesh
-                                .as_ref()
-                                .and_then(|m| fragments::cpu_mesh(m, lighting, factor)),
+                            mesh: mesh.and_then(|m| fragments::cpu_mesh(m, lighting, factor)),
                         });
                     }
                 }
