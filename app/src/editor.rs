@@ -1,6 +1,8 @@
-//! Starting the desktop editor: eframe with the glow renderer (three-d shares its GL context), and an
-//! optional capture mode that saves a screenshot of the window once the world is meshed and exits,
-//! used by the screenshot test and for documentation images.
+//! Starting the desktop editor: eframe with the glow renderer (three-d shares its GL context) and
+//! multisampled anti-aliasing, an optional capture mode that saves a screenshot of the window once
+//! the world is meshed and exits (the screenshot test, documentation images), and a frame-time
+//! mode that orbits the camera over continuously drawn frames and reports their intervals
+//! (`strata frames`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -19,11 +21,62 @@ pub struct RunOptions {
     pub screenshot: Option<PathBuf>,
 }
 
+/// Samples per pixel of the window's multisampled anti-aliasing.
+pub const DEFAULT_MSAA: u16 = 4;
+
+/// A frame-time run: once the world is meshed, orbit the camera once around the world's centre over
+/// `frames` continuously drawn frames, then put the JSON report in `report` and close.
+#[derive(Debug, Clone)]
+pub struct FrameBench {
+    frames: u32,
+    started: bool,
+    seen: u64,
+    intervals_ms: Vec<f32>,
+    /// The JSON report line, once the run ends.
+    pub report: Arc<Mutex<Option<String>>>,
+}
+
+impl FrameBench {
+    /// A run over `frames` frames.
+    pub fn new(frames: u32) -> Self {
+        Self {
+            frames: frames.max(1),
+            started: false,
+            seen: 0,
+            intervals_ms: Vec::new(),
+            report: Arc::default(),
+        }
+    }
+}
+
 /// Run the editor until its window closes.
 ///
 /// # Errors
 /// When no window or GL context can be created, or the screenshot cannot be written.
 pub fn run(start: Start, options: RunOptions) -> AppResult<()> {
+    launch(start, options, None, None)
+}
+
+/// Run the editor for a frame-time measurement (see [`FrameBench`]); `msaa` overrides
+/// [`DEFAULT_MSAA`].
+///
+/// # Errors
+/// When no window or GL context can be created.
+pub fn run_frames(
+    start: Start,
+    options: RunOptions,
+    bench: FrameBench,
+    msaa: Option<u16>,
+) -> AppResult<()> {
+    launch(start, options, Some(bench), msaa)
+}
+
+fn launch(
+    start: Start,
+    options: RunOptions,
+    bench: Option<FrameBench>,
+    msaa: Option<u16>,
+) -> AppResult<()> {
     // An explicit size wins; otherwise the size the window had when it last closed, or maximised
     // on the first launch.
     let prefs = crate::prefs::Prefs::load(crate::prefs::config_dir().as_deref());
@@ -38,6 +91,7 @@ pub fn run(start: Start, options: RunOptions) -> AppResult<()> {
             .with_title("Strata"),
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
+        multisampling: msaa.unwrap_or(DEFAULT_MSAA),
         ..Default::default()
     };
     let result: Arc<Mutex<Option<AppResult<()>>>> = Arc::default();
@@ -52,7 +106,11 @@ pub fn run(start: Start, options: RunOptions) -> AppResult<()> {
         native,
         Box::new(move |cc| {
             let app = EditorApp::desktop(start, cc.gl.is_some());
-            Ok(Box::new(Shell { app, capture }))
+            Ok(Box::new(Shell {
+                app,
+                capture,
+                bench,
+            }))
         }),
     )
     .map_err(|e| AppError::Usage(format!("could not open the editor window: {e}")))?;
@@ -70,17 +128,21 @@ struct Capture {
 struct Shell {
     app: EditorApp,
     capture: Option<Capture>,
+    bench: Option<FrameBench>,
 }
 
 impl eframe::App for Shell {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.app.run(ui);
         let ctx = ui.ctx().clone();
+        let ready =
+            self.app.doc.is_some() && !self.app.busy() && self.app.viewport.stale_chunks() == 0;
+        if let Some(bench) = self.bench.as_mut() {
+            bench_step(&mut self.app, bench, ready, &ctx);
+        }
         let Some(capture) = self.capture.as_mut() else {
             return;
         };
-        let ready =
-            self.app.doc.is_some() && !self.app.busy() && self.app.viewport.stale_chunks() == 0;
         if capture.requested {
             if capture.result.lock().is_ok_and(|r| r.is_some()) {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
@@ -104,6 +166,63 @@ impl eframe::App for Shell {
         }
         ctx.request_repaint();
     }
+}
+
+/// One frame of a frame-time run: turn the camera a step around the world's centre, collect the
+/// interval the frame clock counted for the previous frame and, after a full orbit, report.
+fn bench_step(app: &mut EditorApp, bench: &mut FrameBench, ready: bool, ctx: &egui::Context) {
+    ctx.request_repaint();
+    if (!ready && !bench.started) || bench.report.lock().map_or(true, |r| r.is_some()) {
+        return;
+    }
+    let clock = app.frame_clock();
+    if bench.started && clock.counted() > bench.seen {
+        bench.intervals_ms.extend(clock.last_ms());
+    }
+    bench.seen = clock.counted();
+    bench.started = true;
+    if bench.intervals_ms.len() >= bench.frames as usize {
+        let report = bench_report(&bench.intervals_ms, app.viewport.drawn_triangles());
+        if let Ok(mut r) = bench.report.lock() {
+            *r = Some(report);
+        }
+        ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        return;
+    }
+    let pivot = app.doc.as_ref().map_or_else(
+        || app.viewport.camera.target(),
+        |d| {
+            let b = d.header().bounds;
+            let mid = |lo: i32, hi: i32| (lo as f32 + hi as f32) * 0.5;
+            three_d::vec3(
+                mid(b.min.x, b.max.x),
+                mid(b.min.y, b.max.y),
+                mid(b.min.z, b.max.z),
+            )
+        },
+    );
+    let step = std::f32::consts::TAU / bench.frames as f32;
+    app.viewport.camera.orbit(pivot, step, 0.0);
+}
+
+/// The JSON line of a frame-time run.
+fn bench_report(intervals_ms: &[f32], triangles: usize) -> String {
+    let n = intervals_ms.len().max(1);
+    let mut sorted = intervals_ms.to_vec();
+    sorted.sort_by(f32::total_cmp);
+    let p95 = sorted
+        .get(((n as f32 * 0.95).ceil() as usize).saturating_sub(1))
+        .copied()
+        .unwrap_or(0.0);
+    let json = serde_json::json!({
+        "frames": intervals_ms.len(),
+        "median_ms": crate::frame_clock::median(sorted.clone()),
+        "mean_ms": intervals_ms.iter().sum::<f32>() / n as f32,
+        "p95_ms": p95,
+        "max_ms": sorted.last().copied().unwrap_or(0.0),
+        "triangles": triangles,
+    });
+    json.to_string()
 }
 
 fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> AppResult<()> {

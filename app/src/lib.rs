@@ -24,6 +24,7 @@ pub mod editor;
 pub mod error;
 pub mod file_browser;
 pub mod files;
+pub mod frame_clock;
 pub mod heightmap;
 pub mod jobs;
 pub mod keymap;

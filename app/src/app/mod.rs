@@ -19,6 +19,7 @@ use strata_engine::gen::{GeneratorSettings, Preset, WorldSettings};
 use crate::action::{Action, Guarded};
 use crate::autosave;
 use crate::dialogs::{self, Dialogs};
+use crate::frame_clock::FrameClock;
 use crate::document::{Document, EditConsumer};
 use crate::jobs::JobRunner;
 use crate::keymap::Keymap;
@@ -103,8 +104,7 @@ pub struct EditorApp {
     quit_confirmed: bool,
     /// What to do once the save started from the unsaved-changes prompt finishes.
     after_save: Option<Guarded>,
-    frame_ms: f32,
-    last_frame: Option<Instant>,
+    frame_clock: FrameClock,
     capturing_keys: bool,
     left_width: f32,
 }
@@ -151,8 +151,7 @@ impl EditorApp {
             title: String::new(),
             quit_confirmed: false,
             after_save: None,
-            frame_ms: 0.0,
-            last_frame: None,
+            frame_clock: FrameClock::default(),
             capturing_keys: false,
             left_width: 0.0,
         };
@@ -206,9 +205,14 @@ impl EditorApp {
             .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
     }
 
+    /// The frame interval clock the status bar reads.
+    pub fn frame_clock(&self) -> &FrameClock {
+        &self.frame_clock
+    }
+
     fn frame_stats(&self) -> FrameStats {
         FrameStats {
-            frame_ms: self.frame_ms,
+            frame_ms: self.frame_clock.frame_ms(),
             stale_chunks: self.viewport.stale_chunks(),
             triangles: self.viewport.drawn_triangles(),
         }
@@ -274,16 +278,11 @@ impl EditorApp {
 
     /// Run one frame inside `ui` (the whole window).
     pub fn run(&mut self, ui: &mut egui::Ui) {
-        let now = Instant::now();
-        if let Some(last) = self.last_frame.replace(now) {
-            let ms = (now - last).as_secs_f32() * 1000.0;
-            self.frame_ms = if self.frame_ms == 0.0 {
-                ms
-            } else {
-                0.9 * self.frame_ms + 0.1 * ms
-            };
-        }
         let ctx = ui.ctx().clone();
+        let after_continuous =
+            ctx.requested_repaint_last_pass() || ctx.input(|i| i.pointer.any_down());
+        self.frame_clock
+            .frame_started(Instant::now(), after_continuous);
         self.poll_jobs();
         let mut out = Vec::new();
         if !self.capturing_keys {

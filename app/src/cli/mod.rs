@@ -32,6 +32,7 @@ mod export;
 mod fill;
 mod floating;
 mod format;
+mod frames;
 mod godot;
 mod heightmap;
 mod import;
@@ -121,6 +122,8 @@ commands! {
     Fill(fill::FillArgs),
     /// Turn a box to Air as one undo step.
     Delete(delete::DeleteArgs),
+    /// Measure the editor's frame interval while the camera orbits a project (JSON line).
+    Frames(frames::FramesArgs),
 }
 
 /// Write one line to stdout (`stderr` false) or stderr, flushed.

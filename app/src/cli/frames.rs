@@ -1,0 +1,82 @@
+//! `strata frames FILE [--frames N] [--window-size W,H] [--msaa N]`: open the editor on a project,
+//! wait until every chunk is meshed, then orbit the camera once around the world's centre over N
+//! continuously drawn frames and print the frame intervals (the same clock as the status bar) as
+//! one JSON line: `{"frames", "median_ms", "mean_ms", "p95_ms", "max_ms", "triangles"}`.
+//!
+//! The figure for comparing viewport changes: run it before and after on the same world, machine
+//! and window size (software GL under Xvfb gives relative figures).
+
+use std::path::PathBuf;
+
+use super::args::parse_pair;
+use crate::app::Start;
+use crate::editor::{FrameBench, RunOptions};
+use crate::{AppError, AppResult};
+
+/// Most frames a run may measure.
+pub const MAX_FRAMES: u32 = 100_000;
+
+/// `strata frames`.
+#[derive(Debug, clap::Args)]
+pub struct FramesArgs {
+    /// Project file (.strata).
+    file: PathBuf,
+    /// Frames to measure (one full orbit over them).
+    #[arg(long, default_value_t = 120)]
+    frames: u32,
+    /// Window size in points, W,H (default 1280,800).
+    #[arg(long)]
+    window_size: Option<String>,
+    /// Anti-aliasing samples per pixel (0 turns MSAA off; default 4).
+    #[arg(long)]
+    msaa: Option<u16>,
+}
+
+impl FramesArgs {
+    /// Run the command.
+    ///
+    /// # Errors
+    /// A bad frame count or window size, a missing file, or no window.
+    pub fn run(self) -> AppResult<()> {
+        if self.frames == 0 || self.frames > MAX_FRAMES {
+            return Err(AppError::Usage(format!(
+                "--frames {}: give 1 to {MAX_FRAMES}",
+                self.frames
+            )));
+        }
+        if let Some(m) = self.msaa {
+            if !matches!(m, 0 | 1 | 2 | 4 | 8 | 16) {
+                return Err(AppError::Usage(format!(
+                    "--msaa {m}: give 0, 2, 4, 8 or 16"
+                )));
+            }
+        }
+        let size = self
+            .window_size
+            .map(|s| parse_pair::<f32>(&s, "--window-size"))
+            .transpose()?;
+        if !self.file.is_file() {
+            return Err(AppError::Usage(format!(
+                "{}: no such file",
+                self.file.display()
+            )));
+        }
+        let bench = FrameBench::new(self.frames);
+        let report = bench.report.clone();
+        crate::editor::run_frames(
+            Start::Open(self.file),
+            RunOptions {
+                size,
+                screenshot: None,
+            },
+            bench,
+            self.msaa,
+        )?;
+        let line = report
+            .lock()
+            .ok()
+            .and_then(|mut r| r.take())
+            .ok_or_else(|| AppError::Usage("the window closed before the run ended".into()))?;
+        out!("{line}")
+    }
+}
