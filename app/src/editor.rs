@@ -135,8 +135,10 @@ impl eframe::App for Shell {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.app.run(ui);
         let ctx = ui.ctx().clone();
-        let ready =
-            self.app.doc.is_some() && !self.app.busy() && self.app.viewport.stale_chunks() == 0;
+        let ready = self.app.doc.is_some()
+            && !self.app.busy()
+            && self.app.viewport.stale_chunks() == 0
+            && !self.app.viewport.shadow_pending();
         if let Some(bench) = self.bench.as_mut() {
             bench_step(&mut self.app, bench, ready, &ctx);
         }
@@ -147,7 +149,9 @@ impl eframe::App for Shell {
             if capture.result.lock().is_ok_and(|r| r.is_some()) {
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             }
-        } else if ready {
+        } else if !ready {
+            capture.frames_ready = 0;
+        } else {
             capture.frames_ready += 1;
             // A few frames so uploads reach the GPU and the layout settles.
             if capture.frames_ready >= 5 {

@@ -94,14 +94,21 @@ mod tests {
         clock.frame_started(at(40), true);
         clock.frame_started(at(80), true);
         assert_eq!(clock.counted(), 2);
-        assert!((clock.frame_ms() - 40.0).abs() < 0.5, "{}", clock.frame_ms());
+        assert!(
+            (clock.frame_ms() - 40.0).abs() < 0.5,
+            "{}",
+            clock.frame_ms()
+        );
         // The user paused for a second: not a frame.
         clock.frame_started(at(1080), false);
         assert_eq!(clock.counted(), 2);
         // A slow frame while rendering continuously counts.
         clock.frame_started(at(1380), true);
         assert_eq!(clock.counted(), 3);
-        assert!((clock.frame_ms() - 40.0).abs() < 0.5, "median keeps the steady rate");
+        assert!(
+            (clock.frame_ms() - 40.0).abs() < 0.5,
+            "median keeps the steady rate"
+        );
         // A gap longer than IDLE_GAP never counts, even after a continuous frame.
         clock.frame_started(at(5000), true);
         assert_eq!(clock.counted(), 3);
@@ -118,7 +125,11 @@ mod tests {
             clock.frame_started(t, true);
         }
         assert_eq!(clock.recent_ms().count(), WINDOW);
-        assert!((clock.frame_ms() - 10.0).abs() < 0.5, "{}", clock.frame_ms());
+        assert!(
+            (clock.frame_ms() - 10.0).abs() < 0.5,
+            "{}",
+            clock.frame_ms()
+        );
         assert_eq!(median(vec![3.0, 1.0, 2.0, 10.0]), 2.5);
         assert_eq!(median(Vec::new()), 0.0);
     }

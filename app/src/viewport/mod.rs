@@ -5,6 +5,8 @@
 //! - [`upload`]: mesher output to three-d CPU meshes.
 //! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
 //! - [`scene`]: GPU resources and drawing (three-d).
+//! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
+//!   shading (material looks, sun shadows, sky ambient, water depth).
 //! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context.
 //!
 //! Controls (see `docs/user-guide.md`): right drag orbits around the point under the cursor, middle
@@ -17,6 +19,8 @@ pub mod fragments;
 pub mod overlay;
 pub mod paint;
 pub mod scene;
+pub mod terrain_material;
+pub mod terrain_mesh;
 pub mod upload;
 
 use std::sync::{Arc, Mutex};
@@ -150,6 +154,7 @@ impl Viewport {
         if let Ok(mut p) = self.pending.lock() {
             *p = Pending {
                 reset: true,
+                materials: Some(header.materials.clone()),
                 ground: Some(header.bounds),
                 fragments_reset: true,
                 ..Pending::default()
@@ -262,6 +267,12 @@ impl Viewport {
         }
     }
 
+    /// True while the last paint left the sun's shadow map behind the ground meshes (it catches up
+    /// within a second; screenshots wait for it).
+    pub fn shadow_pending(&self) -> bool {
+        self.stats.lock().is_ok_and(|s| s.shadow_pending)
+    }
+
     /// Chunks still waiting for a mesh at their wanted level of detail.
     pub fn stale_chunks(&self) -> usize {
         self.meshes.stale_count(self.camera.position)
@@ -332,7 +343,7 @@ impl Viewport {
             ui.painter()
                 .rect_filled(frame.rect, 0.0, egui::Color32::from_rgb(135, 160, 190));
         }
-        if self.stale_chunks() > 0 || self.fly_keys_held(ui) {
+        if self.stale_chunks() > 0 || self.shadow_pending() || self.fly_keys_held(ui) {
             ui.ctx().request_repaint();
         }
     }

@@ -24,6 +24,8 @@ pub struct PaintStats {
     pub triangles: usize,
     /// Whether the GL context could be wrapped.
     pub failed: bool,
+    /// The sun's shadow map waits for a re-render (ground meshes changed).
+    pub shadow_pending: bool,
 }
 
 /// A paint callback that draws the scene for `params` into `rect`.
@@ -73,6 +75,7 @@ pub fn callback(
             scene.render(&target, scissor, viewport, &params);
             if let Ok(mut s) = stats.lock() {
                 s.triangles = scene.triangles();
+                s.shadow_pending = scene.shadow_pending();
             }
         });
     });

@@ -5,32 +5,48 @@
 //! ```text
 //!   UI thread                              paint callback (same thread, GL current)
 //!   ChunkUpload ─┐                         Scene::apply(pending)  upload / drop chunk meshes
-//!   removals    ─┼─> Arc<Mutex<Pending>> ─>Scene::render(params)  clear, draw ground, water, cursor
-//!   reset       ─┘
+//!   removals    ─┼─> Arc<Mutex<Pending>> ─>Scene::render(params)  shadow map if the ground changed,
+//!   reset       ─┘                                                 clear, ground, water, the rest
 //! ```
+//!
+//! The terrain is drawn with [`TerrainMaterial`] (procedural material detail, sun with a shadow
+//! map, sky ambient, haze; water by depth), front to back so the depth test spares the detail
+//! shader; grid, overlays, the Enhance preview and the cursor keep three-d's stock materials. The
+//! sun's shadow map covers the whole world and is re-rendered only when ground meshes change, at
+//! most every [`SHADOW_INTERVAL`] while chunks stream in.
 
 use rustc_hash::FxHashMap;
 use three_d::{
     degrees, vec3, AmbientLight, Axes, Blend, Camera, ClearState, ColorMaterial, Context,
-    CpuMaterial, CpuMesh, Cull, DirectionalLight, Gm, Indices, InnerSpace, Mat4, Mesh, Object,
-    PhysicalMaterial, Positions, RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
+    CpuMaterial, CpuMesh, Cull, DirectionalLight, Geometry, Gm, Indices, InnerSpace, Mat4, Mesh,
+    Object, PhysicalMaterial, Positions, RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
 };
 
-use strata_engine::voxel::{ChunkPos, VoxelBox};
+use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox};
 
 use super::camera::EditorCamera;
 use super::fragments::FragmentUpload;
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
+use super::terrain_material::{Surface, TerrainMaterial};
+use super::terrain_mesh::TerrainMesh;
 use super::upload::ChunkUpload;
 
 /// Sky color behind the terrain (sRGB, as stored in the framebuffer).
 pub const CLEAR_COLOR: [f32; 3] = [0.53, 0.63, 0.74];
+/// Side of the sun's shadow map, texels.
+pub const SHADOW_MAP_SIZE: u32 = 2048;
+/// Shortest time between two shadow map renders while ground meshes keep changing.
+pub const SHADOW_INTERVAL: std::time::Duration = std::time::Duration::from_millis(700);
+/// Direction the sunlight travels (from the upper south-west, low enough to model the relief).
+pub const SUN_DIRECTION: [f32; 3] = [-0.45, -0.8, -0.3];
 
 /// Work queued by the UI thread for the next paint.
 #[derive(Default)]
 pub struct Pending {
     /// Drop every chunk mesh first (a new document).
     pub reset: bool,
+    /// The material table whose looks the terrain shows (a new document).
+    pub materials: Option<MaterialTable>,
     /// New or replaced chunk meshes.
     pub uploads: Vec<ChunkUpload>,
     /// The ground grid to draw under this world.
@@ -86,8 +102,8 @@ pub struct FrameParams {
 }
 
 struct ChunkGpu {
-    solid: Option<Gm<Mesh, PhysicalMaterial>>,
-    water: Option<Gm<Mesh, PhysicalMaterial>>,
+    solid: Option<TerrainMesh>,
+    water: Option<TerrainMesh>,
 }
 
 /// GPU resources of the viewport.
@@ -102,6 +118,11 @@ pub struct Scene {
     fill: DirectionalLight,
     ambient: AmbientLight,
     flat: AmbientLight,
+    ground_material: TerrainMaterial,
+    water_material: TerrainMaterial,
+    /// Ground meshes changed since the shadow map was rendered.
+    shadow_stale: bool,
+    shadow_rendered: Option<std::time::Instant>,
     triangles: usize,
     /// GPU copies of the ghost meshes of the last frame, keyed by their `Arc`.
     ghosts: Vec<(std::sync::Arc<GhostMesh>, Gm<Mesh, PhysicalMaterial>)>,
@@ -129,10 +150,19 @@ impl Scene {
         ];
         Self {
             axes: Axes::new(&context, 0.4, 24.0),
-            sun: DirectionalLight::new(&context, 2.2, Srgba::WHITE, vec3(-0.45, -1.0, -0.3)),
+            sun: DirectionalLight::new(
+                &context,
+                2.6,
+                Srgba::new(255, 246, 228, 255),
+                Vec3::from(SUN_DIRECTION),
+            ),
             fill: DirectionalLight::new(&context, 0.5, Srgba::WHITE, vec3(0.5, -0.3, 0.6)),
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
             flat: AmbientLight::new(&context, 1.0, Srgba::WHITE),
+            ground_material: TerrainMaterial::new(Surface::Ground, &MaterialTable::builtin()),
+            water_material: TerrainMaterial::new(Surface::Water, &MaterialTable::builtin()),
+            shadow_stale: false,
+            shadow_rendered: None,
             chunks: FxHashMap::default(),
             fragments: FxHashMap::default(),
             ground: None,
@@ -148,6 +178,11 @@ impl Scene {
         &self.context
     }
 
+    /// True while the shadow map lags behind the ground meshes.
+    pub fn shadow_pending(&self) -> bool {
+        self.shadow_stale
+    }
+
     /// Triangles currently on the GPU.
     pub fn triangles(&self) -> usize {
         self.triangles
@@ -158,6 +193,12 @@ impl Scene {
         if pending.reset {
             self.chunks.clear();
             self.triangles = 0;
+            self.shadow_stale = true;
+            self.sun.clear_shadow_map();
+        }
+        if let Some(table) = &pending.materials {
+            self.ground_material.set_table(table);
+            self.water_material.set_table(table);
         }
         if let Some(bounds) = pending.ground {
             self.ground = Some(self.ground_grid(bounds));
@@ -168,7 +209,7 @@ impl Scene {
         for up in pending.fragment_uploads {
             match up.mesh {
                 Some(m) => {
-                    let gm = self.terrain(&m, false);
+                    let gm = self.fragment_mesh(&m);
                     self.fragments.insert(up.pos, gm);
                 }
                 None => {
@@ -178,9 +219,10 @@ impl Scene {
         }
         for up in pending.uploads {
             let gpu = ChunkGpu {
-                solid: up.solid.map(|m| self.terrain(&m, false)),
-                water: up.water.map(|m| self.terrain(&m, true)),
+                solid: up.solid.map(|m| TerrainMesh::new(&self.context, &m)),
+                water: up.water.map(|m| TerrainMesh::new(&self.context, &m)),
             };
+            self.shadow_stale = true;
             if gpu.solid.is_none() && gpu.water.is_none() {
                 self.chunks.remove(&up.pos);
             } else {
@@ -190,25 +232,41 @@ impl Scene {
         self.triangles = 0;
     }
 
-    fn terrain(&self, mesh: &CpuMesh, water: bool) -> Gm<Mesh, PhysicalMaterial> {
+    /// An Enhance preview mesh (vertex colours, three-d's physical material).
+    fn fragment_mesh(&self, mesh: &CpuMesh) -> Gm<Mesh, PhysicalMaterial> {
         let cpu = CpuMaterial {
-            albedo: if water {
-                Srgba::new(255, 255, 255, 150)
-            } else {
-                Srgba::WHITE
-            },
-            roughness: if water { 0.25 } else { 0.95 },
+            albedo: Srgba::WHITE,
+            roughness: 0.95,
             metallic: 0.0,
             ..Default::default()
         };
-        let mut material = if water {
-            PhysicalMaterial::new_transparent(&self.context, &cpu)
-        } else {
-            PhysicalMaterial::new_opaque(&self.context, &cpu)
-        };
-        // Skirts and water are seen from both sides.
-        material.render_states.cull = if water { Cull::None } else { Cull::Back };
+        let mut material = PhysicalMaterial::new_opaque(&self.context, &cpu);
+        material.render_states.cull = Cull::Back;
         Gm::new(Mesh::new(&self.context, mesh), material)
+    }
+
+    /// Re-render the sun's shadow map from the ground meshes when they changed (at most every
+    /// [`SHADOW_INTERVAL`]).
+    fn refresh_shadow(&mut self) {
+        if !self.shadow_stale
+            || self
+                .shadow_rendered
+                .is_some_and(|t| t.elapsed() < SHADOW_INTERVAL)
+        {
+            return;
+        }
+        self.shadow_stale = false;
+        self.shadow_rendered = Some(std::time::Instant::now());
+        let solids = self.chunks.values().filter_map(|c| c.solid.as_ref());
+        if solids.clone().next().is_none() {
+            self.sun.clear_shadow_map();
+        } else if self
+            .sun
+            .generate_shadow_map(SHADOW_MAP_SIZE, solids)
+            .is_err()
+        {
+            self.sun.clear_shadow_map();
+        }
     }
 
     /// Thin quads every 32 voxels at the floor of `bounds`, reaching two chunks beyond it so the grid
@@ -292,8 +350,13 @@ impl Scene {
             gm.set_transformation(cursor_transform(c));
         }
         self.sync_ghosts(&params.overlays);
-        let mut objects: Vec<&dyn Object> = Vec::with_capacity(self.chunks.len() * 2 + 4);
+        self.refresh_shadow();
+        self.ground_material.realtime = params.realtime_light;
+        self.water_material.realtime = params.realtime_light;
+        let mut objects: Vec<&dyn Object> = Vec::with_capacity(self.fragments.len() + 8);
         let mut triangles = 0;
+        // Ground front to back (nearest chunk first), so hidden fragments skip the detail shader.
+        let mut solids: Vec<(f32, &TerrainMesh)> = Vec::new();
         if params.show_fragments {
             for gm in self.fragments.values() {
                 objects.push(gm);
@@ -302,21 +365,19 @@ impl Scene {
         } else {
             for gpu in self.chunks.values() {
                 if let Some(s) = &gpu.solid {
-                    objects.push(s);
-                    triangles += s.geometry.vertex_count() as usize / 3;
+                    let d = (s.aabb().center() - cam.position).magnitude2();
+                    solids.push((d, s));
+                    triangles += s.triangle_count();
                 }
             }
+            solids.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
+        let waters = self.chunks.values().filter_map(|c| c.water.as_ref());
         if params.show_grid {
             if let Some(g) = &self.ground {
                 objects.push(g);
             }
             objects.extend(self.axes.into_iter().map(|o| o as &dyn Object));
-        }
-        for gpu in self.chunks.values() {
-            if let Some(w) = &gpu.water {
-                objects.push(w);
-            }
         }
         if let Some(c) = params.cursor {
             objects.push(&self.cursors[cursor_index(c.shape)]);
@@ -325,8 +386,28 @@ impl Scene {
         objects.extend(overlays.iter().map(|o| o as &dyn Object));
         objects.extend(self.ghosts.iter().map(|(_, g)| g as &dyn Object));
         let [r, g, b] = CLEAR_COLOR;
+        let terrain_lights = [&self.sun as &dyn three_d::Light, &self.fill];
+        let terrain_lights: &[&dyn three_d::Light] = if params.realtime_light {
+            &terrain_lights
+        } else {
+            &[]
+        };
         target
             .clear_partially(scissor, ClearState::color_and_depth(r, g, b, 1.0, 1.0))
+            .render_partially_with_material(
+                scissor,
+                &self.ground_material,
+                &camera,
+                solids.iter().map(|(_, m)| *m),
+                terrain_lights,
+            )
+            .render_partially_with_material(
+                scissor,
+                &self.water_material,
+                &camera,
+                waters,
+                terrain_lights,
+            )
             .render_partially(
                 scissor,
                 &camera,

@@ -4,22 +4,31 @@
 //!
 //! ```text
 //!   MeshBuffer (shared vertices, solid / water / skirt index lists)
-//!     ├─ solid + skirt indices ─> compact vertices ─> CpuMesh (positions, normals, sRGB colors)
-//!     └─ water indices        ─> compact vertices ─> CpuMesh (drawn translucent)
+//!     ├─ solid + skirt indices ─> compact vertices ─> TerrainVertices (colours, corner material ids)
+//!     └─ water indices        ─> compact vertices ─> TerrainVertices (alpha: depth to the ground)
 //! ```
 //!
 //! Vertex colors blend the vertex's up to four materials by weight in linear light, so material
 //! borders fade over one cell like the exported meshes do. With baked light shown, each colour is
 //! multiplied by the light sampled around the vertex (`LightMap::sample`), and vertices whose light
 //! is stale (an edit since the bake reaches them) are drawn desaturated until the next bake.
+//! Each vertex also carries its triangle's three dominant material ids (see `terrain_mesh`), which
+//! pick the procedural detail in the shader. Water vertices carry the depth of water below them
+//! (down to the first solid voxel, at most [`MAX_WATER_DEPTH`]), which darkens deep water and fades
+//! the shoreline.
 
 use rustc_hash::FxHashMap;
-use three_d::{CpuMesh, Indices, Positions, Srgba, Vec3};
+use three_d::{Vec3, Vec4};
 
 use strata_engine::light::LightMap;
 use strata_engine::mesh::{mesh_chunk, MeshBuffer};
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{linear_palette, linear_to_srgb, ChunkPos, MaterialTable};
+use strata_engine::voxel::{linear_palette, ChunkPos, MaterialTable, VoxelPos, MATERIAL_COUNT};
+
+use super::terrain_mesh::TerrainVertices;
+
+/// Deepest water the shading tells apart, voxels (the vertex alpha is depth / this).
+pub const MAX_WATER_DEPTH: f32 = 32.0;
 
 /// The meshes of one chunk at one level of detail; `None` parts have no triangles.
 pub struct ChunkUpload {
@@ -28,28 +37,35 @@ pub struct ChunkUpload {
     /// Level of detail the mesh was built at.
     pub lod: u32,
     /// Ground (and LOD skirts).
-    pub solid: Option<CpuMesh>,
+    pub solid: Option<TerrainVertices>,
     /// Water surface.
-    pub water: Option<CpuMesh>,
+    pub water: Option<TerrainVertices>,
     /// Triangles in both parts.
     pub triangles: usize,
 }
 
-/// Linear-light colors of every material id.
+/// Linear-light colors and liquid flags of every material id.
 #[derive(Debug, Clone)]
 pub struct Palette {
     linear: Vec<[f32; 3]>,
+    liquid: [bool; MATERIAL_COUNT],
 }
 
 impl Palette {
     /// The palette of `table`; unknown ids are mid grey.
     pub fn new(table: &MaterialTable) -> Self {
+        let mut liquid = [false; MATERIAL_COUNT];
+        for (l, m) in liquid.iter_mut().zip(&table.materials) {
+            *l = m.liquid;
+        }
         Self {
             linear: linear_palette(table).to_vec(),
+            liquid,
         }
     }
 
-    fn blend(&self, ids: [u8; 4], weights: [u8; 4], light: Light) -> Srgba {
+    /// Linear RGB of the blend of `ids` by `weights`, times `light`.
+    fn blend(&self, ids: [u8; 4], weights: [u8; 4], light: Light) -> [f32; 3] {
         let mut c = [0f32; 3];
         for (id, w) in ids.iter().zip(weights) {
             if w == 0 {
@@ -73,13 +89,29 @@ impl Palette {
                 }
             }
         }
-        Srgba::new(
-            linear_to_srgb(c[0]),
-            linear_to_srgb(c[1]),
-            linear_to_srgb(c[2]),
-            255,
-        )
+        c
     }
+
+    /// True for a solid (not liquid, not Air) voxel that holds matter.
+    fn is_ground(&self, material: u8, occupancy: u8) -> bool {
+        material != 0 && occupancy >= 128 && !self.liquid[usize::from(material & 0x3f)]
+    }
+}
+
+/// Water depth below the surface point `p`: voxels down to the first ground voxel, capped at
+/// [`MAX_WATER_DEPTH`].
+fn water_depth(grid: &Grid, palette: &Palette, p: [f32; 3]) -> f32 {
+    let (x, z) = (p[0].floor() as i32, p[2].floor() as i32);
+    let top = p[1].floor() as i32;
+    let steps = MAX_WATER_DEPTH as i32;
+    for d in 0..steps {
+        let v = grid.get(VoxelPos::new(x, top - d, z));
+        if palette.is_ground(v.material, v.occupancy) {
+            // The surface point sits `fract` above its voxel's floor; ground fills the voxel.
+            return (p[1] - (top - d + 1) as f32).clamp(0.0, MAX_WATER_DEPTH);
+        }
+    }
+    MAX_WATER_DEPTH
 }
 
 /// The light a vertex colour is multiplied by.
@@ -130,8 +162,8 @@ pub fn build(
         .chain(&buf.skirt_indices)
         .copied()
         .collect();
-    let solid = compact(buf, &solid_idx, palette, light);
-    let water = compact(buf, &buf.water_indices, palette, None);
+    let solid = compact(buf, &solid_idx, palette, Shade::Ground(light));
+    let water = compact(buf, &buf.water_indices, palette, Shade::Water(grid));
     ChunkUpload {
         pos,
         lod,
@@ -141,46 +173,85 @@ pub fn build(
     }
 }
 
-/// A mesh of only the vertices `indices` uses.
+/// What a compacted mesh's vertex colours carry.
+#[derive(Clone, Copy)]
+enum Shade<'a> {
+    /// Ground: material colour times the baked light, if shown.
+    Ground(Option<&'a LightMap>),
+    /// Water: material colour, alpha the depth to the ground in this grid.
+    Water(&'a Grid),
+}
+
+/// A mesh of only the vertices `indices` uses. A vertex is shared by the triangles whose three
+/// corners have one material; a triangle on a material border gets three vertices of its own that
+/// carry all three corners' ids (see `terrain_mesh`).
 fn compact(
     buf: &MeshBuffer,
     indices: &[u32],
     palette: &Palette,
-    light: Option<&LightMap>,
-) -> Option<CpuMesh> {
+    shade: Shade<'_>,
+) -> Option<TerrainVertices> {
     if indices.is_empty() {
         return None;
     }
-    let mut map: FxHashMap<u32, u32> = FxHashMap::default();
-    let mut positions = Vec::new();
-    let mut normals = Vec::new();
-    let mut colors = Vec::new();
-    let mut out = Vec::with_capacity(indices.len());
-    for &i in indices {
-        let next = positions.len() as u32;
-        let j = *map.entry(i).or_insert_with(|| {
-            let k = i as usize;
-            positions.push(Vec3::from(buf.positions[k]));
-            normals.push(Vec3::from(buf.normals[k]));
-            let lit = light_at(light, buf.positions[k]);
-            colors.push(palette.blend(buf.materials[k], buf.weights[k], lit));
-            next
-        });
-        out.push(j);
+    let mut out = TerrainVertices::default();
+    let mut shared: FxHashMap<u32, u32> = FxHashMap::default();
+    let mut colors: FxHashMap<u32, Vec4> = FxHashMap::default();
+    let mut color_of = |k: u32| {
+        *colors.entry(k).or_insert_with(|| {
+            let i = k as usize;
+            let p = buf.positions[i];
+            match shade {
+                Shade::Ground(light) => {
+                    let c = palette.blend(buf.materials[i], buf.weights[i], light_at(light, p));
+                    Vec4::new(c[0], c[1], c[2], 1.0)
+                }
+                Shade::Water(grid) => {
+                    let c = palette.blend(buf.materials[i], buf.weights[i], Light::None);
+                    let depth = water_depth(grid, palette, p);
+                    Vec4::new(c[0], c[1], c[2], depth / MAX_WATER_DEPTH)
+                }
+            }
+        })
+    };
+    out.indices.reserve(indices.len());
+    for tri in indices.chunks_exact(3) {
+        let ids = [0, 1, 2].map(|c| f32::from(buf.materials[tri[c] as usize][0]));
+        let uniform = ids[0] == ids[1] && ids[0] == ids[2];
+        for (corner, &k) in tri.iter().enumerate() {
+            let push = |out: &mut TerrainVertices, color: Vec4| {
+                let i = k as usize;
+                out.positions.push(Vec3::from(buf.positions[i]));
+                out.normals.push(Vec3::from(buf.normals[i]));
+                out.colors.push(color);
+                out.mats.push(Vec3::new(ids[0], ids[1], ids[2]));
+                let mut one_hot = [0.0; 3];
+                one_hot[if uniform { 0 } else { corner }] = 1.0;
+                out.corners.push(Vec3::from(one_hot));
+                out.positions.len() as u32 - 1
+            };
+            let j = if uniform {
+                match shared.get(&k) {
+                    Some(&j) if out.mats[j as usize].x == ids[0] => j,
+                    _ => {
+                        let j = push(&mut out, color_of(k));
+                        shared.insert(k, j);
+                        j
+                    }
+                }
+            } else {
+                push(&mut out, color_of(k))
+            };
+            out.indices.push(j);
+        }
     }
-    Some(CpuMesh {
-        positions: Positions::F32(positions),
-        indices: Indices::U32(out),
-        normals: Some(normals),
-        colors: Some(colors),
-        ..Default::default()
-    })
+    Some(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
+    use strata_engine::voxel::{Voxel, VoxelBox};
 
     #[test]
     fn a_flat_ground_chunk_becomes_one_solid_mesh_with_material_colors() {
@@ -205,17 +276,69 @@ mod tests {
         let mesh = up.solid.expect("ground");
         assert!(up.water.is_none());
         assert!(up.triangles > 0);
-        let (r, g, b) = table.materials[usize::from(grass)].color;
-        let colors = mesh.colors.as_ref().expect("colors");
+        assert!(mesh.is_consistent());
+        let want = linear_palette(&table)[usize::from(grass)];
         assert!(
-            colors.iter().all(|c| c.r == r && c.g == g && c.b == b),
+            mesh.colors
+                .iter()
+                .all(|c| (c.x - want[0]).abs() < 1e-5 && (c.y - want[1]).abs() < 1e-5),
             "{:?}",
-            colors[0]
+            mesh.colors[0]
         );
-        let Indices::U32(idx) = &mesh.indices else {
-            panic!("u32 indices")
-        };
-        assert!(idx.iter().all(|&i| (i as usize) < colors.len()));
+        let id = f32::from(grass);
+        assert!(mesh
+            .mats
+            .iter()
+            .all(|m| m.x == id && m.y == id && m.z == id));
+        // One material everywhere: every vertex is shared, none duplicated per triangle.
+        assert!(mesh.positions.len() < mesh.indices.len());
+    }
+
+    #[test]
+    fn border_triangles_carry_all_three_corner_materials() {
+        let table = MaterialTable::builtin();
+        let rock = table.require("Rock").expect("rock");
+        let snow = table.require("Snow").expect("snow");
+        let mut grid = Grid::new();
+        grid.fill_box(
+            VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(32, 10, 32)),
+            Voxel::new(rock, 255),
+        );
+        grid.fill_box(
+            VoxelBox::new(VoxelPos::new(16, 0, 0), VoxelPos::new(32, 10, 32)),
+            Voxel::new(snow, 255),
+        );
+        let palette = Palette::new(&table);
+        let mut buf = MeshBuffer::new();
+        let up = build(
+            &grid,
+            &table,
+            &palette,
+            ChunkPos::new(0, 0, 0),
+            0,
+            &mut buf,
+            None,
+        );
+        let mesh = up.solid.expect("ground");
+        assert!(mesh.is_consistent());
+        let (r, s) = (f32::from(rock), f32::from(snow));
+        let mut border = 0;
+        for tri in mesh.indices.chunks_exact(3) {
+            let m = mesh.mats[tri[0] as usize];
+            // The three vertices of a triangle agree on its ids.
+            assert!(tri.iter().all(|&i| mesh.mats[i as usize] == m));
+            assert!([m.x, m.y, m.z].iter().all(|&id| id == r || id == s));
+            if m.x != m.y || m.x != m.z {
+                border += 1;
+                // Each corner is one-hot on its own slot, so weights interpolate to barycentrics.
+                for (c, &i) in tri.iter().enumerate() {
+                    let w = mesh.corners[i as usize];
+                    assert_eq!([w.x, w.y, w.z][c], 1.0);
+                    assert_eq!(w.x + w.y + w.z, 1.0);
+                }
+            }
+        }
+        assert!(border > 0, "the rock/snow border has mixed triangles");
     }
 
     #[test]
@@ -243,8 +366,44 @@ mod tests {
             &mut buf,
             None,
         );
-        assert!(up.water.is_some());
         assert!(up.solid.is_some());
+        let water = up.water.expect("water");
+        assert!(water.is_consistent());
+        // The top of the water is 6 voxels above the rock: alpha carries depth / MAX_WATER_DEPTH.
+        let top: Vec<f32> = (0..water.positions.len())
+            .filter(|&i| water.positions[i].y > 11.0 && water.normals[i].y > 0.9)
+            .map(|i| water.colors[i].w * MAX_WATER_DEPTH)
+            .collect();
+        assert!(!top.is_empty());
+        assert!(
+            top.iter().all(|d| (d - 6.0).abs() < 1.0),
+            "depths {:?}",
+            &top[..top.len().min(8)]
+        );
+    }
+
+    #[test]
+    fn water_depth_stops_at_ground_and_is_capped() {
+        let table = MaterialTable::builtin();
+        let rock = table.require("Rock").expect("rock");
+        let water = table.require("Water").expect("water");
+        let palette = Palette::new(&table);
+        let mut grid = Grid::new();
+        grid.fill_box(
+            VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(4, 3, 4)),
+            Voxel::new(rock, 255),
+        );
+        grid.fill_box(
+            VoxelBox::new(VoxelPos::new(0, 3, 0), VoxelPos::new(4, 10, 4)),
+            Voxel::new(water, 255),
+        );
+        assert!((water_depth(&grid, &palette, [1.5, 10.0, 1.5]) - 7.0).abs() < 1e-4);
+        assert!((water_depth(&grid, &palette, [1.5, 3.2, 1.5]) - 0.2).abs() < 1e-4);
+        // No ground below within reach: the cap.
+        assert_eq!(
+            water_depth(&grid, &palette, [20.5, 10.0, 1.5]),
+            MAX_WATER_DEPTH
+        );
     }
 
     #[test]
@@ -276,11 +435,9 @@ mod tests {
         .expect("bake");
         let palette = Palette::new(&table);
         let mut buf = MeshBuffer::new();
-        let at = |mesh: &CpuMesh, x: f32| {
-            let Positions::F32(p) = &mesh.positions else {
-                panic!("f32 positions")
-            };
-            let colors = mesh.colors.as_ref().expect("colors");
+        let at = |mesh: &TerrainVertices, x: f32| {
+            let p = &mesh.positions;
+            let colors = &mesh.colors;
             let i = (0..p.len())
                 .filter(|&i| (p[i].y - 8.0).abs() < 0.6 && (p[i].z - 16.0).abs() < 2.0)
                 .min_by(|&a, &b| (p[a].x - x).abs().total_cmp(&(p[b].x - x).abs()))
@@ -298,10 +455,7 @@ mod tests {
         );
         let mesh = lit.solid.expect("ground");
         let (under, open) = (at(&mesh, 6.0), at(&mesh, 26.0));
-        assert!(
-            u32::from(under.g) + 10 < u32::from(open.g),
-            "{under:?} vs {open:?}"
-        );
+        assert!(under.y * 1.3 < open.y, "{under:?} vs {open:?}");
         light.mark_stale(VoxelBox::new(
             VoxelPos::new(24, 7, 14),
             VoxelPos::new(28, 8, 18),
@@ -316,7 +470,7 @@ mod tests {
             Some(&light),
         );
         let grey = at(&stale.solid.expect("ground"), 26.0);
-        let spread = |c: Srgba| c.r.max(c.g).max(c.b) - c.r.min(c.g).min(c.b);
+        let spread = |c: Vec4| c.x.max(c.y).max(c.z) - c.x.min(c.y).min(c.z);
         assert!(spread(grey) < spread(open), "{grey:?} vs {open:?}");
     }
 }

@@ -1,12 +1,15 @@
-//! The material table: names, colors, liquid flag, shaping mode and detail-enhancement threshold per
-//! material id.
+//! The material table: names, colors, liquid flag, shaping mode, detail-enhancement threshold and
+//! surface look per material id.
 //!
 //! The default table is `assets/materials.ron`, embedded at compile time; projects carry their own copy
 //! in their header so a file keeps its look when the default table changes. Rows written before the
-//! enhancement threshold existed have no `enhance` field and take the default of their shaping mode.
+//! enhancement threshold existed have no `enhance` field and take the default of their shaping mode;
+//! rows written before the look column existed have no `look` and take the built-in material of the
+//! same name's.
 
 use serde::{Deserialize, Serialize};
 
+use super::look::Look;
 use super::{AIR, MATERIAL_COUNT};
 use crate::{Error, Result};
 
@@ -67,6 +70,9 @@ pub struct Material {
     pub liquid: bool,
     /// Surface shaping mode.
     pub shaping: Shaping,
+    /// Procedural surface detail in the viewport; `None` takes [`MaterialTable::look`]'s fallback.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub look: Option<Look>,
     /// Recursive-subdivision threshold; `None` takes [`EnhanceThreshold::for_shaping`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enhance: Option<EnhanceThreshold>,
@@ -111,7 +117,7 @@ impl MaterialTable {
     }
 
     /// Check the table: 1..=64 entries, Air first, unique non-empty names, enhancement thresholds in
-    /// 1..=4.
+    /// 1..=4, looks in range.
     ///
     /// # Errors
     /// [`Error::Invalid`] describing the first problem.
@@ -128,6 +134,10 @@ impl MaterialTable {
         for (i, m) in self.materials.iter().enumerate() {
             if m.name.is_empty() {
                 return Err(Error::Invalid(format!("material {i} has an empty name")));
+            }
+            if let Some(look) = &m.look {
+                look.validate()
+                    .map_err(|e| Error::Invalid(format!("material {:?}: {e}", m.name)))?;
             }
             if self.materials[..i]
                 .iter()
@@ -177,6 +187,21 @@ impl MaterialTable {
             .map(|i| i as u8)
     }
 
+    /// The look of material `id`: its own, else the built-in material of the same name's, else
+    /// [`Look::PLAIN`].
+    pub fn look(&self, id: u8) -> Look {
+        let Some(m) = self.get(id) else {
+            return Look::PLAIN;
+        };
+        m.look.unwrap_or_else(|| {
+            let builtin = Self::builtin();
+            builtin
+                .id_of(&m.name)
+                .and_then(|b| builtin.materials[usize::from(b)].look)
+                .unwrap_or(Look::PLAIN)
+        })
+    }
+
     /// The id of `name`, or an error naming the missing material.
     ///
     /// # Errors
@@ -208,6 +233,22 @@ mod tests {
     }
 
     #[test]
+    fn every_builtin_material_has_a_look_and_old_rows_borrow_it() {
+        let t = MaterialTable::builtin();
+        assert!(t.materials.iter().skip(1).all(|m| m.look.is_some()));
+        let old = MaterialTable::from_ron(
+            "(materials: [(name: \"Air\", color: (0,0,0), liquid: false, shaping: Smooth), \
+             (name: \"cobblestone\", color: (1,2,3), liquid: false, shaping: Sharp), \
+             (name: \"Mine\", color: (1,2,3), liquid: false, shaping: Sharp)])",
+        )
+        .expect("a table without looks loads");
+        let cobble = t.require("Cobblestone").expect("cobblestone");
+        assert_eq!(old.look(1), t.look(cobble));
+        assert_eq!(old.look(2), super::super::look::Look::PLAIN);
+        assert_eq!(old.look(40), super::super::look::Look::PLAIN);
+    }
+
+    #[test]
     fn bad_tables_are_rejected() {
         assert!(MaterialTable::from_ron("(materials: [])").is_err());
         assert!(MaterialTable::from_ron(
@@ -215,6 +256,11 @@ mod tests {
         )
         .is_err());
         assert!(MaterialTable::from_ron("(materials: [(name: \"Air\")").is_err());
+        assert!(MaterialTable::from_ron(
+            "(materials: [(name: \"Air\", color: (0,0,0), liquid: false, shaping: Smooth, \
+             look: Some((pattern: Cells, scale: 100.0, contrast: 0.5, roughness: 0.5)))])"
+        )
+        .is_err());
         let bad = "(materials: [(name: \"Air\", color: (0,0,0), liquid: false, shaping: Smooth, \
                    enhance: Some((even: 0, odd: 2)))])";
         let e = MaterialTable::from_ron(bad).expect_err("threshold 0");

@@ -5,10 +5,12 @@
 //! Air with a non-zero occupancy byte cannot be stored: [`Voxel::new`] normalizes without a branch.
 
 mod coords;
+mod look;
 mod material;
 mod srgb;
 
 pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT};
+pub use look::{Look, Pattern};
 pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping};
 pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};
 

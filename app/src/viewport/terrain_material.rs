@@ -1,0 +1,189 @@
+//! The terrain's three-d material: procedural material detail (the table's look column), sun with
+//! shadow map, fill light, sky/ground hemisphere ambient and distance haze, and the water variant
+//! (depth-tinted, shoreline, sky reflection). The shaders sit in `shaders/` beside this file.
+//!
+//! One material serves every chunk: the looks of all 64 material ids are one uniform array, so a
+//! frame binds the program once per kind (ground, water) however many chunks there are.
+
+use three_d::{
+    lights_shader_source, Blend, ColorMapping, Cull, EffectMaterialId, Light, Material,
+    MaterialType, Program, RenderStates, ToneMapping, Vec3, Vec4, Viewer, WriteMask,
+};
+
+use strata_engine::voxel::{MaterialTable, MATERIAL_COUNT};
+
+/// Which surface a [`TerrainMaterial`] shades.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    /// Opaque ground.
+    Ground,
+    /// Translucent water.
+    Water,
+}
+
+/// Lighting settings shared by ground and water.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Sky {
+    /// Ambient light from above (linear RGB).
+    pub ambient_sky: [f32; 3],
+    /// Ambient light from below (linear RGB).
+    pub ambient_ground: [f32; 3],
+    /// What water reflects at grazing angles (linear RGB).
+    pub reflection: [f32; 3],
+    /// The colour distance fades toward (sRGB, as the framebuffer stores it).
+    pub haze: [f32; 3],
+    /// Haze per voxel of distance (the fade is capped at 35 %).
+    pub haze_density: f32,
+}
+
+impl Default for Sky {
+    fn default() -> Self {
+        Self {
+            ambient_sky: [0.30, 0.36, 0.46],
+            ambient_ground: [0.13, 0.12, 0.10],
+            reflection: [0.45, 0.58, 0.75],
+            haze: super::scene::CLEAR_COLOR,
+            haze_density: 0.0006,
+        }
+    }
+}
+
+/// The terrain material (see the module docs).
+#[derive(Debug, Clone)]
+pub struct TerrainMaterial {
+    surface: Surface,
+    looks: Vec<Vec4>,
+    /// Light with the sun and sky (false: the vertex colours, i.e. the baked light, as they are).
+    pub realtime: bool,
+    /// Ambient, reflection and haze.
+    pub sky: Sky,
+}
+
+/// First id of the terrain materials in three-d's public range.
+const TERRAIN_MATERIAL_ID: u16 = 0x0520;
+
+impl TerrainMaterial {
+    /// The material for `surface` with the looks of `table`.
+    pub fn new(surface: Surface, table: &MaterialTable) -> Self {
+        Self {
+            surface,
+            looks: looks(table),
+            realtime: true,
+            sky: Sky::default(),
+        }
+    }
+
+    /// Take the looks of `table` (a new document).
+    pub fn set_table(&mut self, table: &MaterialTable) {
+        self.looks = looks(table);
+    }
+}
+
+/// Every material id's look as (pattern index, scale, contrast, roughness); ids the table lacks get
+/// the plain look.
+pub fn looks(table: &MaterialTable) -> Vec<Vec4> {
+    (0..MATERIAL_COUNT)
+        .map(|id| {
+            let l = table.look(u8::try_from(id).unwrap_or(0));
+            Vec4::new(l.pattern.index() as f32, l.scale, l.contrast, l.roughness)
+        })
+        .collect()
+}
+
+fn v3(c: [f32; 3]) -> Vec3 {
+    Vec3::new(c[0], c[1], c[2])
+}
+
+impl Material for TerrainMaterial {
+    fn fragment_shader_source(&self, lights: &[&dyn Light]) -> String {
+        let mut s = lights_shader_source(lights);
+        if self.surface == Surface::Water {
+            s.push_str("#define WATER\n");
+        }
+        s.push_str(ToneMapping::fragment_shader_source());
+        s.push_str(ColorMapping::fragment_shader_source());
+        s.push_str(include_str!("shaders/patterns.glsl"));
+        s.push_str(include_str!("shaders/terrain.frag"));
+        s
+    }
+
+    fn id(&self) -> EffectMaterialId {
+        EffectMaterialId(match self.surface {
+            Surface::Ground => TERRAIN_MATERIAL_ID,
+            Surface::Water => TERRAIN_MATERIAL_ID + 1,
+        })
+    }
+
+    fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, lights: &[&dyn Light]) {
+        // Blinn specular (three-d's lighting model 2).
+        program.use_uniform_if_required("lightingModel", 2u32);
+        viewer.tone_mapping().use_uniforms(program);
+        viewer.color_mapping().use_uniforms(program);
+        for (i, light) in lights.iter().enumerate() {
+            light.use_uniforms(program, i as u32);
+        }
+        program.use_uniform_if_required("cameraPosition", viewer.position());
+        program.use_uniform_if_required("realtimeLight", f32::from(u8::from(self.realtime)));
+        program.use_uniform_if_required("skyAmbient", v3(self.sky.ambient_sky));
+        program.use_uniform_if_required("groundAmbient", v3(self.sky.ambient_ground));
+        program.use_uniform_if_required("skyReflection", v3(self.sky.reflection));
+        program.use_uniform_if_required("hazeColor", v3(self.sky.haze));
+        program.use_uniform_if_required("hazeDensity", self.sky.haze_density);
+        if program.requires_uniform("looks") {
+            program.use_uniform_array("looks", &self.looks);
+        }
+    }
+
+    fn render_states(&self) -> RenderStates {
+        match self.surface {
+            Surface::Ground => RenderStates {
+                cull: Cull::Back,
+                ..Default::default()
+            },
+            // Water is seen from both sides, blended over the ground, and does not hide what is
+            // behind it from later transparent draws.
+            Surface::Water => RenderStates {
+                cull: Cull::None,
+                blend: Blend::TRANSPARENCY,
+                write_mask: WriteMask::COLOR,
+                ..Default::default()
+            },
+        }
+    }
+
+    fn material_type(&self) -> MaterialType {
+        match self.surface {
+            Surface::Ground => MaterialType::Opaque,
+            Surface::Water => MaterialType::Transparent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_id_has_a_look_in_range_and_the_six_differ() {
+        let table = MaterialTable::builtin();
+        let l = looks(&table);
+        assert_eq!(l.len(), MATERIAL_COUNT);
+        for v in &l {
+            assert!(v.x >= 0.0 && v.x < 7.0 && v.y >= 0.25 && v.z >= 0.0 && v.w <= 1.0);
+        }
+        let six = [
+            "Rock",
+            "Cobblestone",
+            "Concrete",
+            "Pavement",
+            "Sand",
+            "Snow",
+        ]
+        .map(|n| l[usize::from(table.require(n).expect("built-in"))]);
+        for (i, a) in six.iter().enumerate() {
+            for b in &six[i + 1..] {
+                assert_ne!(a, b, "two of the six share a look");
+            }
+        }
+    }
+}

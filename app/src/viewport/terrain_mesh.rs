@@ -1,0 +1,201 @@
+//! The terrain's vertex format and its three-d geometry: what the terrain shaders need per vertex,
+//! beyond what three-d's `Mesh` can carry.
+//!
+//! ```text
+//!   vertex   position  normal  colour (linear RGB, A)   mats (3 ids)   corner (one-hot)
+//!   ground   world     unit    material blend × baked    the triangle's  which of the three
+//!                              light; A unused (1)      corner ids      corners this is
+//!   water    world     unit    water colour; A = depth  water id × 3    (1, 0, 0)
+//!                              to the ground / 32
+//! ```
+//!
+//! Material ids must not be interpolated (halfway between Rock and Snow is not a material), so each
+//! vertex carries the dominant material ids of all three corners of its triangle and a one-hot
+//! corner weight: across the triangle the weights interpolate to barycentric coordinates and the
+//! shader blends the three materials' patterns by them, smoothly and with exact ids. Triangles
+//! whose three corners share one material (nearly all) keep sharing vertices; only triangles on a
+//! material border get their own three.
+
+use three_d::{
+    AxisAlignedBoundingBox, Context, Effect, ElementBuffer, Geometry, GeometryId, Light, Material,
+    Program, RenderStates, Vec3, Vec4, VertexBuffer, Viewer,
+};
+
+/// A terrain mesh on the CPU, built on the UI thread and uploaded in the paint callback.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TerrainVertices {
+    /// World positions, voxels.
+    pub positions: Vec<Vec3>,
+    /// Unit normals.
+    pub normals: Vec<Vec3>,
+    /// Linear RGB colour and the alpha channel (water depth / 32 for water, 1 for ground).
+    pub colors: Vec<Vec4>,
+    /// The dominant material ids of the triangle's three corners (as floats: GLSL 3.0 has integer
+    /// attributes, but three-d binds them only as float vectors portably).
+    pub mats: Vec<Vec3>,
+    /// Which corner of its triangle the vertex is: (1,0,0), (0,1,0) or (0,0,1).
+    pub corners: Vec<Vec3>,
+    /// Triangle list.
+    pub indices: Vec<u32>,
+}
+
+impl TerrainVertices {
+    /// Number of triangles.
+    pub fn triangle_count(&self) -> usize {
+        self.indices.len() / 3
+    }
+
+    /// True when there is nothing to draw.
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
+    /// Check that every array has one entry per vertex and every index names a vertex.
+    pub fn is_consistent(&self) -> bool {
+        let n = self.positions.len();
+        self.normals.len() == n
+            && self.colors.len() == n
+            && self.mats.len() == n
+            && self.corners.len() == n
+            && self.indices.len() % 3 == 0
+            && self.indices.iter().all(|&i| (i as usize) < n)
+    }
+
+    fn aabb(&self) -> AxisAlignedBoundingBox {
+        AxisAlignedBoundingBox::new_with_positions(&self.positions)
+    }
+}
+
+/// A terrain mesh on the GPU.
+pub struct TerrainMesh {
+    context: Context,
+    positions: VertexBuffer<Vec3>,
+    normals: VertexBuffer<Vec3>,
+    colors: VertexBuffer<Vec4>,
+    mats: VertexBuffer<Vec3>,
+    corners: VertexBuffer<Vec3>,
+    indices: ElementBuffer<u32>,
+    aabb: AxisAlignedBoundingBox,
+    triangles: usize,
+}
+
+/// The geometry id of terrain meshes (in three-d's public range, below 0x8000).
+const TERRAIN_GEOMETRY_ID: u16 = 0x0510;
+
+impl TerrainMesh {
+    /// Upload `cpu` (GL context current).
+    pub fn new(context: &Context, cpu: &TerrainVertices) -> Self {
+        Self {
+            context: context.clone(),
+            positions: VertexBuffer::new_with_data(context, &cpu.positions),
+            normals: VertexBuffer::new_with_data(context, &cpu.normals),
+            colors: VertexBuffer::new_with_data(context, &cpu.colors),
+            mats: VertexBuffer::new_with_data(context, &cpu.mats),
+            corners: VertexBuffer::new_with_data(context, &cpu.corners),
+            indices: ElementBuffer::new_with_data(context, &cpu.indices),
+            aabb: cpu.aabb(),
+            triangles: cpu.triangle_count(),
+        }
+    }
+
+    /// Triangles in the mesh.
+    pub fn triangle_count(&self) -> usize {
+        self.triangles
+    }
+}
+
+impl Geometry for TerrainMesh {
+    fn draw(&self, viewer: &dyn Viewer, program: &Program, render_states: RenderStates) {
+        program.use_uniform("viewProjection", viewer.projection() * viewer.view());
+        program.use_vertex_attribute("position", &self.positions);
+        for (name, buffer) in [
+            ("normal", &self.normals),
+            ("mats", &self.mats),
+            ("corner", &self.corners),
+        ] {
+            if program.requires_attribute(name) {
+                program.use_vertex_attribute(name, buffer);
+            }
+        }
+        if program.requires_attribute("color") {
+            program.use_vertex_attribute("color", &self.colors);
+        }
+        program.draw_elements(render_states, viewer.viewport(), &self.indices);
+    }
+
+    fn vertex_shader_source(&self) -> String {
+        include_str!("shaders/terrain.vert").to_owned()
+    }
+
+    fn id(&self) -> GeometryId {
+        GeometryId(TERRAIN_GEOMETRY_ID)
+    }
+
+    fn render_with_material(
+        &self,
+        material: &dyn Material,
+        viewer: &dyn Viewer,
+        lights: &[&dyn Light],
+    ) {
+        if let Err(e) = three_d::render_with_material(&self.context, viewer, self, material, lights)
+        {
+            log_once(&e.to_string());
+        }
+    }
+
+    fn render_with_effect(
+        &self,
+        effect: &dyn Effect,
+        viewer: &dyn Viewer,
+        lights: &[&dyn Light],
+        color_texture: Option<three_d::ColorTexture>,
+        depth_texture: Option<three_d::DepthTexture>,
+    ) {
+        if let Err(e) = three_d::render_with_effect(
+            &self.context,
+            viewer,
+            self,
+            effect,
+            lights,
+            color_texture,
+            depth_texture,
+        ) {
+            log_once(&e.to_string());
+        }
+    }
+
+    fn aabb(&self) -> AxisAlignedBoundingBox {
+        self.aabb
+    }
+}
+
+/// A shader that fails to build is reported once on stderr (the terrain then stays undrawn rather
+/// than taking the editor down).
+fn log_once(message: &str) {
+    static REPORTED: std::sync::Once = std::sync::Once::new();
+    REPORTED.call_once(|| eprintln!("strata: terrain shader: {message}"));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn consistency_catches_short_arrays_and_bad_indices() {
+        let mut v = TerrainVertices {
+            positions: vec![Vec3::new(0.0, 0.0, 0.0); 3],
+            normals: vec![Vec3::unit_y(); 3],
+            colors: vec![Vec4::new(1.0, 1.0, 1.0, 1.0); 3],
+            mats: vec![Vec3::new(2.0, 2.0, 2.0); 3],
+            corners: vec![Vec3::unit_x(); 3],
+            indices: vec![0, 1, 2],
+        };
+        assert!(v.is_consistent());
+        assert_eq!(v.triangle_count(), 1);
+        v.indices.push(3);
+        assert!(!v.is_consistent());
+        v.indices.truncate(3);
+        v.colors.pop();
+        assert!(!v.is_consistent());
+    }
+}
