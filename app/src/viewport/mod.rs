@@ -6,7 +6,8 @@
 //! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
 //! - [`scene`]: GPU resources and drawing (three-d).
 //! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
-//!   shading (material looks, sun shadows, sky ambient, water depth).
+//!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
+//!   material patterns as tileable images computed at start-up.
 //! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context.
 //!
 //! Controls (see `docs/user-guide.md`): right drag orbits around the point under the cursor, middle
@@ -18,6 +19,7 @@ pub mod chunks;
 pub mod fragments;
 pub mod overlay;
 pub mod paint;
+pub mod pattern_maps;
 pub mod scene;
 pub mod terrain_material;
 pub mod terrain_mesh;

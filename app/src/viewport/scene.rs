@@ -27,7 +27,7 @@ use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox};
 use super::camera::EditorCamera;
 use super::fragments::FragmentUpload;
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
-use super::terrain_material::{Surface, TerrainMaterial};
+use super::terrain_material::{pattern_texture, Surface, TerrainMaterial};
 use super::terrain_mesh::TerrainMesh;
 use super::upload::ChunkUpload;
 
@@ -148,6 +148,7 @@ impl Scene {
             cursor(CpuMesh::cube()),
             cursor(CpuMesh::cylinder(32)),
         ];
+        let maps = std::sync::Arc::new(pattern_texture(&context));
         Self {
             axes: Axes::new(&context, 0.4, 24.0),
             sun: DirectionalLight::new(
@@ -159,8 +160,12 @@ impl Scene {
             fill: DirectionalLight::new(&context, 0.5, Srgba::WHITE, vec3(0.5, -0.3, 0.6)),
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
             flat: AmbientLight::new(&context, 1.0, Srgba::WHITE),
-            ground_material: TerrainMaterial::new(Surface::Ground, &MaterialTable::builtin()),
-            water_material: TerrainMaterial::new(Surface::Water, &MaterialTable::builtin()),
+            ground_material: TerrainMaterial::new(
+                Surface::Ground,
+                &MaterialTable::builtin(),
+                maps.clone(),
+            ),
+            water_material: TerrainMaterial::new(Surface::Water, &MaterialTable::builtin(), maps),
             shadow_stale: false,
             shadow_rendered: None,
             chunks: FxHashMap::default(),

@@ -2,13 +2,18 @@
 //! shadow map, fill light, sky/ground hemisphere ambient and distance haze, and the water variant
 //! (depth-tinted, shoreline, sky reflection). The shaders sit in `shaders/` beside this file.
 //!
-//! One material serves every chunk: the looks of all 64 material ids are one uniform array, so a
-//! frame binds the program once per kind (ground, water) however many chunks there are.
+//! One material serves every chunk: the looks of all 64 material ids are one uniform array and the
+//! patterns one texture array ([`super::pattern_maps`], computed at start-up, no texture files).
+
+use std::sync::Arc;
 
 use three_d::{
-    lights_shader_source, Blend, ColorMapping, Cull, EffectMaterialId, Light, Material,
-    MaterialType, Program, RenderStates, ToneMapping, Vec3, Vec4, Viewer, WriteMask,
+    lights_shader_source, Blend, ColorMapping, Context, CpuTexture, Cull, EffectMaterialId,
+    Interpolation, Light, Material, MaterialType, Mipmap, Program, RenderStates, Texture2DArray,
+    TextureData, ToneMapping, Vec3, Vec4, Viewer, Wrapping, WriteMask,
 };
+
+use super::pattern_maps;
 
 use strata_engine::voxel::{MaterialTable, MATERIAL_COUNT};
 
@@ -49,10 +54,11 @@ impl Default for Sky {
 }
 
 /// The terrain material (see the module docs).
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct TerrainMaterial {
     surface: Surface,
     looks: Vec<Vec4>,
+    maps: Arc<Texture2DArray>,
     /// Light with the sun and sky (false: the vertex colours, i.e. the baked light, as they are).
     pub realtime: bool,
     /// Ambient, reflection and haze.
@@ -63,11 +69,13 @@ pub struct TerrainMaterial {
 const TERRAIN_MATERIAL_ID: u16 = 0x0520;
 
 impl TerrainMaterial {
-    /// The material for `surface` with the looks of `table`.
-    pub fn new(surface: Surface, table: &MaterialTable) -> Self {
+    /// The material for `surface` with the looks of `table`, sampling `maps` (see
+    /// [`pattern_texture`]).
+    pub fn new(surface: Surface, table: &MaterialTable, maps: Arc<Texture2DArray>) -> Self {
         Self {
             surface,
             looks: looks(table),
+            maps,
             realtime: true,
             sky: Sky::default(),
         }
@@ -77,6 +85,33 @@ impl TerrainMaterial {
     pub fn set_table(&mut self, table: &MaterialTable) {
         self.looks = looks(table);
     }
+}
+
+/// The pattern maps as a mipmapped, repeating texture array on the GPU.
+pub fn pattern_texture(context: &Context) -> Texture2DArray {
+    let size = pattern_maps::SIZE as u32;
+    let layers: Vec<CpuTexture> = pattern_maps::generate()
+        .into_iter()
+        .map(|texels| CpuTexture {
+            name: "pattern".to_owned(),
+            data: TextureData::RgbaU8(texels),
+            width: size,
+            height: size,
+            min_filter: Interpolation::Linear,
+            mag_filter: Interpolation::Linear,
+            // Bilinear within the nearest mip level: trilinear doubles the lookups' cost on
+            // software GL for a difference hard to see in a pattern.
+            mipmap: Some(Mipmap {
+                filter: Interpolation::Nearest,
+                max_levels: 16,
+                max_ratio: 1,
+            }),
+            wrap_s: Wrapping::Repeat,
+            wrap_t: Wrapping::Repeat,
+        })
+        .collect();
+    let refs: Vec<&CpuTexture> = layers.iter().collect();
+    Texture2DArray::new(context, &refs)
 }
 
 /// Every material id's look as (pattern index, scale, contrast, roughness); ids the table lacks get
@@ -102,7 +137,6 @@ impl Material for TerrainMaterial {
         }
         s.push_str(ToneMapping::fragment_shader_source());
         s.push_str(ColorMapping::fragment_shader_source());
-        s.push_str(include_str!("shaders/patterns.glsl"));
         s.push_str(include_str!("shaders/terrain.frag"));
         s
     }
@@ -131,6 +165,11 @@ impl Material for TerrainMaterial {
         program.use_uniform_if_required("hazeDensity", self.sky.haze_density);
         if program.requires_uniform("looks") {
             program.use_uniform_array("looks", &self.looks);
+        }
+        if program.requires_uniform("patternMaps") {
+            program.use_texture_array("patternMaps", &self.maps);
+            program.use_uniform_if_required("patternRepeat", pattern_maps::REPEAT);
+            program.use_uniform_if_required("cracksLayer", pattern_maps::CRACKS_LAYER as f32);
         }
     }
 

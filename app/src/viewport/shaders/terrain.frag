@@ -3,8 +3,15 @@
 // sky/ground hemisphere, with a light haze toward the sky colour at distance. Water (WATER defined)
 // darkens and turns opaque with the depth to the ground carried in the vertex alpha, and reflects
 // the sky at grazing angles. Prepended: three-d's light functions (calculate_lighting), tone and
-// colour mapping, then patterns.glsl.
+// colour mapping.
+//
+// The detail comes from the pattern maps (pattern_maps.rs: one layer per pattern, R tint, G joint,
+// B glint, REPEAT pattern units per layer), projected on the three axis planes (triplanar, so
+// cliffs are not smeared); mipmaps average it away with distance instead of letting it shimmer.
 
+uniform sampler2DArray patternMaps;
+uniform float patternRepeat;
+uniform float cracksLayer;
 uniform vec4 looks[64];
 uniform vec3 cameraPosition;
 uniform float realtimeLight;
@@ -22,39 +29,40 @@ in vec3 mat_w;
 
 layout (location = 0) out vec4 outColor;
 
-// Detail factor (x) and roughness (y) of material `id` at this fragment.
-vec2 material_detail(float id, vec3 weights, float footprint)
+// Tint, joint and glint of pattern `layer` at `uv` pattern units.
+vec3 pattern_map(float layer, vec2 uv)
+{
+    return texture(patternMaps, vec3(uv / patternRepeat, layer)).rgb;
+}
+
+// Detail factor (x) and roughness (y) of material `id` at this fragment; `weights` are the
+// triplanar weights of the X, Y (top) and Z planes (planes under 15 % are skipped: a lookup costs
+// more than the blend is worth on software GL).
+vec2 material_detail(float id, vec3 weights)
 {
     vec4 look = looks[int(id + 0.5)];
-    int kind = int(look.x + 0.5);
+    float kind = floor(look.x + 0.5);
     float scale = max(look.y, 0.25);
-    float f = footprint / scale;
-    // Fine detail fades out before it would shimmer; the broad variation lasts longer.
-    float fine = 1.0 - smoothstep(0.25, 0.9, f);
-    float blur = clamp(f * 0.5, 0.0, 0.3);
-    float d = 0.0;
-    float g = 0.0;
-    if (fine > 0.0) {
-        if (weights.x > 0.02) {
-            vec2 r = pattern(kind, pos.zy / scale, 1.0, blur);
-            d += weights.x * r.x;
-            g += weights.x * r.y;
-        }
-        if (weights.y > 0.02) {
-            vec2 r = pattern(kind, pos.xz / scale, 0.0, blur);
-            d += weights.y * r.x;
-            g += weights.y * r.y;
-        }
-        if (weights.z > 0.02) {
-            vec2 r = pattern(kind, pos.xy / scale, 1.0, blur);
-            d += weights.z * r.x;
-            g += weights.z * r.y;
-        }
+    vec3 t = vec3(0.0);
+    float sum = 0.0;
+    if (weights.x > 0.15) {
+        t += weights.x * pattern_map(kind, pos.zy / scale);
+        sum += weights.x;
     }
-    float broad = fbm(pos.xz / (scale * 12.0) + id * 7.0) - 0.5;
-    float contrast = look.z;
-    float factor = 1.0 + contrast * (0.5 * d * fine + 0.6 * broad);
-    float roughness = mix(look.w, 0.15, g * fine);
+    if (weights.y > 0.15) {
+        // Strata bands only make sense on walls; from above they show their cracks.
+        t += weights.y * pattern_map(kind == 2.0 ? cracksLayer : kind, pos.xz / scale);
+        sum += weights.y;
+    }
+    if (weights.z > 0.15) {
+        t += weights.z * pattern_map(kind, pos.xy / scale);
+        sum += weights.z;
+    }
+    t /= max(sum, 1e-4);
+    float tint = t.r * 2.0 - 1.0;
+    float d = tint - 1.6 * t.g;
+    float factor = 1.0 + look.z * d;
+    float roughness = mix(look.w, 0.12, t.b);
     return vec2(clamp(factor, 0.15, 1.9), roughness);
 }
 
@@ -62,7 +70,6 @@ void main()
 {
     vec3 normal = normalize(gl_FrontFacing ? nor : -nor);
     vec3 view_dir = normalize(cameraPosition - pos);
-    float footprint = max(length(dFdx(pos)), length(dFdy(pos)));
     float dist = length(cameraPosition - pos);
     float haze = min(0.35, 1.0 - exp(-dist * hazeDensity));
 
@@ -88,17 +95,17 @@ void main()
     outColor.rgb = mix(outColor.rgb, hazeColor, haze);
     outColor.a = alpha;
 #else
-    vec3 tri = pow(abs(normal), vec3(4.0));
+    vec3 tri = pow(abs(normal), vec3(6.0));
     tri /= max(tri.x + tri.y + tri.z, 1e-4);
-    vec2 detail;
-    vec3 w = mat_w / max(mat_w.x + mat_w.y + mat_w.z, 1e-4);
-    if (abs(mat_ids.x - mat_ids.y) < 0.5 && abs(mat_ids.x - mat_ids.z) < 0.5) {
-        detail = material_detail(mat_ids.x, tri, footprint);
-    } else {
-        detail = w.x * material_detail(mat_ids.x, tri, footprint)
-            + w.y * material_detail(mat_ids.y, tri, footprint)
-            + w.z * material_detail(mat_ids.z, tri, footprint);
+    // The pattern of the triangle corner nearest to this fragment (the colour itself blends
+    // smoothly through the vertex colours); one pattern per fragment keeps the cost flat.
+    float id = mat_ids.x;
+    if (mat_w.y > mat_w.x && mat_w.y >= mat_w.z) {
+        id = mat_ids.y;
+    } else if (mat_w.z > mat_w.x && mat_w.z > mat_w.y) {
+        id = mat_ids.z;
     }
+    vec2 detail = material_detail(id, tri);
     vec3 albedo = col.rgb * detail.x;
     vec3 color = albedo;
     if (realtimeLight > 0.5) {
