@@ -12,8 +12,8 @@
 //! The terrain is drawn with [`TerrainMaterial`] (procedural material detail, sun with a shadow
 //! map, sky ambient, haze; water by depth), front to back so the depth test spares the detail
 //! shader; grid, overlays, the Enhance preview and the cursor keep three-d's stock materials. The
-//! sun's shadow map covers the whole world and is re-rendered only when ground meshes change, at
-//! most every [`SHADOW_INTERVAL`] while chunks stream in.
+//! sun's shadow map covers the whole world and is re-rendered only when ground meshes change (not
+//! when a chunk only swaps its level of detail), at most every [`SHADOW_INTERVAL`].
 
 use rustc_hash::FxHashMap;
 use three_d::{
@@ -38,7 +38,7 @@ pub const SHADOW_MAP_SIZE: u32 = 2048;
 /// Shortest time between two shadow map renders while ground meshes keep changing.
 pub const SHADOW_INTERVAL: std::time::Duration = std::time::Duration::from_millis(700);
 /// Direction the sunlight travels (from the upper south-west, low enough to model the relief).
-pub const SUN_DIRECTION: [f32; 3] = [-0.45, -0.8, -0.3];
+pub const SUN_DIRECTION: [f32; 3] = [-0.55, -0.62, -0.35];
 
 /// Work queued by the UI thread for the next paint.
 #[derive(Default)]
@@ -102,6 +102,7 @@ pub struct FrameParams {
 }
 
 struct ChunkGpu {
+    lod: u32,
     solid: Option<TerrainMesh>,
     water: Option<TerrainMesh>,
 }
@@ -223,11 +224,21 @@ impl Scene {
             }
         }
         for up in pending.uploads {
+            // A chunk swapping its level of detail casts (nearly) the same shadow: only new
+            // chunks and re-meshes at the same level (edits) re-render the shadow map, so
+            // streaming LOD while the camera moves does not redraw it every frame.
+            let lod_swap = self
+                .chunks
+                .get(&up.pos)
+                .is_some_and(|old| old.lod != up.lod && old.solid.is_some());
+            if !lod_swap {
+                self.shadow_stale = true;
+            }
             let gpu = ChunkGpu {
+                lod: up.lod,
                 solid: up.solid.map(|m| TerrainMesh::new(&self.context, &m)),
                 water: up.water.map(|m| TerrainMesh::new(&self.context, &m)),
             };
-            self.shadow_stale = true;
             if gpu.solid.is_none() && gpu.water.is_none() {
                 self.chunks.remove(&up.pos);
             } else {
@@ -263,12 +274,12 @@ impl Scene {
         self.shadow_stale = false;
         self.shadow_rendered = Some(std::time::Instant::now());
         let solids = self.chunks.values().filter_map(|c| c.solid.as_ref());
-        if solids.clone().next().is_none() {
-            self.sun.clear_shadow_map();
-        } else if self
-            .sun
-            .generate_shadow_map(SHADOW_MAP_SIZE, solids)
-            .is_err()
+        // No ground, or a failed render: no shadows rather than stale ones.
+        if solids.clone().next().is_none()
+            || self
+                .sun
+                .generate_shadow_map(SHADOW_MAP_SIZE, solids)
+                .is_err()
         {
             self.sun.clear_shadow_map();
         }
