@@ -3,30 +3,32 @@
 //!
 //! ```text
 //!   full:         SolidVolume ──surface_in(bounds)──> surface voxels ──rayon, 256 a batch──> LightMap
-//!   incremental:  RebakeRequest (stale boxes) ──surface voxels within reach of a box──> LightPatch
-//!                 LightMap::apply(patch): drop the covered voxels' light, insert the new light
+//!   incremental:  RebakeRequest (stale boxes, lit voxels whose walk extent meets one)
+//!                   ──those voxels + the surface voxels next to a box──> LightPatch
+//!                 LightMap::apply(patch): drop the light next to the boxes, insert the new light
 //! ```
 //!
 //! Both report one progress unit per surface voxel and stop with [`Error::Cancelled`] between batches
 //! once cancelled; they only read their inputs, so a cancelled bake leaves the installed light as it
-//! was. A voxel's light depends only on the seed, its position and the solidity within
-//! [`LightSettings::reach`] of it (see `walk`), so a patch equals a full bake of the same voxels
-//! with the same seed.
+//! was. A voxel's light depends only on the seed, its position and the solidity inside its walk
+//! extent (the box its walks visited, always within [`LightSettings::reach`]; see `walk`). An edit
+//! outside that box leaves the walks' draws, positions and bit tests as they were, so re-baking the
+//! voxels whose extent meets a changed box, and the voxels whose faces the edit may have changed
+//! (those within one voxel of it), gives what a full bake with the same seed gives.
 
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::map::{grown, within_reach, LightMap, LightPatch, RebakeRequest};
+use super::map::{grown, order_key, Entry, LightMap, LightPatch, RebakeRequest};
 use super::settings::LightSettings;
 use super::solid::{SolidVolume, SurfaceVoxel};
 use super::walk::{rgb16, Walker};
 use crate::progress::Progress;
-use crate::voxel::VoxelPos;
 use crate::{Error, Result};
 
 /// Baked light of some voxels, sorted like the light map.
-type Entries = Vec<(VoxelPos, [u16; 3])>;
+type Entries = Vec<Entry>;
 
 /// Surface voxels walked per batch (one cancellation check each).
 const BATCH: usize = 256;
@@ -75,8 +77,10 @@ pub fn bake(
     Ok((LightMap::from_sorted(*settings, &entries), stats))
 }
 
-/// Re-bake the surface voxels within reach of the request's stale boxes, on `volume` (the solidity
-/// after the edits). The patch equals what a full bake with the same settings gives those voxels.
+/// Re-bake the surface voxels the request's stale boxes may have changed, on `volume` (the solidity
+/// after the edits): the lit voxels whose walks reached a box (`request.reached`) that are still
+/// surface voxels, and every surface voxel within one voxel of a box. The patch equals what a full
+/// bake with the same settings gives those voxels.
 ///
 /// # Errors
 /// [`Error::Invalid`] for bad settings, [`Error::Cancelled`] once `progress` is cancelled.
@@ -88,19 +92,16 @@ pub fn rebake(
     let settings = &request.settings;
     settings.validate()?;
     let started = Instant::now();
-    let reach = settings.reach();
-    let r = reach.ceil() as i32 + 1;
     let mut surface: Vec<SurfaceVoxel> = request
         .boxes
         .iter()
-        .flat_map(|(_, b)| volume.surface_in(grown(b, r)))
-        .filter(|s| {
-            request
-                .boxes
-                .iter()
-                .any(|(_, b)| within_reach(s.pos, b, reach))
-        })
+        .flat_map(|(_, b)| volume.surface_in(grown(b, 1)))
         .collect();
+    surface.extend(request.reached.iter().filter_map(|&pos| {
+        volume
+            .surface_at(pos)
+            .map(|open| SurfaceVoxel { pos, open })
+    }));
     surface.sort_unstable_by_key(|s| order_key(s.pos));
     surface.dedup_by_key(|s| s.pos);
     let (entries, steps) = walk_all(volume, settings, surface, progress)?;
@@ -114,12 +115,6 @@ pub fn rebake(
         entries,
     };
     Ok((patch, stats))
-}
-
-/// Sort key: chunk Z, Y, X, then Z, Y, X inside the chunk (the order of the light map).
-fn order_key(p: VoxelPos) -> (i32, i32, i32, u16) {
-    let c = p.chunk();
-    (c.z, c.y, c.x, super::map::local_index(p))
 }
 
 /// Walk `surface` in parallel batches; the light sorted by [`order_key`], and the steps taken.
@@ -141,7 +136,7 @@ fn walk_all(
             for &sv in batch {
                 let w = walker.light_voxel(sv);
                 steps += w.steps;
-                out.push((sv.pos, rgb16(settings, w)));
+                out.push((sv.pos, rgb16(settings, w), w.extent));
             }
             progress.advance(batch.len() as u64);
             Ok((out, steps))
