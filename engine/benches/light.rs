@@ -46,8 +46,12 @@ fn sample_surface(vol: &SolidVolume) -> Vec<SurfaceVoxel> {
     all.into_iter().step_by(step).take(2000).collect()
 }
 
-fn walk_all(walker: &Walker, voxels: &[SurfaceVoxel]) -> u64 {
-    voxels.iter().map(|&v| walker.light_voxel(v).steps).sum()
+/// Steps drawn and steps that tested a bit.
+fn walk_all(walker: &Walker, voxels: &[SurfaceVoxel]) -> [u64; 2] {
+    voxels.iter().fold([0, 0], |a, &v| {
+        let w = walker.light_voxel(v);
+        [a[0] + w.steps, a[1] + w.tested]
+    })
 }
 
 fn rng_alone(draws: u64) -> u64 {
@@ -57,6 +61,17 @@ fn rng_alone(draws: u64) -> u64 {
         acc ^= rng.u64(..);
     }
     acc
+}
+
+/// Runs of the walk sample the summary times (about 20 ms each).
+const WALK_RUNS: u32 = 10;
+
+/// CPU time the calling thread has run, in seconds (Linux `schedstat`), if the system says: a
+/// figure for one core that time slices given to other processes on a loaded machine do not inflate.
+fn thread_cpu_s() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
 }
 
 fn one_thread() -> rayon::ThreadPool {
@@ -115,12 +130,19 @@ fn summary() {
     let voxels = sample_surface(&vol);
     let walker = Walker::new(&vol, &settings);
     let pool = one_thread();
-    let started = Instant::now();
-    let steps = pool.install(|| walk_all(&walker, &voxels));
-    let walk_s = started.elapsed().as_secs_f64();
-    let started = Instant::now();
+    let ([steps, tested], wall_s, cpu_s) = pool.install(|| {
+        let (started, cpu) = (Instant::now(), thread_cpu_s());
+        let counts = (0..WALK_RUNS).fold([0, 0], |_, _| walk_all(&walker, &voxels));
+        let runs = f64::from(WALK_RUNS);
+        let cpu = cpu.zip(thread_cpu_s()).map(|(a, b)| (b - a) / runs);
+        (counts, started.elapsed().as_secs_f64() / runs, cpu)
+    });
+    let walk_s = cpu_s.unwrap_or(wall_s);
+    let (started, cpu) = (Instant::now(), thread_cpu_s());
     black_box(rng_alone(steps));
-    let rng_s = started.elapsed().as_secs_f64();
+    let rng_s = cpu
+        .zip(thread_cpu_s())
+        .map_or(started.elapsed().as_secs_f64(), |(a, b)| b - a);
     let corner = hills([128, 96, 128]);
     let cvol = SolidVolume::from_grid(&corner, &table).expect("volume");
     let time_pool = |p: &rayon::ThreadPool| {
@@ -138,6 +160,7 @@ fn summary() {
     let started = Instant::now();
     let (light, stats) = bake_grid(&grid, &table, &settings, &Progress::new()).expect("bake");
     let full_s = started.elapsed().as_secs_f64();
+    let mut rewalked = 0;
     let live = median_ms(
         || {
             let mut g = grid.clone();
@@ -147,24 +170,32 @@ fn summary() {
             let t = Instant::now();
             v.patch(&g, &table, b).expect("patch");
             l.mark_stale(b);
-            let (patch, _) = rebake(&v, &l.stale_request(), &Progress::new()).expect("rebake");
+            let (patch, s) = rebake(&v, &l.stale_request(), &Progress::new()).expect("rebake");
             l.apply(patch).expect("apply");
+            rewalked = s.surface_voxels;
             t.elapsed()
         },
         7,
     );
     println!(
-        "light summary: walk {:.0} M steps/s on one core ({} steps), RNG alone {:.0} M draws/s \
-         ({:.2}x the walk); bake of 128x96x128: 1 thread {t1:.0} ms, 2 threads {t2:.0} ms \
-         ({:.2}x); full default world {full_s:.2} s ({} surface voxels, {} steps, {:.0} M steps/s \
-         over the whole bake); radius-4 sphere re-bake median {live:.1} ms",
+        "light summary: walk {:.0} M steps/s on one core (thread CPU time; {:.0} M/s by the wall \
+         clock; {:.2} ns a step; {steps} steps, {:.0} % \
+         of them tested a bit: {:.2} ns per tested step if the others were free), RNG alone \
+         {:.0} M draws/s (a step costs {:.2} draws); bake of 128x96x128: 1 thread {t1:.0} ms, \
+         2 threads {t2:.0} ms ({:.2}x); full default world {full_s:.2} s ({} surface voxels, {} \
+         steps, {:.0} % tested, {:.0} M steps/s over the whole bake); radius-4 sphere re-bake \
+         median {live:.1} ms ({rewalked} voxels re-walked)",
         steps as f64 / walk_s / 1e6,
-        steps,
+        steps as f64 / wall_s / 1e6,
+        walk_s * 1e9 / steps as f64,
+        tested as f64 * 100.0 / steps as f64,
+        walk_s * 1e9 / tested as f64,
         steps as f64 / rng_s / 1e6,
         walk_s / rng_s,
         t1 / t2,
         stats.surface_voxels,
         stats.walk_steps,
+        stats.tested_steps as f64 * 100.0 / stats.walk_steps as f64,
         stats.steps_per_second() / 1e6,
     );
 }
@@ -179,7 +210,7 @@ fn benches(c: &mut Criterion) {
     let vol = SolidVolume::from_grid(&grid, &table).expect("volume");
     let voxels = sample_surface(&vol);
     let walker = Walker::new(&vol, &settings);
-    let steps = walk_all(&walker, &voxels);
+    let [steps, _] = walk_all(&walker, &voxels);
 
     let mut g = c.benchmark_group("light_walk_one_core");
     g.throughput(Throughput::Elements(steps));

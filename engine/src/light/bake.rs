@@ -38,9 +38,11 @@ const BATCH: usize = 256;
 pub struct BakeStats {
     /// Surface voxels baked.
     pub surface_voxels: u64,
-    /// Walk steps taken by all particles (a particle that is lost, or too far from everything to be
-    /// lost, stops early).
+    /// Walk steps drawn by all particles (a particle that is lost stops there).
     pub walk_steps: u64,
+    /// Of those, the steps that tested a solidity bit (the rest were in space the clearance proves
+    /// free, or belonged to a particle already sure to survive).
+    pub tested_steps: u64,
     /// Wall-clock time, from finding the surface to the last walk.
     pub seconds: f64,
 }
@@ -68,10 +70,11 @@ pub fn bake(
     settings.validate()?;
     let started = Instant::now();
     let surface = volume.surface_in(volume.bounds());
-    let (entries, steps) = walk_all(volume, settings, surface, progress)?;
+    let (entries, [steps, tested]) = walk_all(volume, settings, surface, progress)?;
     let stats = BakeStats {
         surface_voxels: entries.len() as u64,
         walk_steps: steps,
+        tested_steps: tested,
         seconds: started.elapsed().as_secs_f64(),
     };
     Ok((LightMap::from_sorted(*settings, &entries), stats))
@@ -104,10 +107,11 @@ pub fn rebake(
     }));
     surface.sort_unstable_by_key(|s| order_key(s.pos));
     surface.dedup_by_key(|s| s.pos);
-    let (entries, steps) = walk_all(volume, settings, surface, progress)?;
+    let (entries, [steps, tested]) = walk_all(volume, settings, surface, progress)?;
     let stats = BakeStats {
         surface_voxels: entries.len() as u64,
         walk_steps: steps,
+        tested_steps: tested,
         seconds: started.elapsed().as_secs_f64(),
     };
     let patch = LightPatch {
@@ -117,32 +121,36 @@ pub fn rebake(
     Ok((patch, stats))
 }
 
-/// Walk `surface` in parallel batches; the light sorted by [`order_key`], and the steps taken.
+/// Walk `surface` in parallel batches; the light sorted by [`order_key`], and the steps drawn and
+/// tested.
 fn walk_all(
     volume: &SolidVolume,
     settings: &LightSettings,
     mut surface: Vec<SurfaceVoxel>,
     progress: &Progress,
-) -> Result<(Entries, u64)> {
+) -> Result<(Entries, [u64; 2])> {
     surface.sort_unstable_by_key(|s| order_key(s.pos));
     progress.start(surface.len() as u64);
     let walker = Walker::new(volume, settings);
-    let batches: Vec<(Entries, u64)> = surface
+    let batches: Vec<(Entries, [u64; 2])> = surface
         .par_chunks(BATCH)
         .map(|batch| {
             progress.check()?;
             let mut out = Vec::with_capacity(batch.len());
-            let mut steps = 0u64;
+            let mut steps = [0u64; 2];
             for &sv in batch {
                 let w = walker.light_voxel(sv);
-                steps += w.steps;
+                steps[0] += w.steps;
+                steps[1] += w.tested;
                 out.push((sv.pos, rgb16(settings, w), w.extent));
             }
             progress.advance(batch.len() as u64);
             Ok((out, steps))
         })
         .collect::<Result<_, Error>>()?;
-    let steps = batches.iter().map(|b| b.1).sum();
+    let steps = batches
+        .iter()
+        .fold([0, 0], |a, b| [a[0] + b.1[0], a[1] + b.1[1]]);
     let entries = batches.into_iter().flat_map(|b| b.0).collect();
     Ok((entries, steps))
 }

@@ -98,10 +98,11 @@ pub struct VoxelWalks {
     pub sun: u32,
     /// Sky particles that survived.
     pub sky: u32,
-    /// Walk steps until each particle's outcome was settled (lost, or sure to survive).
+    /// Steps drawn by all its particles: each is a random draw, a position update and either a
+    /// bit test or a skipped one (free space, or a particle already sure to survive).
     pub steps: u64,
-    /// Steps drawn after a particle was sure to survive, only to bound the extent (no bit test).
-    pub extent_steps: u64,
+    /// Steps that tested a bit.
+    pub tested: u64,
     /// The box the walks visited.
     pub extent: WalkExtent,
 }
@@ -127,10 +128,10 @@ impl Bounds {
 pub struct Particle {
     /// It took all its steps without entering a solid voxel.
     pub survived: bool,
-    /// Steps until its outcome was settled.
+    /// Steps drawn (all of them unless it was lost).
     pub steps: u32,
-    /// Steps drawn after that, only for the extent.
-    pub extent_steps: u32,
+    /// Steps that tested a bit.
+    pub tested: u32,
 }
 
 /// Everything a walk needs, built once per bake.
@@ -260,7 +261,7 @@ impl<'a> Walker<'a> {
                 let w = self.walk(table, start, &mut rng, &mut bounds);
                 hits += u32::from(w.survived);
                 out.steps += u64::from(w.steps);
-                out.extent_steps += u64::from(w.extent_steps);
+                out.tested += u64::from(w.tested);
             }
             if kind == SUN {
                 out.sun = hits;
@@ -280,34 +281,44 @@ impl<'a> Walker<'a> {
         out
     }
 
-    /// One particle from `p` (fixed point, relative to the volume origin); every position it takes
-    /// is added to `bounds`.
+    /// One particle from `start` (fixed point, relative to the volume origin); every position it
+    /// takes is added to `bounds`.
     ///
     /// Where the particle is known to be far from every solid voxel (a brick of clearance `c`, or
     /// outside the volume), the steps that cannot reach one skip the bit test. Once its remaining
     /// steps all fit in that free space it is sure to survive, and the rest of its steps are only
     /// drawn and added to `bounds`.
+    ///
+    /// The position is kept relative to `start` in four `i32` lanes (a walk moves at most
+    /// [`MAX_REACH`](super::settings::MAX_REACH) voxels, well inside their range), so the position
+    /// and the box of positions fit in three vector registers.
     #[inline]
     pub fn walk(
         &self,
         table: &[[i32; 4]; DIRS],
-        mut p: [i64; 3],
+        start: [i64; 3],
         rng: &mut Rng,
         bounds: &mut Bounds,
     ) -> Particle {
         let vol = self.vol;
+        let (dir, bricks) = (&vol.dir[..], &vol.bricks[..]);
         let [sx, sy, sz] = self.size;
         let nx = u64::from(vol.cells[0]);
         let ny = u64::from(vol.cells[1]);
+        let mut p = [0i32; 4];
+        let mut lo = [0i32; 4];
+        let mut hi = [0i32; 4];
         let mut free = 0u32;
-        let mut settled = self.steps;
-        let [mut lo, mut hi] = [bounds.lo, bounds.hi];
-        for i in 0..self.steps {
+        let mut tested = 0u32;
+        let mut left = self.steps;
+        let survived = loop {
+            if left == 0 {
+                break true;
+            }
+            left -= 1;
             let d = table[(rng.u64(..) >> DIR_SHIFT) as usize];
-            p[0] += i64::from(d[0]);
-            p[1] += i64::from(d[1]);
-            p[2] += i64::from(d[2]);
-            for a in 0..3 {
+            for a in 0..4 {
+                p[a] += d[a];
                 lo[a] = lo[a].min(p[a]);
                 hi[a] = hi[a].max(p[a]);
             }
@@ -315,36 +326,33 @@ impl<'a> Walker<'a> {
                 free -= 1;
                 continue;
             }
+            tested += 1;
+            let at = [0, 1, 2].map(|a| start[a] + i64::from(p[a]));
             let (x, y, z) = (
-                (p[0] >> FRAC) as u64,
-                (p[1] >> FRAC) as u64,
-                (p[2] >> FRAC) as u64,
+                (at[0] >> FRAC) as u64,
+                (at[1] >> FRAC) as u64,
+                (at[2] >> FRAC) as u64,
             );
             if x < sx && y < sy && z < sz {
-                let e = vol.dir[(((z >> 3) * ny + (y >> 3)) * nx + (x >> 3)) as usize];
-                let word = vol.bricks[((e & INDEX_MASK) as usize) * 8 + (z & 7) as usize];
+                let e = dir[(((z >> 3) * ny + (y >> 3)) * nx + (x >> 3)) as usize];
+                let word = bricks[((e & INDEX_MASK) as usize) * 8 + (z & 7) as usize];
                 if word >> ((y & 7) * 8 + (x & 7)) & 1 != 0 {
-                    *bounds = Bounds { lo, hi };
-                    return Particle {
-                        survived: false,
-                        steps: i + 1,
-                        extent_steps: 0,
-                    };
+                    break false;
                 }
                 free = self.free_steps[(e >> CLEAR_SHIFT) as usize];
             } else {
-                free = self.free_outside(p);
+                free = self.free_outside(at);
             }
-            if self.steps - i - 1 <= free {
-                settled = i + 1;
+            if left <= free {
                 free = u32::MAX;
             }
-        }
-        *bounds = Bounds { lo, hi };
+        };
+        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(lo[a])));
+        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(hi[a])));
         Particle {
-            survived: true,
-            steps: settled,
-            extent_steps: self.steps - settled,
+            survived,
+            steps: self.steps - left,
+            tested,
         }
     }
 
