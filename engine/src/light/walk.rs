@@ -116,9 +116,9 @@ pub struct Bounds {
 
 impl Bounds {
     fn add(&mut self, p: [i64; 3]) {
-        for a in 0..3 {
-            self.lo[a] = self.lo[a].min(p[a]);
-            self.hi[a] = self.hi[a].max(p[a]);
+        for ((lo, hi), v) in self.lo.iter_mut().zip(&mut self.hi).zip(p) {
+            *lo = (*lo).min(v);
+            *hi = (*hi).max(v);
         }
     }
 }
