@@ -356,8 +356,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Steps a particle at `p`, outside the volume, can take without reaching it.
-    #[inline]
+    /// Steps a particle at `p`, outside the volume, can take without reaching it. Out of line:
+    /// particles rarely leave the padded volume, and the walk loop keeps its registers.
+    #[cold]
+    #[inline(never)]
     fn free_outside(&self, p: [i64; 3]) -> u32 {
         let size = self.size.map(|s| s as i64 * ONE);
         let out = (-p[0])
