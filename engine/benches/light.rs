@@ -177,7 +177,10 @@ fn summary() {
         (wall, busiest)
     };
     let pool2 = two_threads();
-    let (mut t1, mut t2) = ((f64::INFINITY, f64::INFINITY), (f64::INFINITY, f64::INFINITY));
+    let (mut t1, mut t2) = (
+        (f64::INFINITY, f64::INFINITY),
+        (f64::INFINITY, f64::INFINITY),
+    );
     for _ in 0..THREAD_RUNS {
         let (a, b) = (time_pool(&pool), time_pool(&pool2));
         t1 = (t1.0.min(a.0), t1.1.min(a.1));

@@ -42,6 +42,9 @@ const ONE: i64 = 1 << FRAC;
 /// Directions per table (10 bits of a draw).
 const DIRS: usize = 1024;
 const DIR_SHIFT: u32 = 64 - 10;
+/// The walk adds every `TRACK_EVERY`-th position (a power of two) and the last one to the extent,
+/// widened by `TRACK_EVERY / 2` steps: a per-step minimum and maximum cost about half a walk step.
+const TRACK_EVERY: u32 = 4;
 /// Fixed-point units of one light unit (1.0 = 4096) in stored light.
 pub const LIGHT_ONE: f32 = 4096.0;
 
@@ -319,8 +322,12 @@ impl<'a> Walker<'a> {
             let d = table[(rng.u64(..) >> DIR_SHIFT) as usize];
             for a in 0..4 {
                 p[a] += d[a];
-                lo[a] = lo[a].min(p[a]);
-                hi[a] = hi[a].max(p[a]);
+            }
+            if left & (TRACK_EVERY - 1) == 0 {
+                for a in 0..4 {
+                    lo[a] = lo[a].min(p[a]);
+                    hi[a] = hi[a].max(p[a]);
+                }
             }
             if free > 0 {
                 free -= 1;
@@ -347,8 +354,11 @@ impl<'a> Walker<'a> {
                 free = u32::MAX;
             }
         };
-        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(lo[a])));
-        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(hi[a])));
+        // The last position, then every position lies within `TRACK_EVERY / 2` steps of a tracked
+        // one: widen by that much.
+        let margin = i64::from(TRACK_EVERY / 2) * self.max_step;
+        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(lo[a].min(p[a])) - margin));
+        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(hi[a].max(p[a])) + margin));
         Particle {
             survived,
             steps: self.steps - left,
