@@ -17,18 +17,20 @@
 //! the sun table the same directions bent towards the sun, `normalize(u + bias · sun)`. One table is
 //! 16 KiB, so it stays in L1.
 //!
-//! Walk extents: every position a particle takes is folded into the voxel's [`WalkExtent`], the
-//! box of every voxel its walks tested or could have tested. A particle whose outcome is settled early
-//! (it survives because its remaining steps fit in free space) still draws its remaining steps, only
-//! to add them to the extent (about a third of a tested step each). The extent is what makes
-//! re-bakes small: an edit can change a voxel's light only when it changes a voxel inside that
-//! voxel's extent, because until then the walks draw the same positions and test the same bits.
+//! Walk extents: the positions a particle takes are folded into the voxel's [`WalkExtent`], a box
+//! holding every voxel its walks tested or could have tested. A particle whose outcome is settled
+//! early (it survives because its remaining steps fit in free space) still draws its remaining
+//! steps, only to add them to the extent. The extent is what makes re-bakes small: an edit can change
+//! a voxel's light only when it changes a voxel inside that voxel's extent, because until then the
+//! walks draw the same positions and test the same bits. A minimum and maximum on every step would
+//! cost a third of the walk, so every fourth position (and the last) is added and the box is widened
+//! by two steps, which holds the positions in between.
 //!
 //! Random streams: each surface voxel has one stream per particle kind, seeded from the bake seed,
 //! the voxel's position and the kind; each particle forks its own generator from that stream. A voxel's
 //! light therefore depends only on the seed, its position and the voxels its walks can reach, never on
-//! the thread, the batch or the order voxels are visited in, and a particle that stops early (lost, or
-//! too far from everything to be lost) does not shift the draws of the next one.
+//! the thread, the batch or the order voxels are visited in, and a particle that stops early (lost)
+//! does not shift the draws of the next one.
 
 use fastrand::Rng;
 
