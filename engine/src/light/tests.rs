@@ -241,6 +241,17 @@ fn a_rebake_touches_only_voxels_within_reach() {
     for (p, _, _) in &patch.entries {
         assert!(super::map::within_reach(*p, &b, reach));
     }
+    // The walk extents narrow the re-bake well below every surface voxel within reach.
+    let in_reach = vol
+        .surface_in(vol.bounds())
+        .iter()
+        .filter(|s| super::map::within_reach(s.pos, &b, reach))
+        .count();
+    assert!(
+        patch.len() * 2 < in_reach,
+        "{} re-baked of {in_reach} within reach",
+        patch.len()
+    );
 }
 
 #[test]

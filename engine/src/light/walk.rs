@@ -58,8 +58,8 @@ const SKY: u64 = 0x0053_6b79;
 /// the index of a 10-bit draw go without a bounds check).
 type Table = Box<[[i32; 4]; DIRS]>;
 
-/// The box of voxels a surface voxel's walks visited, as offsets from the voxel (inclusive): every
-/// release point and every position a particle took, up to its death or its last step.
+/// A box holding the voxels a surface voxel's walks visited, as offsets from the voxel (inclusive):
+/// every release point and every position a particle took, up to its death or its last step.
 ///
 /// Only the solidity inside this box decides the voxel's light, so an edit that changes nothing
 /// inside it leaves the light (and the extent) as they were. [`WalkExtent::UNKNOWN`] stands for
