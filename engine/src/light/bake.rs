@@ -30,8 +30,11 @@ use crate::{Error, Result};
 /// Baked light of some voxels, sorted like the light map.
 type Entries = Vec<Entry>;
 
-/// Surface voxels walked per batch (one cancellation check each).
+/// Most surface voxels walked per batch (one cancellation check each).
 const BATCH: usize = 256;
+/// Fewest surface voxels per batch: a small re-bake is still cut into about eight batches per
+/// thread, so that no thread is left with a long last batch while the others idle.
+const MIN_BATCH: usize = 16;
 
 /// What a bake did.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -132,8 +135,9 @@ fn walk_all(
     surface.sort_unstable_by_key(|s| order_key(s.pos));
     progress.start(surface.len() as u64);
     let walker = Walker::new(volume, settings);
+    let batch = (surface.len() / (rayon::current_num_threads() * 8)).clamp(MIN_BATCH, BATCH);
     let batches: Vec<(Entries, [u64; 2])> = surface
-        .par_chunks(BATCH)
+        .par_chunks(batch)
         .map(|batch| {
             progress.check()?;
             let mut out = Vec::with_capacity(batch.len());
