@@ -32,6 +32,8 @@ use strata_engine::voxel::{MaterialTable, VoxelBox};
 use crate::region_op::RegionOp;
 use crate::AppResult;
 
+pub mod region_job;
+
 /// Something that keeps state derived from the voxels and must see every change. The viewport and
 /// every panel are told the same way; this trait is for consumers outside the panel registry.
 pub trait EditConsumer {
@@ -63,6 +65,8 @@ pub struct Document {
     relit_pending: VoxelBox,
     /// The region selection, inside the world's bounds.
     selection: Option<VoxelBox>,
+    /// Bumped by every change to the voxels (a background region write checks it before installing).
+    edits: u64,
 }
 
 impl Document {
@@ -85,6 +89,7 @@ impl Document {
             relit: Vec::new(),
             relit_pending: VoxelBox::default(),
             selection: None,
+            edits: 0,
         }
     }
 
@@ -206,6 +211,7 @@ impl Document {
         }
         self.published.push(changed);
         self.revision += 1;
+        self.edits += 1;
     }
 
     fn flush_relit(&mut self) {
