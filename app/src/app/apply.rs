@@ -7,7 +7,7 @@ use eframe::egui;
 
 use super::EditorApp;
 use crate::action::{Action, Guarded};
-use crate::document::region_job::{RegionWork, SYNC_VOXELS};
+use crate::document::region_job::RegionWork;
 use crate::document::Document;
 use crate::file_browser::FileBrowser;
 use crate::files::{self, NativeAnswer, PathPurpose};
@@ -15,10 +15,15 @@ use crate::keymap::Command;
 use crate::panels::{self, View};
 use crate::viewport::camera::AxisView;
 
-/// Undoing (or redoing) `count` steps as a background job, when they restore more than
-/// [`SYNC_VOXELS`] voxels.
-fn large_history_write(doc: &mut Document, redo: bool, count: usize) -> Option<RegionWork> {
-    if count == 0 || doc.history_voxels(redo, count) <= SYNC_VOXELS {
+/// Undoing (or redoing) `count` steps as a background job, when they restore more than `limit`
+/// voxels.
+fn large_history_write(
+    doc: &mut Document,
+    redo: bool,
+    count: usize,
+    limit: u64,
+) -> Option<RegionWork> {
+    if count == 0 || doc.history_voxels(redo, count) <= limit {
         return None;
     }
     doc.prepare_history(redo, count)
@@ -169,7 +174,7 @@ impl EditorApp {
             }
             Action::Undo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
-                    if let Some(work) = large_history_write(doc, false, 1) {
+                    if let Some(work) = large_history_write(doc, false, 1, self.sync_voxels) {
                         self.start_job(work.job());
                         return;
                     }
@@ -179,7 +184,7 @@ impl EditorApp {
             }
             Action::Redo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
-                    if let Some(work) = large_history_write(doc, true, 1) {
+                    if let Some(work) = large_history_write(doc, true, 1, self.sync_voxels) {
                         self.start_job(work.job());
                         return;
                     }
@@ -191,7 +196,7 @@ impl EditorApp {
                 if let Some(doc) = self.doc.as_mut() {
                     let have = doc.history().undo_len();
                     let (redo, count) = (n > have, n.abs_diff(have));
-                    if let Some(work) = large_history_write(doc, redo, count) {
+                    if let Some(work) = large_history_write(doc, redo, count, self.sync_voxels) {
                         self.start_job(work.job());
                         return;
                     }
@@ -263,7 +268,7 @@ impl EditorApp {
             }
             Action::Region { name, op, select } if idle => {
                 if let Some(doc) = self.doc.as_mut() {
-                    if doc.region_voxels(&op) > SYNC_VOXELS {
+                    if doc.region_voxels(&op) > self.sync_voxels {
                         let work = doc.prepare_region_edit(&name, op, select);
                         self.start_job(work.job());
                         return;
