@@ -286,6 +286,9 @@ fn op_boxes(op: &RegionOp, bounds: VoxelBox) -> Vec<VoxelBox> {
         RegionOp::Place {
             clear, region, at, ..
         } => vec![clear.unwrap_or_default(), region.placed_at(*at)],
+        RegionOp::Turn { sel, axis, mirror } => {
+            vec![*sel, crate::region_op::turned_box(*sel, *axis, *mirror)]
+        }
         RegionOp::Fill { b, .. } | RegionOp::Delete(b) => vec![*b],
     };
     boxes
@@ -339,6 +342,16 @@ mod tests {
                 at: VoxelPos::new(50, 20, 40),
                 mode: PasteMode::Merge,
             },
+            RegionOp::Turn {
+                sel: VoxelBox::new(VoxelPos::new(30, 2, 20), VoxelPos::new(70, 25, 37)),
+                axis: strata_engine::region::Axis::Y,
+                mirror: false,
+            },
+            RegionOp::Turn {
+                sel,
+                axis: strata_engine::region::Axis::Z,
+                mirror: true,
+            },
             RegionOp::Delete(VoxelBox::new(
                 VoxelPos::new(-10, 0, 0),
                 VoxelPos::new(20, 90, 20),
@@ -377,7 +390,7 @@ mod tests {
         let cancelled = Progress::new();
         cancelled.cancel();
         assert!(work.run(&cancelled).is_err());
-        let work = job_doc.prepare_region_edit("late", ops[2].clone(), None);
+        let work = job_doc.prepare_region_edit("late", ops[4].clone(), None);
         let done = work.run(&progress).expect("runs");
         job_doc
             .region_edit("meanwhile", &ops[0])
