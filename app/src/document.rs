@@ -22,7 +22,7 @@ use strata_engine::floating::{delete_pieces, FloatingPiece};
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::history::History;
 use strata_engine::light::{LightMap, LightPatch, SolidVolume};
-use strata_engine::physics::{PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
+use strata_engine::physics::{PhysicsRefresh, PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
 use strata_engine::progress::Progress;
 use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
@@ -201,6 +201,21 @@ impl Document {
             return;
         }
         self.physics.on_edit(&self.project.grid, changed);
+        self.published_edit(changed);
+    }
+
+    /// [`Document::changed`] with the physics refresh computed elsewhere (a background region
+    /// write computes it on its copy of the chunks).
+    fn changed_refreshed(&mut self, changed: VoxelBox, refresh: PhysicsRefresh) {
+        if changed.is_empty() {
+            return;
+        }
+        self.physics.on_edit_refreshed(refresh);
+        self.published_edit(changed);
+    }
+
+    /// Everything [`Document::changed`] does after physics.
+    fn published_edit(&mut self, changed: VoxelBox) {
         if let Some(light) = self.project.light.as_mut() {
             light.mark_stale(changed);
             let reach = light.settings().reach().ceil() as i32;

@@ -68,7 +68,10 @@ fn a_large_fill_shows_progress_cancels_cleanly_and_is_one_undo_step() {
     h.run_steps(2);
     assert_eq!(h.state().active_tool, region::NAME);
     let b = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(160, 48, 160));
-    assert!(b.volume() as u64 > SYNC_VOXELS, "large enough to run as a job");
+    assert!(
+        b.volume() as u64 > SYNC_VOXELS,
+        "large enough to run as a job"
+    );
     h.state_mut().apply_all(vec![Action::Select(Some(b))]);
     h.run_steps(2);
     let (before, steps) = (grid(&h), undo_len(&h));
@@ -92,8 +95,15 @@ fn a_large_fill_shows_progress_cancels_cleanly_and_is_one_undo_step() {
     assert!(!h.state().busy());
     assert_eq!(grid(&h), before, "a cancelled fill changes nothing");
     assert_eq!(undo_len(&h), steps, "and records no undo step");
-    assert!(h.state().message.starts_with("Cancelled"), "{}", h.state().message);
-    assert!(seen.lock().expect("lock").is_empty(), "nothing was published");
+    assert!(
+        h.state().message.starts_with("Cancelled"),
+        "{}",
+        h.state().message
+    );
+    assert!(
+        seen.lock().expect("lock").is_empty(),
+        "nothing was published"
+    );
 
     // Completed: every voxel of the box is Grass, in one undo step, published to the consumers.
     h.state_mut().jobs.hold(true);
@@ -107,7 +117,10 @@ fn a_large_fill_shows_progress_cancels_cleanly_and_is_one_undo_step() {
     for p in [b.min, VoxelPos::new(159, 47, 159), VoxelPos::new(80, 30, 3)] {
         assert_eq!(filled.get(p), Voxel::new(GRASS, 255), "{p:?}");
     }
-    assert!(filled.get(VoxelPos::new(80, 48, 80)).is_air(), "above the box");
+    assert!(
+        filled.get(VoxelPos::new(80, 48, 80)).is_air(),
+        "above the box"
+    );
     assert_eq!(undo_len(&h), steps + 1, "one undo step");
     assert!(!h.state().doc.as_ref().expect("doc").history().is_empty());
     let published = std::mem::take(&mut *seen.lock().expect("lock"));
@@ -127,6 +140,9 @@ fn a_large_fill_shows_progress_cancels_cleanly_and_is_one_undo_step() {
     h.state_mut().wait_for_job();
     h.run_steps(2);
     assert_eq!(grid(&h), filled);
-    assert!(!seen.lock().expect("lock").is_empty(), "undo and redo published");
+    assert!(
+        !seen.lock().expect("lock").is_empty(),
+        "undo and redo published"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,12 +16,13 @@
 //! about a frame and need no window.
 
 use strata_engine::history::History;
+use strata_engine::physics::{PhysicsRefresh, PhysicsRefresher, REFRESH_REACH};
 use strata_engine::progress::Progress;
 use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::VoxelBox;
 
-use super::Document;
+use super::{grown, Document};
 use crate::jobs::{Job, JobKind, JobOutput};
 use crate::region_op::RegionOp;
 use crate::{AppError, AppResult};
@@ -60,6 +61,7 @@ pub struct RegionWork {
     bounds: VoxelBox,
     edits: u64,
     voxels: u64,
+    physics: PhysicsRefresher,
 }
 
 /// A finished region write, for [`Document::install_region`].
@@ -69,7 +71,7 @@ pub struct RegionWritten {
     grid: Grid,
     history: History,
     boxes: Vec<VoxelBox>,
-    changed: Vec<VoxelBox>,
+    changed: Vec<(VoxelBox, PhysicsRefresh)>,
     edits: u64,
 }
 
@@ -93,8 +95,12 @@ impl RegionWork {
     pub fn run(mut self, progress: &Progress) -> AppResult<RegionWritten> {
         let changed = match &self.kind {
             WriteKind::Edit { op, .. } => {
-                let mut edit =
-                    RegionEdit::begin(&mut self.grid, Some(&mut self.history), &self.name, progress);
+                let mut edit = RegionEdit::begin(
+                    &mut self.grid,
+                    Some(&mut self.history),
+                    &self.name,
+                    progress,
+                );
                 let boxes = op.run(&mut edit, self.bounds)?;
                 edit.finish();
                 boxes
@@ -119,6 +125,13 @@ impl RegionWork {
                 changed
             }
         };
+        // The physics refresh reads the changed voxels and REFRESH_REACH around them: all in
+        // the copied chunks.
+        let changed = changed
+            .into_iter()
+            .filter(|b| !b.is_empty())
+            .map(|b| (b, self.physics.refresh(&self.grid, b)))
+            .collect();
         Ok(RegionWritten {
             name: self.name,
             kind: self.kind,
@@ -177,8 +190,9 @@ impl Document {
     ) -> RegionWork {
         self.end_stroke();
         let bounds = self.bounds();
-        let boxes = op_boxes(&op, bounds);
-        let voxels = boxes.iter().map(|b| b.volume() as u64).sum();
+        let writes = op_boxes(&op, bounds);
+        let voxels = writes.iter().map(|b| b.volume() as u64).sum();
+        let boxes: Vec<VoxelBox> = writes.iter().map(|b| grown(*b, REFRESH_REACH)).collect();
         RegionWork {
             name: name.to_owned(),
             kind: WriteKind::Edit { op, select },
@@ -188,6 +202,7 @@ impl Document {
             bounds,
             edits: self.edits,
             voxels,
+            physics: self.physics.refresher(),
         }
     }
 
@@ -209,7 +224,11 @@ impl Document {
         .unwrap_or_default()
         .to_owned();
         let voxels = history.voxels_to(redo, count);
-        let boxes = copy.regions();
+        let boxes: Vec<VoxelBox> = copy
+            .regions()
+            .into_iter()
+            .map(|b| grown(b, REFRESH_REACH))
+            .collect();
         Some(RegionWork {
             name,
             kind: if redo {
@@ -223,6 +242,7 @@ impl Document {
             bounds: self.bounds(),
             edits: self.edits,
             voxels,
+            physics: self.physics.refresher(),
         })
     }
 
@@ -241,7 +261,10 @@ impl Document {
         self.end_stroke();
         let message = match done.kind {
             WriteKind::Edit { select, .. } => {
-                let union = done.changed.iter().fold(VoxelBox::default(), |u, b| u.union(b));
+                let union = done
+                    .changed
+                    .iter()
+                    .fold(VoxelBox::default(), |u, (b, _)| u.union(b));
                 if !union.is_empty() {
                     self.project.grid.replace_chunks(&done.boxes, done.grid);
                     self.project.history.append(done.history);
@@ -273,8 +296,8 @@ impl Document {
                 }
             }
         };
-        for b in done.changed {
-            self.changed(b);
+        for (b, refresh) in done.changed {
+            self.changed_refreshed(b, refresh);
         }
         Ok(message)
     }
@@ -324,8 +347,24 @@ mod tests {
         )
     }
 
-    /// Every kind of write, each as a job and at once on a twin document: the same voxels, history
-    /// and published boxes; a cancelled job leaves the document as it was.
+    /// The broadphase entries of every physics cell of the world and a margin around it.
+    fn broadphase_cells(doc: &Document) -> Vec<String> {
+        let b = doc.bounds();
+        let cell = |v: i32| v.div_euclid(8);
+        let mut out = Vec::new();
+        for z in cell(b.min.z) - 2..=cell(b.max.z) + 1 {
+            for y in cell(b.min.y) - 2..=cell(b.max.y) + 1 {
+                for x in cell(b.min.x) - 2..=cell(b.max.x) + 1 {
+                    let entry = doc.physics().broadphase().cell([x, y, z]);
+                    out.push(format!("{x},{y},{z}: {entry:?}"));
+                }
+            }
+        }
+        out
+    }
+
+    /// Every kind of write, each as a job and at once on a twin document: the same voxels, history,
+    /// published boxes and physics broadphase; a cancelled job leaves the document as it was.
     #[test]
     fn jobs_match_writes_done_at_once() {
         let (mut job_doc, mut now) = (world(), world());
@@ -367,6 +406,7 @@ mod tests {
             assert_eq!(job_doc.grid(), now.grid(), "{name}");
             assert_eq!(job_doc.history(), now.history(), "{name}");
             assert_eq!(job_doc.take_published(), now.take_published(), "{name}");
+            assert_eq!(broadphase_cells(&job_doc), broadphase_cells(&now), "{name}");
         }
         for (redo, count) in [(false, 2), (true, 1), (false, 1), (true, 2)] {
             let work = job_doc.prepare_history(redo, count).expect("steps");
@@ -383,6 +423,7 @@ mod tests {
             assert_eq!(job_doc.grid(), now.grid(), "redo {redo} count {count}");
             assert_eq!(job_doc.history(), now.history());
             assert_eq!(job_doc.take_published(), now.take_published());
+            assert_eq!(broadphase_cells(&job_doc), broadphase_cells(&now));
         }
         // Cancelled, or overtaken by another edit: nothing changes.
         let before = (job_doc.grid().clone(), job_doc.history().clone());
@@ -398,6 +439,9 @@ mod tests {
         let after_edit = (job_doc.grid().clone(), job_doc.history().clone());
         assert_ne!(after_edit, before);
         assert!(job_doc.install_region(done).is_err());
-        assert_eq!((job_doc.grid().clone(), job_doc.history().clone()), after_edit);
+        assert_eq!(
+            (job_doc.grid().clone(), job_doc.history().clone()),
+            after_edit
+        );
     }
 }

@@ -304,11 +304,11 @@ impl History {
         self.enforce_budget();
     }
 
-    /// Every box the undo and redo steps hold (what a copy of the chunks must cover to undo or redo
-    /// them elsewhere).
+    /// The bounding box of each undo and redo step (what a copy of the chunks must cover to undo
+    /// or redo them elsewhere).
     pub fn regions(&self) -> Vec<VoxelBox> {
         let steps = self.undo.iter().chain(&self.redo).chain(&self.open);
-        steps.flat_map(|s| s.boxes.iter().map(|b| b.region)).collect()
+        steps.filter_map(bounding).collect()
     }
 
     /// Voxels the `count` newest undo steps (or, with `redo`, the next redo steps) restore, counting
@@ -319,7 +319,10 @@ impl History {
             self.redo.iter().rev().take(count).map(volume).sum()
         } else {
             let open = self.open.iter().filter(|s| !s.boxes.is_empty());
-            open.chain(self.undo.iter().rev()).take(count).map(volume).sum()
+            open.chain(self.undo.iter().rev())
+                .take(count)
+                .map(volume)
+                .sum()
         }
     }
 

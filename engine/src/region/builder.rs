@@ -315,10 +315,19 @@ mod tests {
             let palette = rng.random_range(1..5u8);
             let pick = |rng: &mut rand_chacha::ChaCha8Rng| {
                 let m = rng.random_range(0..palette);
-                Voxel::new(m, if m == 0 { 0 } else { rng.random_range(250..=255) })
+                Voxel::new(
+                    m,
+                    if m == 0 {
+                        0
+                    } else {
+                        rng.random_range(250..=255)
+                    },
+                )
             };
             let row: [Voxel; 32] = std::array::from_fn(|_| pick(&mut rng));
-            let prefix: Vec<Voxel> = (0..rng.random_range(0..5)).map(|_| pick(&mut rng)).collect();
+            let prefix: Vec<Voxel> = (0..rng.random_range(0..5))
+                .map(|_| pick(&mut rng))
+                .collect();
             let lo = rng.random_range(0..32);
             let len = rng.random_range(0..=32 - lo);
             let mut runs = Vec::new();
@@ -326,7 +335,11 @@ mod tests {
             open.voxels(&mut runs, &prefix);
             open.row32(&mut runs, &row, lo, len);
             open.finish(&mut runs);
-            assert_eq!(runs, plain_runs(&prefix, &row, lo, len), "lo {lo} len {len}");
+            assert_eq!(
+                runs,
+                plain_runs(&prefix, &row, lo, len),
+                "lo {lo} len {len}"
+            );
             let expect = (1..32).fold(0u32, |m, k| m | (u32::from(row[k] != row[k - 1]) << k));
             assert_eq!(row_boundaries32(&row), expect);
         }
