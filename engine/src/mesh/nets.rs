@@ -46,6 +46,7 @@ use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::input::{MeshInput, BORDER};
 use super::qef;
+use super::ramp;
 use crate::vec3::{dot, normalize, sub};
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
@@ -103,6 +104,12 @@ pub(crate) fn extract(
     out.scratch.rows = rows;
     seen.liquid
 }
+
+/// At LOD > 0, a matter corner's weight in the vertex material is `SHALLOW_FLOOR + ½ − |density|`:
+/// full and nearly empty samples count little, half-full ones most. A mip sample's material is what
+/// its block shows from outside (see `storage::mip`), but a full sample just under the surface can
+/// still cover mostly subsoil, so the partial samples the surface passes through decide the colour.
+const SHALLOW_FLOOR: f32 = 1.0 / 16.0;
 
 struct Ctx<'a> {
     input: &'a MeshInput<'a>,
@@ -213,6 +220,17 @@ impl Ctx<'_> {
     ) -> u32 {
         let (materials, weights) = self.blend(i, d, mask);
         let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
+        let [sx, sy, sz] = self.strides;
+        let ramp = ramp::cell_ramp(d, |k, axis| {
+            let step = [sx, sy, sz][axis];
+            let corner = i + self.off[k];
+            // Corner bit set: the cell's upper side on that axis, so beyond is one step up.
+            self.density[if (k >> axis) & 1 == 1 {
+                corner + step
+            } else {
+                corner - step
+            }]
+        });
         // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
         let mut edges = [0u8; 12];
         let mut ts = [0.0f32; 12];
@@ -226,7 +244,7 @@ impl Ctx<'_> {
             let e = code & 0xf;
             let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
             let (a, b) = (usize::from(a), usize::from(b));
-            let t = d[a] / (d[a] - d[b]);
+            let t = ramp::crossing(d[a], d[b], ramp.slope[usize::from(axis)]);
             let p = crossing_point(a, axis, t);
             sum[0] += p[0];
             sum[1] += p[1];
@@ -258,10 +276,13 @@ impl Ctx<'_> {
             let base = origin[a] + cell[a] as i32 * step;
             position[a] = base as f32 + (0.5 + local[a]) * scale;
         }
-        out.push_vertex(position, normal_of(d), materials, weights)
+        let g = ramp.gradient;
+        let normal = normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0]);
+        out.push_vertex(position, normal, materials, weights)
     }
 
-    /// The materials of the matter at the cell's corners, weighted by occupancy.
+    /// The materials of the matter at the cell's corners, weighted by occupancy at full resolution and
+    /// by closeness to half full on the mips (see [`SHALLOW_FLOOR`]).
     fn blend(&self, i: usize, d: &[f32; 8], mask: u8) -> ([u8; 4], [u8; 4]) {
         let voxels = self.input.voxels;
         // Fast path: one material among the matter corners (most cells). Branch-free: compared with
@@ -278,12 +299,19 @@ impl Ctx<'_> {
         let mut ids = [0u8; 8];
         let mut w = [0.0f32; 8];
         let mut n = 0;
+        let coarse = self.input.lod > 0;
         for k in 0..8 {
             if d[k] <= EMPTY {
                 continue;
             }
             let v = voxels[i + self.off[k]];
-            let weight = d[k] + 0.5;
+            let weight = if coarse {
+                // A mip sample deep in matter may hold what lies under the surface; the samples
+                // nearest half full are the ones the surface runs through.
+                SHALLOW_FLOOR + 0.5 - d[k].abs()
+            } else {
+                d[k] + 0.5
+            };
             match ids[..n].iter().position(|&m| m == v.material) {
                 Some(j) => w[j] += weight,
                 None => {
@@ -457,14 +485,6 @@ impl Ctx<'_> {
             }
         }
     }
-}
-
-/// The outward unit normal from the cell's density gradient (density grows inward).
-fn normal_of(d: &[f32; 8]) -> [f32; 3] {
-    let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
-    let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
-    let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
-    normalize([-gx, -gy, -gz]).unwrap_or([0.0, 1.0, 0.0])
 }
 
 fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
