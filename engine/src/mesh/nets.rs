@@ -105,11 +105,12 @@ pub(crate) fn extract(
     seen.liquid
 }
 
-/// At LOD > 0, a matter corner's weight in the vertex material is `SHALLOW_FLOOR + ½ − |density|`:
-/// full and nearly empty samples count little, half-full ones most. A mip sample's material is what
-/// its block shows from outside (see `storage::mip`), but a full sample just under the surface can
-/// still cover mostly subsoil, so the partial samples the surface passes through decide the colour.
+/// At LOD > 0, a partly full corner's weight in the vertex material is `SHALLOW_FLOOR + ½ − |density|`
+/// (half-full ones count most), and full corners do not count when a partly full one is there (see
+/// `blend`).
 const SHALLOW_FLOOR: f32 = 1.0 / 16.0;
+/// Density of a full sample (occupancy byte 255).
+const FULL: f32 = 0.5;
 
 struct Ctx<'a> {
     input: &'a MeshInput<'a>,
@@ -231,6 +232,12 @@ impl Ctx<'_> {
                 corner - step
             }]
         });
+        let main = main_axis(ramp.gradient);
+        let columns = if COUNT[usize::from(mask)] == 1 {
+            self.column_heights(cell, i, main, ramp.slope[main])
+        } else {
+            None
+        };
         // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
         let mut edges = [0u8; 12];
         let mut ts = [0.0f32; 12];
@@ -244,7 +251,10 @@ impl Ctx<'_> {
             let e = code & 0xf;
             let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
             let (a, b) = (usize::from(a), usize::from(b));
-            let t = ramp::crossing(d[a], d[b], ramp.slope[usize::from(axis)]);
+            let t = match columns {
+                Some(h) => column_crossing(&h, main, a, b, usize::from(axis)),
+                None => ramp::crossing(d[a], d[b], ramp.slope[usize::from(axis)]),
+            };
             let p = crossing_point(a, axis, t);
             sum[0] += p[0];
             sum[1] += p[1];
@@ -276,9 +286,61 @@ impl Ctx<'_> {
             let base = origin[a] + cell[a] as i32 * step;
             position[a] = base as f32 + (0.5 + local[a]) * scale;
         }
-        let g = ramp.gradient;
-        let normal = normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0]);
+        let normal = match columns {
+            Some(h) => column_normal(&h, main, ramp.gradient),
+            None => {
+                let g = ramp.gradient;
+                normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0])
+            }
+        };
         out.push_vertex(position, normal, materials, weights)
+    }
+
+    /// The height of the surface along `main` on the four sample lines through the cell's corners,
+    /// relative to the cell's lower corner (in samples), when each line runs from full matter one
+    /// sample below the cell to none one sample above it (or the reverse, for a surface facing
+    /// −`main`). The height is the line's total occupancy: matter is conserved by every way
+    /// occupancy is made (a clamped ramp of any width, a fill fraction, and the mips' averages of
+    /// either), so the sum is exact where reading two samples is not. Interpolating between two
+    /// samples assumes a ramp at least two samples wide; on the mips the ramp is a box-filtered
+    /// step about one sample wide, and the crossing it gives swings with where the surface sits
+    /// between samples: a ripple every sample of height, contour rings from afar. Reads rows −1..=+2
+    /// around the cell (which the narrow density fill writes) and nothing outside the cell's own
+    /// lines, so a vertex shared by two chunks is placed the same in both. A line whose band is wider
+    /// than the four samples read takes the ramp crossing nearest the cell (`ramp::crossing`).
+    fn column_heights(
+        &self,
+        cell: [usize; 3],
+        i: usize,
+        main: usize,
+        slope: f32,
+    ) -> Option<[f32; 4]> {
+        if cell[main] < 1 || cell[main] + 3 > self.input.size[main] {
+            return None;
+        }
+        let s = self.strides[main];
+        let (u, v) = ((main + 1) % 3, (main + 2) % 3);
+        let mut h = [0.0f32; 4];
+        for (k, slot) in h.iter_mut().enumerate() {
+            let j = i + (k & 1) * self.strides[u] + (k >> 1) * self.strides[v];
+            let at = |step: usize| self.density[j + step * s - s];
+            let (first, last) = (at(0), at(3));
+            let matter: f32 = (0..4).map(|step| at(step) + 0.5).sum();
+            *slot = if first >= FULL && last <= EMPTY {
+                // Full from 1.5 samples below the corner, then the partial samples' share.
+                matter - 1.5
+            } else if first <= EMPTY && last >= FULL {
+                2.5 - matter
+            } else {
+                // A band wider than the window: two partial samples or more lie on the line, and
+                // between two partial samples the ramp is read exactly.
+                [1usize, 0, 2]
+                    .into_iter()
+                    .find(|&k| (at(k) > 0.0) != (at(k + 1) > 0.0))
+                    .map(|k| k as f32 - 1.0 + ramp::crossing(at(k), at(k + 1), slope))?
+            };
+        }
+        Some(h)
     }
 
     /// The materials of the matter at the cell's corners, weighted by occupancy at full resolution and
@@ -299,15 +361,19 @@ impl Ctx<'_> {
         let mut ids = [0u8; 8];
         let mut w = [0.0f32; 8];
         let mut n = 0;
-        let coarse = self.input.lod > 0;
+        // On the mips, a full sample may hold what lies under the surface (a 4³ mip sample spans 8
+        // voxels, a grass layer one or two): when the surface runs through partly full samples,
+        // they alone decide the colour. Otherwise a seam of subsoil colour follows every height
+        // where the surface nears a sample's top, a contour line.
+        let partial = |x: f32| x > EMPTY && x < FULL;
+        let coarse_partial = self.input.lod > 0 && d.iter().any(|&x| partial(x));
         for k in 0..8 {
-            if d[k] <= EMPTY {
+            if d[k] <= EMPTY || (coarse_partial && !partial(d[k])) {
                 continue;
             }
             let v = voxels[i + self.off[k]];
-            let weight = if coarse {
-                // A mip sample deep in matter may hold what lies under the surface; the samples
-                // nearest half full are the ones the surface runs through.
+            let weight = if coarse_partial {
+                // Nearest half full counts most; the floor keeps a nearly empty sample's say.
                 SHALLOW_FLOOR + 0.5 - d[k].abs()
             } else {
                 d[k] + 0.5
@@ -485,6 +551,44 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// The axis the surface faces most along: the gradient's largest component.
+fn main_axis(g: [f32; 3]) -> usize {
+    (0..3)
+        .max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs()))
+        .unwrap_or(1)
+}
+
+/// Where the surface crosses the cell edge from corner `a` to corner `b` (along `axis`), from the
+/// surface heights `h` on the cell's four lines along `main` (see `Ctx::column_heights`). Corner
+/// bit `main` picks the level, bits of the two other axes the line.
+fn column_crossing(h: &[f32; 4], main: usize, a: usize, b: usize, axis: usize) -> f32 {
+    let (u, v) = ((main + 1) % 3, (main + 2) % 3);
+    let line = |c: usize| (c >> u & 1) | (c >> v & 1) << 1;
+    if axis == main {
+        return h[line(a)].clamp(0.0, 1.0);
+    }
+    let level = (a >> main & 1) as f32;
+    let (ha, hb) = (h[line(a)], h[line(b)]);
+    if ha == hb {
+        return 0.5;
+    }
+    ((level - ha) / (hb - ha)).clamp(0.0, 1.0)
+}
+
+/// The outward normal of a height field with heights `h` on the cell's four lines along `main`;
+/// `g` (the density gradient, growing inward) gives which side is outside.
+fn column_normal(h: &[f32; 4], main: usize, g: [f32; 3]) -> [f32; 3] {
+    let (u, v) = ((main + 1) % 3, (main + 2) % 3);
+    let du = 0.5 * ((h[1] - h[0]) + (h[3] - h[2]));
+    let dv = 0.5 * ((h[2] - h[0]) + (h[3] - h[1]));
+    let sign = if g[main] > 0.0 { -1.0 } else { 1.0 };
+    let mut n = [0.0f32; 3];
+    n[main] = sign;
+    n[u] = -du * sign;
+    n[v] = -dv * sign;
+    normalize(n).unwrap_or([0.0, 1.0, 0.0])
 }
 
 fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
