@@ -115,11 +115,22 @@ fn check(world: &Path, dir: &Path, mean_bound: f64) {
         world.display(),
         far * 100.0
     );
-    assert!(mean <= mean_bound, "LOD on and off differ by {mean:.2}/255 on average");
-    assert!(far <= 0.03, "{:.2} % of pixels differ strongly", far * 100.0);
+    assert!(
+        mean <= mean_bound,
+        "LOD on and off differ by {mean:.2}/255 on average"
+    );
+    assert!(
+        far <= 0.03,
+        "{:.2} % of pixels differ strongly",
+        far * 100.0
+    );
     for (name, img) in [("on", &on), ("off", &off)] {
         let h = holes(img);
-        assert!(h.is_empty(), "LOD {name}: background shows through at {:?}", &h[..h.len().min(8)]);
+        assert!(
+            h.is_empty(),
+            "LOD {name}: background shows through at {:?}",
+            &h[..h.len().min(8)]
+        );
     }
 }
 

@@ -221,23 +221,9 @@ impl Ctx<'_> {
     ) -> u32 {
         let (materials, weights) = self.blend(i, d, mask);
         let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
-        let [sx, sy, sz] = self.strides;
-        let ramp = ramp::cell_ramp(d, |k, axis| {
-            let step = [sx, sy, sz][axis];
-            let corner = i + self.off[k];
-            // Corner bit set: the cell's upper side on that axis, so beyond is one step up.
-            self.density[if (k >> axis) & 1 == 1 {
-                corner + step
-            } else {
-                corner - step
-            }]
-        });
-        let main = main_axis(ramp.gradient);
-        let columns = if COUNT[usize::from(mask)] == 1 {
-            self.column_heights(cell, i, main, ramp.slope[main])
-        } else {
-            None
-        };
+        // Full resolution keeps plain interpolation (see `Coarse`): its ripple is a few hundredths of
+        // a voxel, and it is the mesher's hot path.
+        let coarse = (self.input.lod > 0).then(|| self.coarse(cell, i, d, mask));
         // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
         let mut edges = [0u8; 12];
         let mut ts = [0.0f32; 12];
@@ -251,9 +237,9 @@ impl Ctx<'_> {
             let e = code & 0xf;
             let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
             let (a, b) = (usize::from(a), usize::from(b));
-            let t = match columns {
-                Some(h) => column_crossing(&h, main, a, b, usize::from(axis)),
-                None => ramp::crossing(d[a], d[b], ramp.slope[usize::from(axis)]),
+            let t = match &coarse {
+                None => d[a] / (d[a] - d[b]),
+                Some(c) => c.crossing(d, a, b, usize::from(axis)),
             };
             let p = crossing_point(a, axis, t);
             sum[0] += p[0];
@@ -286,14 +272,37 @@ impl Ctx<'_> {
             let base = origin[a] + cell[a] as i32 * step;
             position[a] = base as f32 + (0.5 + local[a]) * scale;
         }
-        let normal = match columns {
-            Some(h) => column_normal(&h, main, ramp.gradient),
-            None => {
-                let g = ramp.gradient;
-                normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0])
-            }
+        let normal = match &coarse {
+            None => normal_of(d),
+            Some(c) => c.normal(),
         };
         out.push_vertex(position, normal, materials, weights)
+    }
+
+    /// What a cell of a mip level needs to place its vertex (see `Coarse`).
+    fn coarse(&self, cell: [usize; 3], i: usize, d: &[f32; 8], mask: u8) -> Coarse {
+        let [sx, sy, sz] = self.strides;
+        let ramp = ramp::cell_ramp(d, |k, axis| {
+            let step = [sx, sy, sz][axis];
+            let corner = i + self.off[k];
+            // Corner bit set: the cell's upper side on that axis, so beyond is one step up.
+            self.density[if (k >> axis) & 1 == 1 {
+                corner + step
+            } else {
+                corner - step
+            }]
+        });
+        let main = main_axis(ramp.gradient);
+        let columns = if COUNT[usize::from(mask)] == 1 {
+            self.column_heights(cell, i, main, ramp.slope[main])
+        } else {
+            None
+        };
+        Coarse {
+            ramp,
+            main,
+            columns,
+        }
     }
 
     /// The height of the surface along `main` on the four sample lines through the cell's corners,
@@ -551,6 +560,43 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// Vertex placement on the mips (LOD > 0), where a sample spans 2 to 8 voxels and plain interpolation
+/// between two samples draws terraces and contour rings (see `Ctx::column_heights`).
+struct Coarse {
+    ramp: ramp::Ramp,
+    /// The axis the surface faces most along.
+    main: usize,
+    /// Surface heights on the cell's four lines along `main`, when every line has one.
+    columns: Option<[f32; 4]>,
+}
+
+impl Coarse {
+    /// Where the surface crosses the edge from corner `a` to corner `b` (along `axis`).
+    fn crossing(&self, d: &[f32; 8], a: usize, b: usize, axis: usize) -> f32 {
+        match &self.columns {
+            Some(h) => column_crossing(h, self.main, a, b, axis),
+            None => ramp::crossing(d[a], d[b], self.ramp.slope[axis]),
+        }
+    }
+
+    /// The vertex's outward normal.
+    fn normal(&self) -> [f32; 3] {
+        let g = self.ramp.gradient;
+        match &self.columns {
+            Some(h) => column_normal(h, self.main, g),
+            None => normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0]),
+        }
+    }
+}
+
+/// The outward unit normal from the cell's density gradient (density grows inward).
+fn normal_of(d: &[f32; 8]) -> [f32; 3] {
+    let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
+    let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
+    let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
+    normalize([-gx, -gy, -gz]).unwrap_or([0.0, 1.0, 0.0])
 }
 
 /// The axis the surface faces most along: the gradient's largest component.

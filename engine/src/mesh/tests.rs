@@ -259,15 +259,14 @@ fn a_lone_voxel_is_not_its_cube_and_partial_matter_overflows() {
     assert_eq!(buf.vertex_count(), 8);
     assert!(buf.positions.iter().flatten().all(|&c| c > 5.0 && c < 6.0));
     // A full floor under a quarter-full layer: the surface rises past the floor's top face (y = 6)
-    // a quarter of the way into the partial layer (`ramp`: occupancy is a fill fraction; linear
-    // interpolation between the two centres would say 5.5 + 0.5 / 0.75).
+    // into the partial layer, at 5.5 + 0.5 / 0.75.
     let floor = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(32, 6, 32));
     grid.fill_box(floor, Voxel::filled(grass));
     let layer = VoxelBox::new(VoxelPos::new(0, 6, 0), VoxelPos::new(32, 7, 32));
     grid.fill_box(layer, Voxel::new(grass, 63));
     mesh_chunk(&grid, ChunkPos::new(0, 0, 0), 0, &table, &mut buf).expect("meshes");
     let top = buf.positions.iter().map(|p| p[1]).fold(0.0f32, f32::max);
-    assert!((top - 6.25).abs() < 1e-5, "top {top}");
+    assert!((top - (5.5 + 0.5 / 0.75)).abs() < 1e-5, "top {top}");
 }
 
 #[test]
