@@ -17,6 +17,8 @@ pub struct RunOptions {
     pub size: Option<[f32; 2]>,
     /// Save a PNG of the window here once the world is shown, then exit.
     pub screenshot: Option<PathBuf>,
+    /// Level of detail on or off for this session (`None`: the viewport's default, on).
+    pub lod: Option<bool>,
 }
 
 /// Run the editor until its window closes.
@@ -51,7 +53,10 @@ pub fn run(start: Start, options: RunOptions) -> AppResult<()> {
         "Strata",
         native,
         Box::new(move |cc| {
-            let app = EditorApp::desktop(start, cc.gl.is_some());
+            let mut app = EditorApp::desktop(start, cc.gl.is_some());
+            if let Some(lod) = options.lod {
+                app.viewport.meshes.lod_enabled = lod;
+            }
             Ok(Box::new(Shell { app, capture }))
         }),
     )
