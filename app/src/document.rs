@@ -22,7 +22,7 @@ use strata_engine::floating::{delete_pieces, FloatingPiece};
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::history::History;
 use strata_engine::light::{LightMap, LightPatch, SolidVolume};
-use strata_engine::physics::{PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
+use strata_engine::physics::{PhysicsRefresh, PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
 use strata_engine::progress::Progress;
 use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
@@ -31,6 +31,8 @@ use strata_engine::voxel::{MaterialTable, VoxelBox};
 
 use crate::region_op::RegionOp;
 use crate::AppResult;
+
+pub mod region_job;
 
 /// Something that keeps state derived from the voxels and must see every change. The viewport and
 /// every panel are told the same way; this trait is for consumers outside the panel registry.
@@ -63,6 +65,8 @@ pub struct Document {
     relit_pending: VoxelBox,
     /// The region selection, inside the world's bounds.
     selection: Option<VoxelBox>,
+    /// Bumped by every change to the voxels (a background region write checks it before installing).
+    edits: u64,
 }
 
 impl Document {
@@ -85,6 +89,7 @@ impl Document {
             relit: Vec::new(),
             relit_pending: VoxelBox::default(),
             selection: None,
+            edits: 0,
         }
     }
 
@@ -196,6 +201,21 @@ impl Document {
             return;
         }
         self.physics.on_edit(&self.project.grid, changed);
+        self.published_edit(changed);
+    }
+
+    /// [`Document::changed`] with the physics refresh computed elsewhere (a background region
+    /// write computes it on its copy of the chunks).
+    fn changed_refreshed(&mut self, changed: VoxelBox, refresh: PhysicsRefresh) {
+        if changed.is_empty() {
+            return;
+        }
+        self.physics.on_edit_refreshed(refresh);
+        self.published_edit(changed);
+    }
+
+    /// Everything [`Document::changed`] does after physics.
+    fn published_edit(&mut self, changed: VoxelBox) {
         if let Some(light) = self.project.light.as_mut() {
             light.mark_stale(changed);
             let reach = light.settings().reach().ceil() as i32;
@@ -206,6 +226,7 @@ impl Document {
         }
         self.published.push(changed);
         self.revision += 1;
+        self.edits += 1;
     }
 
     fn flush_relit(&mut self) {

@@ -19,6 +19,8 @@ pub struct RunOptions {
     pub size: Option<[f32; 2]>,
     /// Save a PNG of the window here once the world is shown, then exit.
     pub screenshot: Option<PathBuf>,
+    /// Level of detail on or off for this session (`None`: the viewport's default, on).
+    pub lod: Option<bool>,
 }
 
 /// Samples per pixel of the window's multisampled anti-aliasing.
@@ -105,7 +107,10 @@ fn launch(
         "Strata",
         native,
         Box::new(move |cc| {
-            let app = EditorApp::desktop(start, cc.gl.is_some());
+            let mut app = EditorApp::desktop(start, cc.gl.is_some());
+            if let Some(lod) = options.lod {
+                app.viewport.meshes.lod_enabled = lod;
+            }
             Ok(Box::new(Shell {
                 app,
                 capture,

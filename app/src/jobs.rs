@@ -182,6 +182,9 @@ pub struct Finished {
     pub owner: Option<&'static str>,
     /// Its result.
     pub result: AppResult<JobOutput>,
+    /// True when Cancel was pressed, even if the job finished anyway (a result that writes the
+    /// document is then dropped).
+    pub cancelled: bool,
 }
 
 /// Every running job: at most one modal (document, save or export) job and any background jobs.
@@ -189,6 +192,7 @@ pub struct Finished {
 pub struct JobRunner {
     modal: Option<Job>,
     background: Vec<Job>,
+    held: bool,
 }
 
 impl JobRunner {
@@ -239,9 +243,18 @@ impl JobRunner {
         }
     }
 
+    /// While `held`, [`JobRunner::poll`] hands back nothing: jobs keep running and their results
+    /// wait (tests step frames while a job still shows its progress).
+    pub fn hold(&mut self, held: bool) {
+        self.held = held;
+    }
+
     /// Jobs that finished since the last call.
     pub fn poll(&mut self) -> Vec<Finished> {
         let mut done = Vec::new();
+        if self.held {
+            return done;
+        }
         if let Some(result) = self.modal.as_ref().and_then(Job::poll) {
             if let Some(job) = self.modal.take() {
                 done.push(finished(&job, result));
@@ -264,11 +277,13 @@ impl JobRunner {
     pub fn wait_modal(&mut self) -> Option<Finished> {
         let job = self.modal.take()?;
         let (label, kind, owner) = (job.label.clone(), job.kind, job.owner);
+        let cancelled = job.progress.is_cancelled();
         Some(Finished {
             label,
             kind,
             owner,
             result: job.wait(),
+            cancelled,
         })
     }
 
@@ -281,11 +296,13 @@ impl JobRunner {
         mine.into_iter()
             .map(|job| {
                 let (label, kind, owner) = (job.label.clone(), job.kind, job.owner);
+                let cancelled = job.progress.is_cancelled();
                 Finished {
                     label,
                     kind,
                     owner,
                     result: job.wait(),
+                    cancelled,
                 }
             })
             .collect()
@@ -298,6 +315,7 @@ fn finished(job: &Job, result: AppResult<JobOutput>) -> Finished {
         kind: job.kind,
         owner: job.owner,
         result,
+        cancelled: job.progress.is_cancelled(),
     }
 }
 

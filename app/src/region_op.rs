@@ -4,13 +4,14 @@
 //!
 //! ```text
 //!   RegionOp::Place { clear, region, at, mode }   clear (to Air) then paste: paste, move, rotate
+//!   RegionOp::Turn { sel, axis, mirror }          copy sel, turn or mirror it, clear, paste centred
 //!   RegionOp::Fill { b, fill }                    fill, fill only Air
 //!   RegionOp::Delete(b)                           to Air
 //! ```
 
 use std::sync::Arc;
 
-use strata_engine::region::{Fill, PasteMode, Region, RegionEdit};
+use strata_engine::region::{center_anchor, Axis, Fill, PasteMode, Region, RegionEdit};
 use strata_engine::voxel::{VoxelBox, VoxelPos};
 use strata_engine::{Error, Result};
 
@@ -27,6 +28,17 @@ pub enum RegionOp {
         at: VoxelPos,
         /// How pasted voxels combine with the world's.
         mode: PasteMode,
+    },
+    /// Turn the voxels of `sel` a quarter turn about `axis` (or, with `mirror`, flip them on it) in
+    /// place: the copy and the turn happen inside the edit, so a large selection's whole change runs
+    /// off the UI thread. A turned box stays centred where it was.
+    Turn {
+        /// The box turned.
+        sel: VoxelBox,
+        /// The axis.
+        axis: Axis,
+        /// Mirror instead of turning.
+        mirror: bool,
     },
     /// Fill a box.
     Fill {
@@ -49,6 +61,7 @@ impl RegionOp {
                 let placed = region.placed_at(*at);
                 clear.map_or(placed, |c| c.union(&placed))
             }
+            RegionOp::Turn { sel, axis, mirror } => sel.union(&turned_box(*sel, *axis, *mirror)),
             RegionOp::Fill { b, .. } | RegionOp::Delete(b) => *b,
         }
     }
@@ -84,6 +97,21 @@ impl RegionOp {
                 changed.push(placed);
                 Ok(changed)
             }
+            RegionOp::Turn { sel, axis, mirror } => {
+                let source = edit.copy(*sel)?;
+                let region = if *mirror {
+                    source.mirrored(*axis)
+                } else {
+                    source.rotated(*axis, 1)
+                };
+                let place = RegionOp::Place {
+                    clear: Some(*sel),
+                    at: turned_box(*sel, *axis, *mirror).min,
+                    region: Arc::new(region),
+                    mode: PasteMode::Replace,
+                };
+                place.run(edit, bounds)
+            }
             RegionOp::Fill { b, fill } => {
                 let b = b.intersect(&bounds);
                 if b.is_empty() {
@@ -100,4 +128,16 @@ impl RegionOp {
             }
         }
     }
+}
+
+/// Where the voxels of `sel` land when turned a quarter turn about `axis` (the two other edges swap)
+/// and kept centred, or mirrored on it (the same box).
+pub fn turned_box(sel: VoxelBox, axis: Axis, mirror: bool) -> VoxelBox {
+    let mut size = sel.size().map(|s| u32::try_from(s).unwrap_or(u32::MAX));
+    if mirror {
+        return VoxelBox::from_min_size(sel.min, size);
+    }
+    let (a, b) = axis.others();
+    size.swap(a.index(), b.index());
+    VoxelBox::from_min_size(center_anchor(sel, size), size)
 }

@@ -96,6 +96,8 @@ fn check_path(app: &mut EditorApp, seen: &Arc<Mutex<Seen>>, what: &str, actions:
     assert_eq!(app.viewport.meshes.urgent_count(), 0);
     let urgent_before = 0;
     app.apply_all(actions);
+    // A write over `sync_voxels` runs as a job: wait for it and install it.
+    app.wait_for_job();
     let after = grid(app);
     let boxes = seen.lock().expect("lock").boxes.clone();
     let changed = covered(&before, &after, world, &boxes);
@@ -184,7 +186,7 @@ fn every_edit_path_reaches_every_consumer() {
         ),
         ("region delete", RegionOp::Delete(b)),
     ];
-    for (what, op) in region_paths {
+    for (what, op) in region_paths.clone() {
         check_path(
             &mut app,
             &seen,
@@ -198,6 +200,21 @@ fn every_edit_path_reaches_every_consumer() {
     }
     check_path(&mut app, &seen, "undo", vec![Action::Undo]);
     check_path(&mut app, &seen, "redo", vec![Action::Redo]);
+    // The same region paths, undo and redo as background jobs (every write over the threshold).
+    app.sync_voxels = 0;
+    for (what, op) in region_paths {
+        app.apply_all(vec![Action::Region {
+            name: what.into(),
+            op,
+            select: None,
+        }]);
+        assert!(app.busy(), "{what} runs as a job");
+        app.wait_for_job();
+        check_path(&mut app, &seen, "undo job", vec![Action::Undo]);
+        check_path(&mut app, &seen, "redo job", vec![Action::Redo]);
+    }
+    check_path(&mut app, &seen, "history jump job", vec![Action::JumpTo(2)]);
+    app.sync_voxels = strata::document::region_job::SYNC_VOXELS;
     check_path(&mut app, &seen, "history jump", vec![Action::JumpTo(0)]);
     assert!(
         (surface_y(&mut app, 48.5, 48.5) - ground).abs() < 1e-3,

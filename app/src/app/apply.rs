@@ -7,12 +7,27 @@ use eframe::egui;
 
 use super::EditorApp;
 use crate::action::{Action, Guarded};
+use crate::document::region_job::RegionWork;
 use crate::document::Document;
 use crate::file_browser::FileBrowser;
 use crate::files::{self, NativeAnswer, PathPurpose};
 use crate::keymap::Command;
 use crate::panels::{self, View};
 use crate::viewport::camera::AxisView;
+
+/// Undoing (or redoing) `count` steps as a background job, when they restore more than `limit`
+/// voxels.
+fn large_history_write(
+    doc: &mut Document,
+    redo: bool,
+    count: usize,
+    limit: u64,
+) -> Option<RegionWork> {
+    if count == 0 || doc.history_voxels(redo, count) <= limit {
+        return None;
+    }
+    doc.prepare_history(redo, count)
+}
 
 impl EditorApp {
     /// Run `action` now if nothing unsaved would be lost, else ask first.
@@ -159,18 +174,32 @@ impl EditorApp {
             }
             Action::Undo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
+                    if let Some(work) = large_history_write(doc, false, 1, self.sync_voxels) {
+                        self.start_job(work.job());
+                        return;
+                    }
                     let r = doc.undo();
                     self.edit_result(r, "Undid", "Nothing to undo");
                 }
             }
             Action::Redo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
+                    if let Some(work) = large_history_write(doc, true, 1, self.sync_voxels) {
+                        self.start_job(work.job());
+                        return;
+                    }
                     let r = doc.redo();
                     self.edit_result(r, "Redid", "Nothing to redo");
                 }
             }
             Action::JumpTo(n) if idle => {
                 if let Some(doc) = self.doc.as_mut() {
+                    let have = doc.history().undo_len();
+                    let (redo, count) = (n > have, n.abs_diff(have));
+                    if let Some(work) = large_history_write(doc, redo, count, self.sync_voxels) {
+                        self.start_job(work.job());
+                        return;
+                    }
                     match doc.jump_to(n) {
                         Ok(0) => {}
                         Ok(k) if k < 0 => self.message = format!("Undid {} steps", -k),
@@ -239,6 +268,11 @@ impl EditorApp {
             }
             Action::Region { name, op, select } if idle => {
                 if let Some(doc) = self.doc.as_mut() {
+                    if doc.region_voxels(&op) > self.sync_voxels {
+                        let work = doc.prepare_region_edit(&name, op, select);
+                        self.start_job(work.job());
+                        return;
+                    }
                     match doc.region_edit(&name, &op) {
                         Ok(changed) if changed.is_empty() => {
                             self.message = format!("{name}: nothing changed");

@@ -90,6 +90,9 @@ pub struct EditorApp {
     pub keymap: Keymap,
     /// Running jobs.
     pub jobs: JobRunner,
+    /// Region writes touching more voxels than this run as background jobs
+    /// ([`crate::document::region_job::SYNC_VOXELS`]; tests lower it).
+    pub sync_voxels: u64,
     /// Modal prompts.
     pub dialogs: Dialogs,
     /// The last status message.
@@ -138,6 +141,7 @@ impl EditorApp {
             prefs,
             keymap,
             jobs: JobRunner::default(),
+            sync_voxels: crate::document::region_job::SYNC_VOXELS,
             dialogs: Dialogs {
                 recover,
                 ..Default::default()

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::{EditorApp, AUTOSAVE};
 use crate::action::Action;
 use crate::autosave::{self, RecoveryInfo};
+use crate::document::region_job::{RegionWritten, REGION_WRITE};
 use crate::document::Document;
 use crate::files::{self, PathPurpose};
 use crate::jobs::{Finished, JobOutput};
@@ -49,6 +50,9 @@ impl EditorApp {
             }
             Ok(JobOutput::Autosaved { revision }) => self.autosaved_revision = revision,
             Ok(JobOutput::Wrote { message }) => self.message = message,
+            Ok(JobOutput::Panel(output)) if finished.owner == Some(REGION_WRITE) => {
+                self.install_region_write(output, finished.cancelled);
+            }
             Ok(JobOutput::Panel(output)) => self.panel_job(finished.owner, Ok(output), &mut out),
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
                 self.after_save = None;
@@ -67,6 +71,21 @@ impl EditorApp {
         }
         let _ = finished.kind;
         self.apply_all(out);
+    }
+
+    /// Install a background region write, unless Cancel was pressed before it came back.
+    fn install_region_write(&mut self, output: Box<dyn std::any::Any + Send>, cancelled: bool) {
+        let (Ok(done), Some(doc)) = (output.downcast::<RegionWritten>(), self.doc.as_mut()) else {
+            return;
+        };
+        if cancelled {
+            self.message = "Cancelled: nothing changed".into();
+            return;
+        }
+        match doc.install_region(*done) {
+            Ok(message) => self.message = message,
+            Err(e) => self.dialogs.error = Some(e.to_string()),
+        }
     }
 
     /// Hand a job's result to the panel that started it, if a panel did.

@@ -68,6 +68,7 @@ impl FramesArgs {
             RunOptions {
                 size,
                 screenshot: None,
+                lod: None,
             },
             bench,
             self.msaa,

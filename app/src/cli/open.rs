@@ -1,5 +1,6 @@
-//! `strata open FILE [--screenshot OUT.png] [--window-size W,H]`: the editor on a project file; with
-//! `--screenshot` it saves a PNG of the window once the world is drawn, then exits.
+//! `strata open FILE [--screenshot OUT.png] [--window-size W,H] [--lod on|off]`: the editor on a
+//! project file; with `--screenshot` it saves a PNG of the window once the world is drawn, then exits.
+//! `--lod off` meshes every chunk at full resolution (to compare against the mip levels).
 
 use std::path::PathBuf;
 
@@ -19,6 +20,9 @@ pub struct OpenArgs {
     /// Window size in points, W,H (default 1280,800).
     #[arg(long)]
     window_size: Option<String>,
+    /// Level of detail for distant chunks: `on` (the default) or `off` (full resolution everywhere).
+    #[arg(long, value_parser = ["on", "off"])]
+    lod: Option<String>,
 }
 
 impl OpenArgs {
@@ -42,6 +46,7 @@ impl OpenArgs {
             RunOptions {
                 size,
                 screenshot: self.screenshot,
+                lod: self.lod.map(|l| l == "on"),
             },
         )
     }

@@ -31,7 +31,7 @@
 mod biome;
 mod biome_map;
 mod caves;
-mod column;
+pub(crate) mod column;
 mod heightmap;
 mod materials;
 mod math;

@@ -12,6 +12,7 @@ mod serial;
 use std::collections::VecDeque;
 
 use crate::codec::lz4::PackedVoxels;
+use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{Voxel, VoxelBox};
 use crate::Result;
@@ -229,21 +230,7 @@ impl History {
     /// When a packed box fails to decode (only possible for a corrupt loaded history); the grid may
     /// then be partly restored.
     pub fn undo(&mut self, grid: &mut Grid) -> Result<Option<String>> {
-        self.end_group();
-        let Some(mut step) = self.undo.pop_back() else {
-            return Ok(None);
-        };
-        let mut scratch = Vec::new();
-        for snap in step.boxes.iter_mut().rev() {
-            let after = capture(grid, snap.region, &mut scratch);
-            restore(grid, snap.region, &snap.before, &mut scratch)?;
-            self.used_bytes += after.bytes.len();
-            self.used_bytes -= snap.after.replace(after).map_or(0, |a| a.bytes.len());
-        }
-        let name = step.name.clone();
-        self.redo.push(step);
-        self.enforce_budget();
-        Ok(Some(name))
+        self.undo_with(grid, &Progress::new())
     }
 
     /// Redo the most recently undone step; returns its name.
@@ -251,20 +238,153 @@ impl History {
     /// # Errors
     /// As for [`History::undo`].
     pub fn redo(&mut self, grid: &mut Grid) -> Result<Option<String>> {
+        self.redo_with(grid, &Progress::new())
+    }
+
+    /// A history holding copies of the `count` newest undo steps alone (closing an open group
+    /// first), to undo them on another thread against [`Grid::copy_chunks`] of
+    /// [`History::regions`]; [`History::install_undone`] takes the result back. `None` when fewer
+    /// steps are there.
+    pub fn copy_undo(&mut self, count: usize) -> Option<History> {
+        self.end_group();
+        let first = self.undo.len().checked_sub(count)?;
+        let mut copy = History::new(self.budget_bytes);
+        copy.undo = self.undo.range(first..).cloned().collect();
+        copy.recount();
+        Some(copy)
+    }
+
+    /// A history holding copies of the `count` next redo steps alone, for
+    /// [`History::install_redone`]; `None` when fewer steps are there.
+    pub fn copy_redo(&mut self, count: usize) -> Option<History> {
+        self.end_group();
+        let first = self.redo.len().checked_sub(count)?;
+        let mut copy = History::new(self.budget_bytes);
+        copy.redo = self.redo[first..].to_vec();
+        copy.recount();
+        Some(copy)
+    }
+
+    /// Take back a [`History::copy_undo`] whose steps were all undone: our newest undo steps move to
+    /// the redo stack as the copy holds them (with the voxels redo puts back).
+    pub fn install_undone(&mut self, copy: History) {
+        self.end_group();
+        for step in &copy.redo {
+            let ours = self.undo.pop_back();
+            debug_assert_eq!(ours.map(|s| s.name), Some(step.name.clone()));
+        }
+        self.redo.extend(copy.redo);
+        self.recount();
+        self.enforce_budget();
+    }
+
+    /// Take back a [`History::copy_redo`] whose steps were all redone: our next redo steps move to
+    /// the undo stack.
+    pub fn install_redone(&mut self, copy: History) {
+        self.end_group();
+        for step in &copy.undo {
+            let ours = self.redo.pop();
+            debug_assert_eq!(ours.map(|s| s.name), Some(step.name.clone()));
+        }
+        self.undo.extend(copy.undo);
+        self.recount();
+        self.enforce_budget();
+    }
+
+    /// Append the undo steps of `other` (recorded on a copy of the grid's chunks) as our newest
+    /// steps; clears the redo stack when there is one to append.
+    pub fn append(&mut self, other: History) {
+        self.end_group();
+        if other.undo.is_empty() {
+            return;
+        }
+        self.clear_redo();
+        self.undo.extend(other.undo);
+        self.recount();
+        self.enforce_budget();
+    }
+
+    /// The bounding box of each undo and redo step (what a copy of the chunks must cover to undo
+    /// or redo them elsewhere).
+    pub fn regions(&self) -> Vec<VoxelBox> {
+        let steps = self.undo.iter().chain(&self.redo).chain(&self.open);
+        steps.filter_map(bounding).collect()
+    }
+
+    /// Voxels the `count` newest undo steps (or, with `redo`, the next redo steps) restore, counting
+    /// each step's bounding box: how long undoing them will take.
+    pub fn voxels_to(&self, redo: bool, count: usize) -> u64 {
+        let volume = |s: &Step| bounding(s).map_or(0, |b| b.volume() as u64);
+        if redo {
+            self.redo.iter().rev().take(count).map(volume).sum()
+        } else {
+            let open = self.open.iter().filter(|s| !s.boxes.is_empty());
+            open.chain(self.undo.iter().rev())
+                .take(count)
+                .map(volume)
+                .sum()
+        }
+    }
+
+    /// [`History::undo`], checking `progress` before each box. Made for copies
+    /// ([`History::copy_undo`]): after [`crate::Error::Cancelled`] the grid and this history are part
+    /// way through the step and are meant to be dropped.
+    ///
+    /// # Errors
+    /// As for [`History::undo`]; [`crate::Error::Cancelled`].
+    pub fn undo_with(&mut self, grid: &mut Grid, progress: &Progress) -> Result<Option<String>> {
+        self.end_group();
+        let Some(mut step) = self.undo.pop_back() else {
+            return Ok(None);
+        };
+        let mut scratch = Vec::new();
+        for snap in step.boxes.iter_mut().rev() {
+            progress.check()?;
+            let after = capture(grid, snap.region, &mut scratch);
+            restore(grid, snap.region, &snap.before, &mut scratch)?;
+            self.used_bytes += after.bytes.len();
+            self.used_bytes -= snap.after.replace(after).map_or(0, |a| a.bytes.len());
+            progress.advance(1);
+        }
+        let name = step.name.clone();
+        self.redo.push(step);
+        self.enforce_budget();
+        Ok(Some(name))
+    }
+
+    /// [`History::redo`], checking `progress` before each box; as for [`History::undo_with`], made
+    /// for copies.
+    ///
+    /// # Errors
+    /// As for [`History::redo`]; [`crate::Error::Cancelled`].
+    pub fn redo_with(&mut self, grid: &mut Grid, progress: &Progress) -> Result<Option<String>> {
         self.end_group();
         let Some(mut step) = self.redo.pop() else {
             return Ok(None);
         };
         let mut scratch = Vec::new();
         for snap in &mut step.boxes {
+            progress.check()?;
             if let Some(after) = snap.after.take() {
                 restore(grid, snap.region, &after, &mut scratch)?;
                 self.used_bytes -= after.bytes.len();
             }
+            progress.advance(1);
         }
         let name = step.name.clone();
         self.undo.push_back(step);
         Ok(Some(name))
+    }
+
+    /// Boxes in the `count` newest undo steps (or next redo steps): progress units of
+    /// [`History::undo_with`] and [`History::redo_with`].
+    pub fn box_count(&self, redo: bool, count: usize) -> u64 {
+        let n = |s: &Step| s.boxes.len() as u64;
+        if redo {
+            self.redo.iter().rev().take(count).map(n).sum()
+        } else {
+            self.undo.iter().rev().take(count).map(n).sum()
+        }
     }
 
     fn clear_redo(&mut self) {

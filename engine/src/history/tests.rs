@@ -4,6 +4,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
+use crate::progress::Progress;
 use crate::voxel::VoxelPos;
 
 /// The region every random edit stays inside: crosses chunk borders and negative coordinates.
@@ -291,4 +292,61 @@ fn a_discarded_group_restores_the_grid_and_leaves_no_step() {
     assert_eq!((history.undo_len(), history.used_bytes()), (1, used));
     history.discard_group(&mut grid).expect("nothing open");
     assert_eq!(history.undo_len(), 1);
+}
+
+#[test]
+fn steps_undone_redone_and_recorded_on_copies_install_like_in_place() {
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let mut grid = Grid::new();
+    let mut history = History::default();
+    for i in 0..4 {
+        let b = random_box(&mut rng);
+        let v = random_voxels(&mut rng, b.volume());
+        history.apply(&mut grid, b, &format!("step {i}"), |g| g.write_box(b, &v));
+    }
+    let progress = Progress::new();
+    // Undo two steps in place, and the same two on a copy of their chunks.
+    let (mut g_in, mut h_in) = (grid.clone(), history.clone());
+    for _ in 0..2 {
+        h_in.undo(&mut g_in).expect("undo");
+    }
+    let mut copy = history.copy_undo(2).expect("two steps");
+    let regions = copy.regions();
+    let mut part = grid.copy_chunks(&regions);
+    assert_eq!(copy.box_count(false, 2), 2);
+    for _ in 0..2 {
+        copy.undo_with(&mut part, &progress).expect("undo");
+    }
+    grid.replace_chunks(&regions, part);
+    history.install_undone(copy);
+    assert_eq!((&grid, &history), (&g_in, &h_in));
+    // Redo one of them both ways.
+    h_in.redo(&mut g_in).expect("redo");
+    let mut copy = history.copy_redo(1).expect("one step");
+    let regions = copy.regions();
+    let mut part = grid.copy_chunks(&regions);
+    copy.redo_with(&mut part, &progress).expect("redo");
+    grid.replace_chunks(&regions, part);
+    history.install_redone(copy);
+    assert_eq!((&grid, &history), (&g_in, &h_in));
+    // A new step recorded on a copy clears the redo stack like one recorded in place.
+    let b = random_box(&mut rng);
+    let v = random_voxels(&mut rng, b.volume());
+    h_in.apply(&mut g_in, b, "new", |g| g.write_box(b, &v));
+    let mut part = grid.copy_chunks(&[b]);
+    let mut fresh = History::new(history.budget_bytes());
+    fresh.apply(&mut part, b, "new", |g| g.write_box(b, &v));
+    grid.replace_chunks(&[b], part);
+    history.append(fresh);
+    assert_eq!((&grid, &history), (&g_in, &h_in));
+    assert_eq!(history.redo_len(), 0);
+    // A cancelled undo on a copy reports it.
+    let mut copy = history.copy_undo(1).expect("one step");
+    let mut part = grid.copy_chunks(&copy.regions());
+    progress.cancel();
+    assert!(matches!(
+        copy.undo_with(&mut part, &progress),
+        Err(crate::Error::Cancelled)
+    ));
+    assert!(history.copy_undo(99).is_none());
 }

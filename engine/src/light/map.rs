@@ -4,9 +4,14 @@
 //! ```text
 //!   LightMap
 //!     settings                     LightSettings of the bake
-//!     chunks: ChunkPos ─> ChunkLight { index: [u16] (z·1024 + y·32 + x, ascending), rgb: [[u16; 3]] }
+//!     chunks: ChunkPos ─> ChunkLight { index: [u16] (z·1024 + y·32 + x, ascending), rgb: [[u16; 3]],
+//!                                      extent: [WalkExtent] (the box each voxel's walks visited) }
 //!     stale: [(id, changed box)]   each box makes stale every voxel within `settings.reach()` of it
 //! ```
+//!
+//! A stale box is only a bound: the light that actually needs a re-bake is that of the voxels whose
+//! walk extent meets a stale box, and of the surface voxels next to it (their faces may have
+//! changed). [`LightMap::stale_request`] lists the first, [`crate::light::rebake`] finds the second.
 //!
 //! Light is linear RGB in units of 1/4096 ([`LIGHT_ONE`]): 4096 is a surface that receives the full
 //! colour of every particle of one kind, and values up to 16 hold HDR sun and sky colours.
@@ -21,7 +26,7 @@ use rustc_hash::FxHashMap;
 
 use super::settings::LightSettings;
 use super::solid::SolidVolume;
-use super::walk::LIGHT_ONE;
+use super::walk::{WalkExtent, LIGHT_ONE};
 use crate::voxel::{ChunkPos, VoxelBox, VoxelPos, CHUNK_SIZE};
 use crate::{Error, Result};
 
@@ -35,6 +40,22 @@ pub(crate) struct ChunkLight {
     pub index: Vec<u16>,
     /// Light of each voxel, 1/4096 units.
     pub rgb: Vec<[u16; 3]>,
+    /// The box each voxel's walks visited ([`WalkExtent::UNKNOWN`] when loaded from a file).
+    pub extent: Vec<WalkExtent>,
+}
+
+/// Sort key of the light map: chunk Z, Y, X, then Z, Y, X inside the chunk.
+pub(crate) fn order_key(p: VoxelPos) -> (i32, i32, i32, u16) {
+    let c = p.chunk();
+    (c.z, c.y, c.x, local_index(p))
+}
+
+impl ChunkLight {
+    fn push(&mut self, (i, rgb, extent): (u16, [u16; 3], WalkExtent)) {
+        self.index.push(i);
+        self.rgb.push(rgb);
+        self.extent.push(extent);
+    }
 }
 
 /// Local index of `p` inside its chunk.
@@ -85,23 +106,29 @@ pub(crate) fn grown(b: &VoxelBox, r: i32) -> VoxelBox {
     )
 }
 
-/// What a re-bake of the stale regions needs: the settings and the stale boxes with their ids.
-/// Cheap to clone and `Send`, so a job can take it off the UI thread.
+/// What a re-bake of the stale regions needs: the settings, the stale boxes with their ids and the
+/// lit voxels whose walks reached them. Cheap to clone and `Send`, so a job can take it off the UI
+/// thread.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RebakeRequest {
     /// Settings of the light being patched.
     pub settings: LightSettings,
     /// The stale boxes to re-bake, with their ids.
     pub boxes: Vec<(u64, VoxelBox)>,
+    /// Lit voxels whose walk extent meets a stale box, sorted like the light map.
+    pub reached: Vec<VoxelPos>,
 }
 
-/// New light for the surface voxels within reach of some changed boxes, to be installed with
-/// [`LightMap::apply`].
+/// A re-baked voxel: position, light (1/4096 units) and walk extent.
+pub(crate) type Entry = (VoxelPos, [u16; 3], WalkExtent);
+
+/// New light for the surface voxels an edit may have changed (those whose walks reached a changed
+/// box, and those next to one), to be installed with [`LightMap::apply`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct LightPatch {
     pub(crate) request: RebakeRequest,
     /// New light, sorted by chunk (Z, Y, X) then local index.
-    pub(crate) entries: Vec<(VoxelPos, [u16; 3])>,
+    pub(crate) entries: Vec<Entry>,
 }
 
 impl LightPatch {
@@ -115,13 +142,17 @@ impl LightPatch {
         self.entries.is_empty()
     }
 
-    /// True when the patch replaces the light of `p`.
+    /// True when the patch replaces the light of `p`: it carries new light for `p`, or `p` lies
+    /// next to a changed box (where light may disappear with the surface).
     pub fn covers(&self, p: VoxelPos) -> bool {
-        let reach = self.request.settings.reach();
         self.request
             .boxes
             .iter()
-            .any(|(_, b)| within_reach(p, b, reach))
+            .any(|(_, b)| grown(b, 1).contains(p))
+            || self
+                .entries
+                .binary_search_by_key(&order_key(p), |e| order_key(e.0))
+                .is_ok()
     }
 }
 
@@ -156,14 +187,23 @@ impl LightMap {
     }
 
     /// A map from entries sorted by chunk (Z, Y, X), then local index, without duplicates.
-    pub(crate) fn from_sorted(settings: LightSettings, entries: &[(VoxelPos, [u16; 3])]) -> Self {
+    pub(crate) fn from_sorted(settings: LightSettings, entries: &[Entry]) -> Self {
         let mut map = Self::new(settings);
-        for &(p, rgb) in entries {
+        for &(p, rgb, extent) in entries {
             let c = map.chunks.entry(p.chunk()).or_default();
             c.index.push(local_index(p));
             c.rgb.push(rgb);
+            c.extent.push(extent);
         }
         map
+    }
+
+    /// The walk extent recorded for lit voxel `p` ([`WalkExtent::UNKNOWN`] for light loaded from a
+    /// file), if it is a lit voxel.
+    pub fn extent(&self, p: VoxelPos) -> Option<WalkExtent> {
+        let c = self.chunks.get(&p.chunk())?;
+        let i = c.index.binary_search(&local_index(p)).ok()?;
+        Some(c.extent[i])
     }
 
     /// The settings the light was baked with.
@@ -291,16 +331,40 @@ impl LightMap {
         self.stale.iter().map(|s| grown(&s.1, r)).collect()
     }
 
-    /// What a job needs to re-bake the stale regions ([`crate::light::rebake`]).
+    /// What a job needs to re-bake the stale regions ([`crate::light::rebake`]): the stale boxes and
+    /// the lit voxels whose walk extents meet one. Reads only the chunks within reach of a box.
     pub fn stale_request(&self) -> RebakeRequest {
+        let reach = self.settings.reach();
+        let r = reach.ceil() as i32 + 1;
+        let mut touched: Vec<ChunkPos> = self
+            .stale
+            .iter()
+            .flat_map(|(_, b)| grown(b, r).chunks().collect::<Vec<_>>())
+            .collect();
+        touched.sort_unstable_by_key(|p| (p.z, p.y, p.x));
+        touched.dedup();
+        let mut reached = Vec::new();
+        for c in touched {
+            let Some(l) = self.chunks.get(&c) else {
+                continue;
+            };
+            for (&i, e) in l.index.iter().zip(&l.extent) {
+                let p = voxel_at(c, i);
+                if self.stale.iter().any(|(_, b)| e.may_reach(p, b, reach)) {
+                    reached.push(p);
+                }
+            }
+        }
         RebakeRequest {
             settings: self.settings,
             boxes: self.stale.clone(),
+            reached,
         }
     }
 
-    /// Install a patch: replace the light of every voxel it covers by its light and clear the stale
-    /// boxes it re-baked. Boxes marked after its request was taken stay stale.
+    /// Install a patch: drop the light of the voxels next to its changed boxes, replace the light of
+    /// every voxel it carries, and clear the stale boxes it re-baked. Boxes marked after its request
+    /// was taken stay stale.
     ///
     /// # Errors
     /// [`Error::Invalid`] when the patch was baked with other settings (the map was re-baked since);
@@ -311,44 +375,47 @@ impl LightMap {
                 "the light was re-baked with other settings since this patch started".into(),
             ));
         }
-        let r = self.settings.reach().ceil() as i32 + 1;
-        let mut touched: Vec<ChunkPos> = patch
+        let near: Vec<VoxelBox> = patch
             .request
             .boxes
             .iter()
-            .flat_map(|(_, b)| grown(b, r).chunks().collect::<Vec<_>>())
+            .map(|(_, b)| grown(b, 1))
             .collect();
-        touched.sort_unstable_by_key(|p| (p.z, p.y, p.x));
-        touched.dedup();
-        for c in touched {
-            let Some(l) = self.chunks.get_mut(&c) else {
-                continue;
-            };
-            let mut keep = ChunkLight::default();
-            for (&i, &rgb) in l.index.iter().zip(&l.rgb) {
-                if !patch.covers(voxel_at(c, i)) {
-                    keep.index.push(i);
-                    keep.rgb.push(rgb);
-                }
-            }
-            *l = keep;
-        }
-        let mut fresh: FxHashMap<ChunkPos, Vec<(u16, [u16; 3])>> = FxHashMap::default();
-        for &(p, rgb) in &patch.entries {
+        let mut fresh: FxHashMap<ChunkPos, Vec<(u16, [u16; 3], WalkExtent)>> = FxHashMap::default();
+        for &(p, rgb, extent) in &patch.entries {
             fresh
                 .entry(p.chunk())
                 .or_default()
-                .push((local_index(p), rgb));
+                .push((local_index(p), rgb, extent));
         }
-        for (c, new) in fresh {
+        let mut touched: Vec<ChunkPos> = near.iter().flat_map(|b| b.chunks()).collect();
+        touched.extend(fresh.keys().copied());
+        touched.sort_unstable_by_key(|p| (p.z, p.y, p.x));
+        touched.dedup();
+        for c in touched {
+            let new = fresh.remove(&c).unwrap_or_default();
             let l = self.chunks.entry(c).or_default();
-            let mut all: Vec<(u16, [u16; 3])> =
-                l.index.iter().copied().zip(l.rgb.iter().copied()).collect();
-            all.extend(new);
-            all.sort_unstable_by_key(|e| e.0);
-            all.dedup_by_key(|e| e.0);
-            l.index = all.iter().map(|e| e.0).collect();
-            l.rgb = all.iter().map(|e| e.1).collect();
+            let mut merged = ChunkLight::default();
+            let mut k = 0;
+            for ((&i, &rgb), &extent) in l.index.iter().zip(&l.rgb).zip(&l.extent) {
+                while k < new.len() && new[k].0 < i {
+                    merged.push(new[k]);
+                    k += 1;
+                }
+                if k < new.len() && new[k].0 == i {
+                    merged.push(new[k]);
+                    k += 1;
+                    continue;
+                }
+                let p = voxel_at(c, i);
+                if !near.iter().any(|b| b.contains(p)) {
+                    merged.push((i, rgb, extent));
+                }
+            }
+            for &e in &new[k..] {
+                merged.push(e);
+            }
+            *l = merged;
         }
         self.chunks.retain(|_, l| !l.index.is_empty());
         let done: Vec<u64> = patch.request.boxes.iter().map(|s| s.0).collect();

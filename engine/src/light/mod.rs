@@ -59,7 +59,7 @@ pub use bake::{bake, rebake, BakeStats};
 pub use map::{LightMap, LightPatch, RebakeRequest};
 pub use settings::LightSettings;
 pub use solid::{SolidRule, SolidVolume, SurfaceVoxel, FACES};
-pub use walk::{rgb16, VoxelWalks, Walker, LIGHT_ONE};
+pub use walk::{rgb16, Bounds, Particle, VoxelWalks, WalkExtent, Walker, LIGHT_ONE};
 
 use crate::storage::Grid;
 use crate::voxel::MaterialTable;

@@ -9,6 +9,7 @@
 use super::map::{voxel_at, ChunkLight, LightMap};
 use super::settings::LightSettings;
 use super::solid::SolidVolume;
+use super::walk::WalkExtent;
 use crate::codec::Reader;
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SIZE};
@@ -187,6 +188,7 @@ pub fn from_bytes(bytes: &[u8], base: usize) -> Result<LightMap> {
         let mut l = ChunkLight {
             index: Vec::with_capacity(n),
             rgb: Vec::with_capacity(n),
+            extent: vec![WalkExtent::UNKNOWN; n],
         };
         for k in 0..n {
             let i_at = r.offset();

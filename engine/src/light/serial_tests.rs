@@ -31,9 +31,9 @@ fn golden_bytes() {
     let mut map = LightMap::from_sorted(
         tiny_settings(),
         &[
-            (VoxelPos::new(1, 0, 0), [4096, 2048, 1]),
-            (VoxelPos::new(0, 1, 0), [0, 0, 65535]),
-            (VoxelPos::new(-1, 0, 0), [7, 8, 9]),
+            (VoxelPos::new(1, 0, 0), [4096, 2048, 1], WalkExtent::UNKNOWN),
+            (VoxelPos::new(0, 1, 0), [0, 0, 65535], WalkExtent::UNKNOWN),
+            (VoxelPos::new(-1, 0, 0), [7, 8, 9], WalkExtent::UNKNOWN),
         ],
     );
     map.mark_stale(bx([0, 0, 0], [1, 2, 3]));
@@ -169,9 +169,12 @@ fn files_whose_light_does_not_fit_their_voxels_are_rejected() {
     let mut wrong = p.clone();
     // Light for a buried voxel (not a surface voxel).
     let light = wrong.light.as_mut().expect("light");
-    let mut entries: Vec<_> = light.entries().collect();
-    entries.push((VoxelPos::new(10, 1, 10), [1, 2, 3]));
-    entries.sort_by_key(|(p, _)| {
+    let mut entries: Vec<_> = light
+        .entries()
+        .map(|(p, rgb)| (p, rgb, WalkExtent::UNKNOWN))
+        .collect();
+    entries.push((VoxelPos::new(10, 1, 10), [1, 2, 3], WalkExtent::UNKNOWN));
+    entries.sort_by_key(|(p, _, _)| {
         let c = p.chunk();
         (c.z, c.y, c.x, super::map::local_index(*p))
     });

@@ -179,6 +179,11 @@ fn check_incremental(seed: u64, edits: usize, steps: u32) {
     let mut history = History::default();
     let mut vol = SolidVolume::from_grid(&grid, &t).expect("volume");
     let (mut light, _) = bake(&vol, &settings, &Progress::new()).expect("bake");
+    let loaded = rng.random_bool(0.3);
+    if loaded {
+        // Light read from a file has no walk extents: the re-bake falls back to the reach.
+        light = serial::from_bytes(&serial::to_bytes(&light), 0).expect("round trip");
+    }
     for _ in 0..edits {
         let changed = edit(&mut grid, &mut history, &mut rng);
         vol.patch(&grid, &t, changed).expect("patch");
@@ -201,6 +206,12 @@ fn check_incremental(seed: u64, edits: usize, steps: u32) {
     let (full, _) = bake(&fresh_vol, &settings, &Progress::new()).expect("full");
     assert_eq!(light.len(), full.len());
     assert!(light == full, "incremental equals full bake");
+    for (p, _) in full.entries() {
+        let (got, want) = (light.extent(p), full.extent(p));
+        if !(loaded && got == Some(WalkExtent::UNKNOWN)) {
+            assert_eq!(got, want, "walk extent of {p:?}");
+        }
+    }
 }
 
 proptest! {
@@ -227,9 +238,20 @@ fn a_rebake_touches_only_voxels_within_reach() {
     assert!(!light.is_stale(VoxelPos::new(-10, 5, -10)));
     let (patch, _) = rebake(&vol, &light.stale_request(), &Progress::new()).expect("rebake");
     assert!(patch.len() < total / 4, "{} of {total}", patch.len());
-    for (p, _) in &patch.entries {
+    for (p, _, _) in &patch.entries {
         assert!(super::map::within_reach(*p, &b, reach));
     }
+    // The walk extents narrow the re-bake well below every surface voxel within reach.
+    let in_reach = vol
+        .surface_in(vol.bounds())
+        .iter()
+        .filter(|s| super::map::within_reach(s.pos, &b, reach))
+        .count();
+    assert!(
+        patch.len() * 2 < in_reach,
+        "{} re-baked of {in_reach} within reach",
+        patch.len()
+    );
 }
 
 #[test]

@@ -17,11 +17,20 @@
 //! the sun table the same directions bent towards the sun, `normalize(u + bias · sun)`. One table is
 //! 16 KiB, so it stays in L1.
 //!
+//! Walk extents: the positions a particle takes are folded into the voxel's [`WalkExtent`], a box
+//! holding every voxel its walks tested or could have tested. A particle whose outcome is settled
+//! early (it survives because its remaining steps fit in free space) still draws its remaining
+//! steps, only to add them to the extent. The extent is what makes re-bakes small: an edit can change
+//! a voxel's light only when it changes a voxel inside that voxel's extent, because until then the
+//! walks draw the same positions and test the same bits. A minimum and maximum on every step would
+//! cost a third of the walk, so every fourth position (and the last) is added and the box is widened
+//! by two steps, which holds the positions in between.
+//!
 //! Random streams: each surface voxel has one stream per particle kind, seeded from the bake seed,
 //! the voxel's position and the kind; each particle forks its own generator from that stream. A voxel's
 //! light therefore depends only on the seed, its position and the voxels its walks can reach, never on
-//! the thread, the batch or the order voxels are visited in, and a particle that stops early (lost, or
-//! too far from everything to be lost) does not shift the draws of the next one.
+//! the thread, the batch or the order voxels are visited in, and a particle that stops early (lost)
+//! does not shift the draws of the next one.
 
 use fastrand::Rng;
 
@@ -35,6 +44,9 @@ const ONE: i64 = 1 << FRAC;
 /// Directions per table (10 bits of a draw).
 const DIRS: usize = 1024;
 const DIR_SHIFT: u32 = 64 - 10;
+/// The walk adds every `TRACK_EVERY`-th position (a power of two) and the last one to the extent,
+/// widened by `TRACK_EVERY / 2` steps: a per-step minimum and maximum cost about half a walk step.
+const TRACK_EVERY: u32 = 4;
 /// Fixed-point units of one light unit (1.0 = 4096) in stored light.
 pub const LIGHT_ONE: f32 = 4096.0;
 
@@ -42,7 +54,47 @@ pub const LIGHT_ONE: f32 = 4096.0;
 const SUN: u64 = 0x0053_756e;
 const SKY: u64 = 0x0053_6b79;
 
-type Table = Box<[[i32; 4]]>;
+/// One direction table: `DIRS` steps, fixed point, scaled by the step length (the fixed size lets
+/// the index of a 10-bit draw go without a bounds check).
+type Table = Box<[[i32; 4]; DIRS]>;
+
+/// A box holding the voxels a surface voxel's walks visited, as offsets from the voxel (inclusive):
+/// every release point and every position a particle took, up to its death or its last step.
+///
+/// Only the solidity inside this box decides the voxel's light, so an edit that changes nothing
+/// inside it leaves the light (and the extent) as they were. [`WalkExtent::UNKNOWN`] stands for
+/// light whose extent was not recorded (loaded from a file): then the whole reach counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WalkExtent {
+    /// Least offset on each axis.
+    pub lo: [i16; 3],
+    /// Greatest offset on each axis.
+    pub hi: [i16; 3],
+}
+
+impl WalkExtent {
+    /// No recorded extent.
+    pub const UNKNOWN: Self = Self {
+        lo: [i16::MIN; 3],
+        hi: [i16::MAX; 3],
+    };
+
+    /// True when walks from `pos` with this extent may test a voxel of `b`. An unknown extent
+    /// answers whether `b` lies within `reach` of `pos` (see [`LightSettings::reach`]).
+    pub fn may_reach(&self, pos: VoxelPos, b: &crate::voxel::VoxelBox, reach: f32) -> bool {
+        if *self == Self::UNKNOWN {
+            return super::map::within_reach(pos, b, reach);
+        }
+        let p = [pos.x, pos.y, pos.z].map(i64::from);
+        let (bmin, bmax) = (
+            [b.min.x, b.min.y, b.min.z].map(i64::from),
+            [b.max.x, b.max.y, b.max.z].map(i64::from),
+        );
+        (0..3).all(|a| {
+            p[a] + i64::from(self.lo[a]) < bmax[a] && p[a] + i64::from(self.hi[a]) >= bmin[a]
+        })
+    }
+}
 
 /// What one surface voxel's walks gave.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -51,8 +103,40 @@ pub struct VoxelWalks {
     pub sun: u32,
     /// Sky particles that survived.
     pub sky: u32,
-    /// Steps taken by all its particles.
+    /// Steps drawn by all its particles: each is a random draw, a position update and either a
+    /// bit test or a skipped one (free space, or a particle already sure to survive).
     pub steps: u64,
+    /// Steps that tested a bit.
+    pub tested: u64,
+    /// The box the walks visited.
+    pub extent: WalkExtent,
+}
+
+/// Box of fixed-point positions (relative to the volume origin) some walks took.
+#[derive(Debug, Clone, Copy)]
+pub struct Bounds {
+    lo: [i64; 3],
+    hi: [i64; 3],
+}
+
+impl Bounds {
+    fn add(&mut self, p: [i64; 3]) {
+        for ((lo, hi), v) in self.lo.iter_mut().zip(&mut self.hi).zip(p) {
+            *lo = (*lo).min(v);
+            *hi = (*hi).max(v);
+        }
+    }
+}
+
+/// What one particle's walk gave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Particle {
+    /// It took all its steps without entering a solid voxel.
+    pub survived: bool,
+    /// Steps drawn (all of them unless it was lost).
+    pub steps: u32,
+    /// Steps that tested a bit.
+    pub tested: u32,
 }
 
 /// Everything a walk needs, built once per bake.
@@ -85,6 +169,14 @@ fn fibonacci(n: usize) -> Vec<[f64; 3]> {
         .collect()
 }
 
+fn table(steps: impl Iterator<Item = [i32; 4]>) -> Table {
+    let mut t = Box::new([[0i32; 4]; DIRS]);
+    for (slot, d) in t.iter_mut().zip(steps) {
+        *slot = d;
+    }
+    t
+}
+
 fn to_fixed(v: [f64; 3], len: f64) -> [i32; 4] {
     let f = |c: f64| (c * len * ONE as f64).round() as i32;
     [f(v[0]), f(v[1]), f(v[2]), 0]
@@ -97,16 +189,13 @@ impl<'a> Walker<'a> {
         let sun_dir = settings.sun_unit().map(f64::from);
         let bias = f64::from(settings.sun_bias);
         let dirs = fibonacci(DIRS);
-        let sky: Table = dirs.iter().map(|&u| to_fixed(u, len)).collect();
-        let sun: Table = dirs
-            .iter()
-            .map(|u| {
-                let v = [0, 1, 2].map(|a| u[a] + bias * sun_dir[a]);
-                let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
-                let v = if n < 1e-9 { sun_dir } else { v.map(|c| c / n) };
-                to_fixed(v, len)
-            })
-            .collect();
+        let sky = table(dirs.iter().map(|&u| to_fixed(u, len)));
+        let sun = table(dirs.iter().map(|u| {
+            let v = [0, 1, 2].map(|a| u[a] + bias * sun_dir[a]);
+            let n = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+            let v = if n < 1e-9 { sun_dir } else { v.map(|c| c / n) };
+            to_fixed(v, len)
+        }));
         let max_step = sun
             .iter()
             .chain(sky.iter())
@@ -157,11 +246,13 @@ impl<'a> Walker<'a> {
             return out;
         }
         let o = self.vol.origin;
-        let centre = [sv.pos.x, sv.pos.y, sv.pos.z]
-            .iter()
-            .zip(o)
-            .map(|(&a, o)| (i64::from(a) - i64::from(o)) * ONE + ONE / 2)
-            .collect::<Vec<_>>();
+        let voxel = [sv.pos.x, sv.pos.y, sv.pos.z];
+        let centre: [i64; 3] =
+            [0, 1, 2].map(|a| (i64::from(voxel[a]) - i64::from(o[a])) * ONE + ONE / 2);
+        let mut bounds = Bounds {
+            lo: centre,
+            hi: centre,
+        };
         for (kind, table) in [(SUN, &self.sun), (SKY, &self.sky)] {
             let mut stream = Rng::with_seed(stream_seed(self.seed, sv.pos, kind));
             let mut hits = 0u32;
@@ -170,10 +261,12 @@ impl<'a> Walker<'a> {
                 let f = FACES[faces[face]];
                 face = if face + 1 == k { 0 } else { face + 1 };
                 let start = [0, 1, 2].map(|a| centre[a] + i64::from(f[a]) * ONE);
+                bounds.add(start);
                 let mut rng = stream.fork();
-                let (alive, steps) = self.walk(table, start, &mut rng);
-                hits += u32::from(alive);
-                out.steps += u64::from(steps);
+                let w = self.walk(table, start, &mut rng, &mut bounds);
+                hits += u32::from(w.survived);
+                out.steps += u64::from(w.steps);
+                out.tested += u64::from(w.tested);
             }
             if kind == SUN {
                 out.sun = hits;
@@ -181,54 +274,104 @@ impl<'a> Walker<'a> {
                 out.sky = hits;
             }
         }
+        let offset = |v: i64, a: usize| {
+            let voxel_rel = v >> FRAC;
+            let d = voxel_rel + i64::from(o[a]) - i64::from(voxel[a]);
+            d.clamp(i64::from(i16::MIN) + 1, i64::from(i16::MAX) - 1) as i16
+        };
+        out.extent = WalkExtent {
+            lo: [0, 1, 2].map(|a| offset(bounds.lo[a], a)),
+            hi: [0, 1, 2].map(|a| offset(bounds.hi[a], a)),
+        };
         out
     }
 
-    /// One particle from `p` (fixed point, relative to the volume origin): `(survived, steps taken)`.
+    /// One particle from `start` (fixed point, relative to the volume origin); every position it
+    /// takes is added to `bounds`.
     ///
     /// Where the particle is known to be far from every solid voxel (a brick of clearance `c`, or
-    /// outside the volume), the steps that cannot reach one skip the bit test; a particle whose
-    /// remaining steps all fit in that free space survives at once.
+    /// outside the volume), the steps that cannot reach one skip the bit test. Once its remaining
+    /// steps all fit in that free space it is sure to survive, and the rest of its steps are only
+    /// drawn and added to `bounds`.
+    ///
+    /// The position is kept relative to `start` in four `i32` lanes (a walk moves at most
+    /// [`MAX_REACH`](super::settings::MAX_REACH) voxels, well inside their range), so the position
+    /// and the box of positions fit in three vector registers.
     #[inline]
-    pub fn walk(&self, table: &[[i32; 4]], mut p: [i64; 3], rng: &mut Rng) -> (bool, u32) {
+    pub fn walk(
+        &self,
+        table: &[[i32; 4]; DIRS],
+        start: [i64; 3],
+        rng: &mut Rng,
+        bounds: &mut Bounds,
+    ) -> Particle {
         let vol = self.vol;
+        let (dir, bricks) = (&vol.dir[..], &vol.bricks[..]);
         let [sx, sy, sz] = self.size;
         let nx = u64::from(vol.cells[0]);
         let ny = u64::from(vol.cells[1]);
+        let mut p = [0i32; 4];
+        let mut lo = [0i32; 4];
+        let mut hi = [0i32; 4];
         let mut free = 0u32;
-        for i in 0..self.steps {
+        let mut tested = 0u32;
+        let mut left = self.steps;
+        let survived = loop {
+            if left == 0 {
+                break true;
+            }
+            left -= 1;
             let d = table[(rng.u64(..) >> DIR_SHIFT) as usize];
-            p[0] += i64::from(d[0]);
-            p[1] += i64::from(d[1]);
-            p[2] += i64::from(d[2]);
+            for a in 0..4 {
+                p[a] += d[a];
+            }
+            if left & (TRACK_EVERY - 1) == 0 {
+                for a in 0..4 {
+                    lo[a] = lo[a].min(p[a]);
+                    hi[a] = hi[a].max(p[a]);
+                }
+            }
             if free > 0 {
                 free -= 1;
                 continue;
             }
+            tested += 1;
+            let at = [0, 1, 2].map(|a| start[a] + i64::from(p[a]));
             let (x, y, z) = (
-                (p[0] >> FRAC) as u64,
-                (p[1] >> FRAC) as u64,
-                (p[2] >> FRAC) as u64,
+                (at[0] >> FRAC) as u64,
+                (at[1] >> FRAC) as u64,
+                (at[2] >> FRAC) as u64,
             );
             if x < sx && y < sy && z < sz {
-                let e = vol.dir[(((z >> 3) * ny + (y >> 3)) * nx + (x >> 3)) as usize];
-                let word = vol.bricks[((e & INDEX_MASK) as usize) * 8 + (z & 7) as usize];
+                let e = dir[(((z >> 3) * ny + (y >> 3)) * nx + (x >> 3)) as usize];
+                let word = bricks[((e & INDEX_MASK) as usize) * 8 + (z & 7) as usize];
                 if word >> ((y & 7) * 8 + (x & 7)) & 1 != 0 {
-                    return (false, i + 1);
+                    break false;
                 }
                 free = self.free_steps[(e >> CLEAR_SHIFT) as usize];
             } else {
-                free = self.free_outside(p);
+                free = self.free_outside(at);
             }
-            if self.steps - i - 1 <= free {
-                return (true, i + 1);
+            if left <= free {
+                free = u32::MAX;
             }
+        };
+        // The last position, then every position lies within `TRACK_EVERY / 2` steps of a tracked
+        // one: widen by that much.
+        let margin = i64::from(TRACK_EVERY / 2) * self.max_step;
+        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(lo[a].min(p[a])) - margin));
+        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(hi[a].max(p[a])) + margin));
+        Particle {
+            survived,
+            steps: self.steps - left,
+            tested,
         }
-        (true, self.steps)
     }
 
-    /// Steps a particle at `p`, outside the volume, can take without reaching it.
-    #[inline]
+    /// Steps a particle at `p`, outside the volume, can take without reaching it. Out of line:
+    /// particles rarely leave the padded volume, and the walk loop keeps its registers.
+    #[cold]
+    #[inline(never)]
     fn free_outside(&self, p: [i64; 3]) -> u32 {
         let size = self.size.map(|s| s as i64 * ONE);
         let out = (-p[0])

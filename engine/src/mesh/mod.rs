@@ -50,9 +50,12 @@ pub(crate) mod export;
 mod field;
 pub(crate) mod gltf;
 mod input;
+#[cfg(test)]
+mod lod_fidelity;
 mod nets;
 pub(crate) mod obj;
 mod qef;
+mod ramp;
 mod skirt;
 #[cfg(test)]
 mod tests;

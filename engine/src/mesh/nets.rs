@@ -46,6 +46,7 @@ use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::input::{MeshInput, BORDER};
 use super::qef;
+use super::ramp;
 use crate::vec3::{dot, normalize, sub};
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
@@ -103,6 +104,13 @@ pub(crate) fn extract(
     out.scratch.rows = rows;
     seen.liquid
 }
+
+/// At LOD > 0, a partly full corner's weight in the vertex material is `SHALLOW_FLOOR + ½ − |density|`
+/// (half-full ones count most), and full corners do not count when a partly full one is there (see
+/// `blend`).
+const SHALLOW_FLOOR: f32 = 1.0 / 16.0;
+/// Density of a full sample (occupancy byte 255).
+const FULL: f32 = 0.5;
 
 struct Ctx<'a> {
     input: &'a MeshInput<'a>,
@@ -213,6 +221,9 @@ impl Ctx<'_> {
     ) -> u32 {
         let (materials, weights) = self.blend(i, d, mask);
         let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
+        // Full resolution keeps plain interpolation (see `Coarse`): its ripple is a few hundredths of
+        // a voxel, and it is the mesher's hot path.
+        let coarse = (self.input.lod > 0).then(|| self.coarse(cell, i, d, mask));
         // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
         let mut edges = [0u8; 12];
         let mut ts = [0.0f32; 12];
@@ -226,7 +237,10 @@ impl Ctx<'_> {
             let e = code & 0xf;
             let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
             let (a, b) = (usize::from(a), usize::from(b));
-            let t = d[a] / (d[a] - d[b]);
+            let t = match &coarse {
+                None => d[a] / (d[a] - d[b]),
+                Some(c) => c.crossing(d, a, b, usize::from(axis)),
+            };
             let p = crossing_point(a, axis, t);
             sum[0] += p[0];
             sum[1] += p[1];
@@ -258,10 +272,88 @@ impl Ctx<'_> {
             let base = origin[a] + cell[a] as i32 * step;
             position[a] = base as f32 + (0.5 + local[a]) * scale;
         }
-        out.push_vertex(position, normal_of(d), materials, weights)
+        let normal = match &coarse {
+            None => normal_of(d),
+            Some(c) => c.normal(),
+        };
+        out.push_vertex(position, normal, materials, weights)
     }
 
-    /// The materials of the matter at the cell's corners, weighted by occupancy.
+    /// What a cell of a mip level needs to place its vertex (see `Coarse`).
+    fn coarse(&self, cell: [usize; 3], i: usize, d: &[f32; 8], mask: u8) -> Coarse {
+        let [sx, sy, sz] = self.strides;
+        let ramp = ramp::cell_ramp(d, |k, axis| {
+            let step = [sx, sy, sz][axis];
+            let corner = i + self.off[k];
+            // Corner bit set: the cell's upper side on that axis, so beyond is one step up.
+            self.density[if (k >> axis) & 1 == 1 {
+                corner + step
+            } else {
+                corner - step
+            }]
+        });
+        let main = main_axis(ramp.gradient);
+        let columns = if COUNT[usize::from(mask)] == 1 {
+            self.column_heights(cell, i, main, ramp.slope[main])
+        } else {
+            None
+        };
+        Coarse {
+            ramp,
+            main,
+            columns,
+        }
+    }
+
+    /// The height of the surface along `main` on the four sample lines through the cell's corners,
+    /// relative to the cell's lower corner (in samples), when each line runs from full matter one
+    /// sample below the cell to none one sample above it (or the reverse, for a surface facing
+    /// −`main`). The height is the line's total occupancy: matter is conserved by every way
+    /// occupancy is made (a clamped ramp of any width, a fill fraction, and the mips' averages of
+    /// either), so the sum is exact where reading two samples is not. Interpolating between two
+    /// samples assumes a ramp at least two samples wide; on the mips the ramp is a box-filtered
+    /// step about one sample wide, and the crossing it gives swings with where the surface sits
+    /// between samples: a ripple every sample of height, contour rings from afar. Reads rows −1..=+2
+    /// around the cell (which the narrow density fill writes) and nothing outside the cell's own
+    /// lines, so a vertex shared by two chunks is placed the same in both. A line whose band is wider
+    /// than the four samples read takes the ramp crossing nearest the cell (`ramp::crossing`).
+    fn column_heights(
+        &self,
+        cell: [usize; 3],
+        i: usize,
+        main: usize,
+        slope: f32,
+    ) -> Option<[f32; 4]> {
+        if cell[main] < 1 || cell[main] + 3 > self.input.size[main] {
+            return None;
+        }
+        let s = self.strides[main];
+        let (u, v) = ((main + 1) % 3, (main + 2) % 3);
+        let mut h = [0.0f32; 4];
+        for (k, slot) in h.iter_mut().enumerate() {
+            let j = i + (k & 1) * self.strides[u] + (k >> 1) * self.strides[v];
+            let at = |step: usize| self.density[j + step * s - s];
+            let (first, last) = (at(0), at(3));
+            let matter: f32 = (0..4).map(|step| at(step) + 0.5).sum();
+            *slot = if first >= FULL && last <= EMPTY {
+                // Full from 1.5 samples below the corner, then the partial samples' share.
+                matter - 1.5
+            } else if first <= EMPTY && last >= FULL {
+                2.5 - matter
+            } else {
+                // A band wider than the window: two partial samples or more lie on the line, and
+                // between two partial samples the ramp is read exactly.
+                [1usize, 0, 2]
+                    .into_iter()
+                    .find(|&k| (at(k) > 0.0) != (at(k + 1) > 0.0))
+                    .map(|k| k as f32 - 1.0 + ramp::crossing(at(k), at(k + 1), slope))?
+            };
+        }
+        Some(h)
+    }
+
+    /// The materials of the matter at the cell's corners, weighted by occupancy at full resolution and
+    /// by closeness to half full on the mips (see [`SHALLOW_FLOOR`]).
     fn blend(&self, i: usize, d: &[f32; 8], mask: u8) -> ([u8; 4], [u8; 4]) {
         let voxels = self.input.voxels;
         // Fast path: one material among the matter corners (most cells). Branch-free: compared with
@@ -278,12 +370,23 @@ impl Ctx<'_> {
         let mut ids = [0u8; 8];
         let mut w = [0.0f32; 8];
         let mut n = 0;
+        // On the mips, a full sample may hold what lies under the surface (a 4³ mip sample spans 8
+        // voxels, a grass layer one or two): when the surface runs through partly full samples,
+        // they alone decide the colour. Otherwise a seam of subsoil colour follows every height
+        // where the surface nears a sample's top, a contour line.
+        let partial = |x: f32| x > EMPTY && x < FULL;
+        let coarse_partial = self.input.lod > 0 && d.iter().any(|&x| partial(x));
         for k in 0..8 {
-            if d[k] <= EMPTY {
+            if d[k] <= EMPTY || (coarse_partial && !partial(d[k])) {
                 continue;
             }
             let v = voxels[i + self.off[k]];
-            let weight = d[k] + 0.5;
+            let weight = if coarse_partial {
+                // Nearest half full counts most; the floor keeps a nearly empty sample's say.
+                SHALLOW_FLOOR + 0.5 - d[k].abs()
+            } else {
+                d[k] + 0.5
+            };
             match ids[..n].iter().position(|&m| m == v.material) {
                 Some(j) => w[j] += weight,
                 None => {
@@ -459,12 +562,79 @@ impl Ctx<'_> {
     }
 }
 
+/// Vertex placement on the mips (LOD > 0), where a sample spans 2 to 8 voxels and plain interpolation
+/// between two samples draws terraces and contour rings (see `Ctx::column_heights`).
+struct Coarse {
+    ramp: ramp::Ramp,
+    /// The axis the surface faces most along.
+    main: usize,
+    /// Surface heights on the cell's four lines along `main`, when every line has one.
+    columns: Option<[f32; 4]>,
+}
+
+impl Coarse {
+    /// Where the surface crosses the edge from corner `a` to corner `b` (along `axis`).
+    fn crossing(&self, d: &[f32; 8], a: usize, b: usize, axis: usize) -> f32 {
+        match &self.columns {
+            Some(h) => column_crossing(h, self.main, a, b, axis),
+            None => ramp::crossing(d[a], d[b], self.ramp.slope[axis]),
+        }
+    }
+
+    /// The vertex's outward normal.
+    fn normal(&self) -> [f32; 3] {
+        let g = self.ramp.gradient;
+        match &self.columns {
+            Some(h) => column_normal(h, self.main, g),
+            None => normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0]),
+        }
+    }
+}
+
 /// The outward unit normal from the cell's density gradient (density grows inward).
 fn normal_of(d: &[f32; 8]) -> [f32; 3] {
     let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
     let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
     let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
     normalize([-gx, -gy, -gz]).unwrap_or([0.0, 1.0, 0.0])
+}
+
+/// The axis the surface faces most along: the gradient's largest component.
+fn main_axis(g: [f32; 3]) -> usize {
+    (0..3)
+        .max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs()))
+        .unwrap_or(1)
+}
+
+/// Where the surface crosses the cell edge from corner `a` to corner `b` (along `axis`), from the
+/// surface heights `h` on the cell's four lines along `main` (see `Ctx::column_heights`). Corner
+/// bit `main` picks the level, bits of the two other axes the line.
+fn column_crossing(h: &[f32; 4], main: usize, a: usize, b: usize, axis: usize) -> f32 {
+    let (u, v) = ((main + 1) % 3, (main + 2) % 3);
+    let line = |c: usize| (c >> u & 1) | (c >> v & 1) << 1;
+    if axis == main {
+        return h[line(a)].clamp(0.0, 1.0);
+    }
+    let level = (a >> main & 1) as f32;
+    let (ha, hb) = (h[line(a)], h[line(b)]);
+    if ha == hb {
+        return 0.5;
+    }
+    ((level - ha) / (hb - ha)).clamp(0.0, 1.0)
+}
+
+/// The outward normal of a height field with heights `h` on the cell's four lines along `main`;
+/// `g` (the density gradient, growing inward) gives which side is outside.
+fn column_normal(h: &[f32; 4], main: usize, g: [f32; 3]) -> [f32; 3] {
+    let (u, v) = ((main + 1) % 3, (main + 2) % 3);
+    let du = 0.5 * ((h[1] - h[0]) + (h[3] - h[2]));
+    let dv = 0.5 * ((h[2] - h[0]) + (h[3] - h[1]));
+    let sign = if g[main] > 0.0 { -1.0 } else { 1.0 };
+    let mut n = [0.0f32; 3];
+    n[main] = sign;
+    n[u] = -du * sign;
+    n[v] = -dv * sign;
+    normalize(n).unwrap_or([0.0, 1.0, 0.0])
 }
 
 fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {

@@ -251,6 +251,16 @@ fn floor_i32(c: f32) -> i32 {
     }
 }
 
+/// How far outside an edited box [`Broadphase::refresh`] reads voxels: a physics cell and its
+/// one-voxel border.
+pub const REFRESH_REACH: i32 = PHYSICS_CELL + 2;
+
+/// Cell entries computed off the broadphase for one edit (see [`Broadphase::refresh`]).
+#[derive(Debug, Clone, Default)]
+pub struct BroadphaseRefresh {
+    cells: Vec<([i32; 3], Option<CellEntry>)>,
+}
+
 /// Reusable buffers for building cell masks.
 #[derive(Debug, Clone, Default)]
 pub struct BuildScratch {
@@ -323,6 +333,38 @@ impl Broadphase {
                 }
             }
         }
+    }
+
+    /// The entries [`Broadphase::update`] would store for an edit of `changed`, computed without
+    /// changing the broadphase (on any thread, from a grid holding the voxels of `changed` grown by
+    /// [`REFRESH_REACH`]); [`Broadphase::apply_refresh`] stores them.
+    pub fn refresh(matter: &MatterTable, grid: &Grid, changed: VoxelBox) -> BroadphaseRefresh {
+        let mut cells = Vec::new();
+        if !changed.is_empty() {
+            let lo = [changed.min.x, changed.min.y, changed.min.z].map(|v| physics_cell_of(v - 1));
+            let hi = [changed.max.x, changed.max.y, changed.max.z].map(physics_cell_of);
+            let mut voxels = Vec::new();
+            for z in lo[2]..=hi[2] {
+                for y in lo[1]..=hi[1] {
+                    for x in lo[0]..=hi[0] {
+                        cells.push(([x, y, z], cell_bits(grid, matter, [x, y, z], &mut voxels)));
+                    }
+                }
+            }
+        }
+        BroadphaseRefresh { cells }
+    }
+
+    /// Store entries computed by [`Broadphase::refresh`].
+    pub fn apply_refresh(&mut self, refresh: BroadphaseRefresh) {
+        for (pos, bits) in refresh.cells {
+            self.cells.set(pos, bits);
+        }
+    }
+
+    /// The material classification (for [`Broadphase::refresh`] on another thread).
+    pub fn matter(&self) -> &MatterTable {
+        &self.matter
     }
 
     /// Recompute one cell's entry from the grid.

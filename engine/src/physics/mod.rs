@@ -31,8 +31,12 @@ pub mod narrowphase;
 pub mod world;
 
 pub use body::{Body, BodyMaterial, Shape, SimSettings, Simulation};
+pub use broadphase::REFRESH_REACH;
 pub use broadphase::{Broadphase, CellBits, Touch};
 pub use cache::CellCache;
 pub use kdtree::{KdTree, Ray, RayHit};
 pub use narrowphase::CellShape;
-pub use world::{PhysicsStats, PhysicsWorld, RayFilter, WorldHit, DEFAULT_CACHE_BYTES};
+pub use world::{
+    PhysicsRefresh, PhysicsRefresher, PhysicsStats, PhysicsWorld, RayFilter, WorldHit,
+    DEFAULT_CACHE_BYTES,
+};

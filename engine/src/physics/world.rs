@@ -103,6 +103,31 @@ pub struct PhysicsWorld {
     heap: BinaryHeap<Reverse<(u64, [i32; 3])>>,
 }
 
+/// Computes the voxel-reading part of [`PhysicsWorld::on_edit`] on any thread, e.g. on a copy of
+/// the chunks an edit changed (holding the changed box grown by
+/// [`broadphase::REFRESH_REACH`] voxels).
+#[derive(Debug, Clone)]
+pub struct PhysicsRefresher {
+    matter: broadphase::MatterTable,
+}
+
+/// The broadphase entries of one edited box (from [`PhysicsRefresher::refresh`]).
+#[derive(Debug, Clone, Default)]
+pub struct PhysicsRefresh {
+    changed: VoxelBox,
+    broadphase: broadphase::BroadphaseRefresh,
+}
+
+impl PhysicsRefresher {
+    /// The refresh for an edit of `changed`, from `grid` as it is after the edit.
+    pub fn refresh(&self, grid: &Grid, changed: VoxelBox) -> PhysicsRefresh {
+        PhysicsRefresh {
+            changed,
+            broadphase: Broadphase::refresh(&self.matter, grid, changed),
+        }
+    }
+}
+
 impl PhysicsWorld {
     /// The physics view of `grid`, with a narrowphase cache of `cache_bytes`.
     pub fn new(grid: &Grid, table: &MaterialTable, cache_bytes: usize) -> Self {
@@ -161,6 +186,11 @@ impl PhysicsWorld {
             return;
         }
         self.broadphase.update(grid, changed, &mut self.bp_scratch);
+        self.invalidate(changed);
+    }
+
+    /// Bounds and narrowphase cache after an edit of `changed`.
+    fn invalidate(&mut self, changed: VoxelBox) {
         let (min, max) = (changed.min, changed.max);
         let (min, max) = ([min.x, min.y, min.z], [max.x, max.y, max.z]);
         self.grow_bounds(min, max);
@@ -169,6 +199,25 @@ impl PhysicsWorld {
         let lo = min.map(|v| physics_cell_of(v - PHYSICS_CELL - b));
         let hi = max.map(|v| physics_cell_of(v - 1 + b));
         self.cache.invalidate_box(lo, hi);
+    }
+
+    /// What [`PhysicsWorld::on_edit`] computes from the voxels, done apart (see
+    /// [`PhysicsRefresher`]); [`PhysicsWorld::on_edit_refreshed`] installs it.
+    pub fn refresher(&self) -> PhysicsRefresher {
+        PhysicsRefresher {
+            matter: self.broadphase.matter().clone(),
+        }
+    }
+
+    /// [`PhysicsWorld::on_edit`] with the broadphase entries already computed by
+    /// [`PhysicsRefresher::refresh`] on the voxels as they are now.
+    pub fn on_edit_refreshed(&mut self, refresh: PhysicsRefresh) {
+        let changed = refresh.changed;
+        if changed.is_empty() {
+            return;
+        }
+        self.broadphase.apply_refresh(refresh.broadphase);
+        self.invalidate(changed);
     }
 
     /// Run `f` on the shape of cell `pos`, building and caching it on first use.

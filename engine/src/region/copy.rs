@@ -104,7 +104,10 @@ fn copy_band(
                         Segment::Fill(v) => row.fill(&mut runs, v, len),
                         Segment::Rows(level, lo) => match level.read_row_packed(ly, lz) {
                             (voxels, true) => row.fill(&mut runs, voxels[0], len),
-                            (voxels, false) => row.voxels(&mut runs, &voxels[lo..lo + len]),
+                            (voxels, false) => match <&[Voxel; CHUNK_SIZE]>::try_from(voxels) {
+                                Ok(whole) => row.row32(&mut runs, whole, lo, len),
+                                Err(_) => row.voxels(&mut runs, &voxels[lo..lo + len]),
+                            },
                         },
                     }
                 }

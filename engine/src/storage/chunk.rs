@@ -12,7 +12,7 @@ use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 fn halve(layers: &[Voxel]) -> Vec<Voxel> {
     layers
         .chunks_exact(2)
-        .map(|p| downsample_voxels(&[p[0], p[0], p[0], p[0], p[1], p[1], p[1], p[1]]))
+        .map(|p| downsample_voxels(&[p[0], p[0], p[1], p[1], p[0], p[0], p[1], p[1]]))
         .collect()
 }
 

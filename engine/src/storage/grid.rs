@@ -39,6 +39,11 @@ fn local_range(pos: ChunkPos, b: &VoxelBox) -> ([usize; 3], [usize; 3], VoxelBox
     (lo, [lo[0] + s[0], lo[1] + s[1], lo[2] + s[2]], part)
 }
 
+/// Every chunk position `boxes` touch, each once.
+fn touched(boxes: &[VoxelBox]) -> rustc_hash::FxHashSet<ChunkPos> {
+    boxes.iter().flat_map(VoxelBox::chunks).collect()
+}
+
 impl Grid {
     /// An empty grid.
     pub fn new() -> Self {
@@ -73,6 +78,31 @@ impl Grid {
             self.chunks.remove(&pos);
         } else {
             self.chunks.insert(pos, chunk);
+        }
+    }
+
+    /// Copies of the stored chunks that `boxes` touch, as a grid of their own: edit the copy on
+    /// another thread (every write inside `boxes`), then put it back with [`Grid::replace_chunks`].
+    pub fn copy_chunks(&self, boxes: &[VoxelBox]) -> Grid {
+        let mut out = Grid::new();
+        for pos in touched(boxes) {
+            if let Some(c) = self.chunks.get(&pos) {
+                out.chunks.insert(pos, c.clone());
+            }
+        }
+        out
+    }
+
+    /// Replace every chunk that `boxes` touch with `from`'s (removing those `from` lacks): installs
+    /// an edit made on [`Grid::copy_chunks`] of the same boxes. Chunks outside them stay as they are.
+    pub fn replace_chunks(&mut self, boxes: &[VoxelBox], mut from: Grid) {
+        for pos in touched(boxes) {
+            match from.chunks.remove(&pos) {
+                Some(c) => self.insert_chunk(pos, c),
+                None => {
+                    self.chunks.remove(&pos);
+                }
+            }
         }
     }
 
@@ -280,6 +310,30 @@ mod tests {
         assert_eq!(g.get(VoxelPos::new(-40, -3, -1)), normalized[0]);
         g.fill_box(b, Voxel::AIR);
         assert_eq!(g.chunk_count(), 0);
+    }
+
+    #[test]
+    fn an_edit_on_copied_chunks_installs_like_the_same_edit_in_place() {
+        let mut g = Grid::new();
+        let ground = VoxelBox::new(VoxelPos::new(-40, -8, -40), VoxelPos::new(40, 6, 40));
+        g.fill_box(ground, Voxel::filled(3));
+        g.set(VoxelPos::new(50, 50, 50), Voxel::new(2, 99));
+        let boxes = [
+            VoxelBox::new(VoxelPos::new(-35, 0, -3), VoxelPos::new(3, 20, 9)),
+            VoxelBox::new(VoxelPos::new(0, -8, 0), VoxelPos::new(5, 6, 5)),
+        ];
+        let mut copy = g.copy_chunks(&boxes);
+        assert!(copy.chunk_count() < g.chunk_count());
+        let edit = |grid: &mut Grid| {
+            grid.fill_box(boxes[0], Voxel::new(2, 40));
+            grid.fill_box(boxes[1], Voxel::AIR);
+        };
+        edit(&mut copy);
+        let mut expected = g.clone();
+        edit(&mut expected);
+        g.replace_chunks(&boxes, copy);
+        g.assert_valid();
+        assert_eq!(g, expected);
     }
 
     #[test]

@@ -1,14 +1,24 @@
 //! The mip pyramid's downsample rule: 2×2×2 voxels become one.
 //!
 //! Occupancy is the average of the eight children (Air counts as 0), so a half-filled block gives a
-//! half-filled mip voxel and the surface stays near where it was. The material is the one holding the
-//! most matter among the children (ties go to the lower id). A mip voxel is Air only when all eight
+//! half-filled mip voxel and the surface stays near where it was.
+//!
+//! The material is the one a viewer sees from outside, not the one most of the block is made of: a
+//! 4³ mip voxel spans 8 voxels a side, so a one- or two-voxel grass layer over soil would otherwise
+//! show as soil, and as soil only at the heights where the surface sits in a block's upper half
+//! (brown contour lines across a green hill). The candidates are, in order, the partly full
+//! children (the surface runs through them), the matter children of the block's upper layer (ground
+//! is seen from above; a block whose surface lies on its top face has no partial child), and all
+//! matter children; among the first non-empty set, the material holding the most matter wins, ties
+//! to the lower id. A mip voxel is Air only when all eight
 //! children are Air: any matter rounds up to the smallest non-zero occupancy. Applied level by level,
 //! this gives the seed's guarantee: an Air voxel anywhere in the pyramid means every voxel it covers
 //! at full resolution is Air, so an all-Air 4³ level proves the whole chunk empty.
 
 use super::packed::PackedBox;
-use crate::voxel::Voxel;
+use std::sync::OnceLock;
+
+use crate::voxel::{MaterialTable, Voxel};
 
 /// Occupancy units of a voxel: `occupancy + 1` for matter (1..=256), 0 for Air.
 #[inline]
@@ -20,34 +30,83 @@ fn units(v: Voxel) -> u32 {
     }
 }
 
-/// Combine eight children (any order) into their mip voxel.
+/// Combine eight children into their mip voxel. Child `k` sits at `(k & 1, k >> 1 & 1, k >> 2)`
+/// (X fastest, then Y, then Z).
 pub fn downsample_voxels(children: &[Voxel; 8]) -> Voxel {
     let first = children[0];
     if children.iter().all(|&c| c == first) {
         return first;
     }
-    let mut total = 0u32;
+    let total: u32 = children.iter().map(|c| units(*c)).sum();
+    if total == 0 {
+        return Voxel::AIR;
+    }
+    // The plain majority decides the class (ground or liquid), which decides the block's shape
+    // for the mesher; the view rule below only picks among materials of that class.
+    let liquids = builtin_liquids();
+    let liquid = |c: Voxel| liquids >> (c.material & 63) & 1 == 1;
+    let class = liquid(heaviest(children, u8::MAX));
+    let set = |f: &dyn Fn(usize, Voxel) -> bool| {
+        (0..8).fold(0u8, |m, k| {
+            let c = children[k];
+            m | u8::from(!c.is_air() && liquid(c) == class && f(k, c)) << k
+        })
+    };
+    let partial = set(&|_, c| c.occupancy < u8::MAX);
+    // Children 2, 3, 6 and 7 have y = 1 (see the child order of `refresh`).
+    let upper = set(&|k, _| k & 2 != 0);
+    let candidates = [partial, upper, set(&|_, _| true)]
+        .into_iter()
+        .find(|&m| m != 0)
+        .unwrap_or(u8::MAX);
+    let average = ((total + 4) / 8).max(1);
+    Voxel::new(heaviest(children, candidates).material, (average - 1) as u8)
+}
+
+/// Liquid material ids of the built-in table (bit `id`). Mips are shared by every project; a
+/// custom table that makes other ids liquid only changes which material a mixed block shows.
+fn builtin_liquids() -> u64 {
+    static LIQUIDS: OnceLock<u64> = OnceLock::new();
+    *LIQUIDS.get_or_init(|| {
+        let table = MaterialTable::builtin();
+        table
+            .materials
+            .iter()
+            .enumerate()
+            .take(64)
+            .filter(|(_, m)| m.liquid)
+            .fold(0, |mask, (id, _)| mask | 1 << id)
+    })
+}
+
+/// The child whose material holds the most matter among the children in `candidates` (bit `k`
+/// for child `k`), ties to the lower id; Air when no candidate holds matter.
+fn heaviest(children: &[Voxel; 8], candidates: u8) -> Voxel {
     let mut best = (0u32, 0u8);
     for (i, c) in children.iter().enumerate() {
+        let counted = |k: usize, d: &Voxel| candidates >> k & 1 == 1 && d.material == c.material;
         let u = units(*c);
-        total += u;
-        if u == 0 || children[..i].iter().any(|d| d.material == c.material) {
+        if u == 0
+            || candidates >> i & 1 == 0
+            || children[..i].iter().enumerate().any(|(k, d)| counted(k, d))
+        {
             continue;
         }
-        let sum: u32 = children[i..]
+        let sum: u32 = children
             .iter()
-            .filter(|d| d.material == c.material)
-            .map(|d| units(*d))
+            .enumerate()
+            .skip(i)
+            .filter(|(k, d)| counted(*k, d))
+            .map(|(_, d)| units(*d))
             .sum();
         if sum > best.0 || (sum == best.0 && c.material < best.1) {
             best = (sum, c.material);
         }
     }
-    if total == 0 {
+    if best.0 == 0 {
         return Voxel::AIR;
     }
-    let average = ((total + 4) / 8).max(1);
-    Voxel::new(best.1, (average - 1) as u8)
+    Voxel::new(best.1, 0)
 }
 
 /// Recompute the part of `dst` (edge `D = S / 2`) covering the sub-box `lo..hi` of `src`.
@@ -127,7 +186,9 @@ mod tests {
         assert_eq!(downsample_voxels(&c), Voxel::new(2, 127));
         c[..4].fill(Voxel::filled(3));
         c[4] = Voxel::filled(9);
-        // 3 has 4 children, 2 has 3, 9 has 1: 3 wins, full occupancy.
+        // All full: the upper layer (children 2, 3, 6, 7) decides; 3 and 2 tie there, 2 wins.
+        assert_eq!(downsample_voxels(&c), Voxel::filled(2));
+        c[6] = Voxel::filled(3);
         assert_eq!(downsample_voxels(&c), Voxel::filled(3));
         // Tie: lower id wins.
         let t = [
@@ -141,5 +202,28 @@ mod tests {
             Voxel::filled(5),
         ];
         assert_eq!(downsample_voxels(&t).material, 5);
+    }
+
+    #[test]
+    fn the_surface_material_shows_over_what_lies_under_it() {
+        let (grass, soil) = (2, 3);
+        // A thin partial grass voxel on full soil: the surface runs through the grass.
+        let mut c = [Voxel::filled(soil); 8];
+        c[2] = Voxel::new(grass, 40);
+        c[3] = Voxel::AIR;
+        c[6] = Voxel::AIR;
+        c[7] = Voxel::AIR;
+        let v = downsample_voxels(&c);
+        assert_eq!(v.material, grass);
+        // Full grass over full soil, the surface on the block's top face: grass, seen from above.
+        let mut c = [Voxel::filled(soil); 8];
+        for k in [2, 3, 6, 7] {
+            c[k] = Voxel::filled(grass);
+        }
+        assert_eq!(downsample_voxels(&c), Voxel::filled(grass));
+        // Buried blocks keep the plain majority over all children.
+        let mut c = [Voxel::filled(soil); 8];
+        c[3] = Voxel::filled(grass);
+        assert_eq!(downsample_voxels(&c), Voxel::filled(soil));
     }
 }

@@ -3,13 +3,13 @@
 
 use std::sync::Arc;
 
-use strata_engine::region::{center_anchor, Axis, Fill, PasteMode, Region, MAX_REGION_VOXELS};
+use strata_engine::region::{Axis, Fill, Region, MAX_REGION_VOXELS};
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
 use super::{Clip, RegionPanel};
 use crate::action::Action;
 use crate::document::Document;
-use crate::region_op::RegionOp;
+use crate::region_op::{turned_box, RegionOp};
 
 /// `x×y×z` of a size.
 pub fn size_text(size: [u32; 3]) -> String {
@@ -178,25 +178,10 @@ impl RegionPanel {
             out.push(Action::Message("Nothing selected".into()));
             return;
         };
-        let source = match Region::copy(doc.grid(), sel) {
-            Ok(r) => r,
-            Err(e) => return out.push(Action::Message(e.to_string())),
-        };
-        let region = Arc::new(apply(&source));
-        let at = if mirror {
-            sel.min
-        } else {
-            center_anchor(sel, region.size())
-        };
         out.push(Action::Region {
             name: what.into(),
-            select: Some(region.placed_at(at)),
-            op: RegionOp::Place {
-                clear: Some(sel),
-                region,
-                at,
-                mode: PasteMode::Replace,
-            },
+            select: Some(turned_box(sel, axis, mirror)),
+            op: RegionOp::Turn { sel, axis, mirror },
         });
     }
 
