@@ -60,7 +60,7 @@ pub fn run(start: Start, options: RunOptions) -> AppResult<()> {
 }
 
 /// Run the editor for a frame-time measurement (see [`FrameBench`]); `msaa` overrides
-/// [`DEFAULT_MSAA`].
+/// [`DEFAULT_MSAA`] and the Anti-aliasing preference.
 ///
 /// # Errors
 /// When no window or GL context can be created.
@@ -93,7 +93,7 @@ fn launch(
             .with_title("Strata"),
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
-        multisampling: msaa.unwrap_or(DEFAULT_MSAA),
+        multisampling: msaa.unwrap_or(if prefs.antialiasing { DEFAULT_MSAA } else { 0 }),
         ..Default::default()
     };
     let result: Arc<Mutex<Option<AppResult<()>>>> = Arc::default();

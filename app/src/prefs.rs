@@ -36,6 +36,8 @@ pub struct Prefs {
     pub key_bindings: Vec<(String, String)>,
     /// Distance in chunks at which coarser meshes start.
     pub lod_distance: f32,
+    /// Smooth polygon edges with multisampling (read when the window opens).
+    pub antialiasing: bool,
     /// The window's inner size when it last closed (`None`: open maximised).
     pub window_size: Option<[f32; 2]>,
     /// The window was maximised when it last closed.
@@ -62,6 +64,7 @@ impl Default for Prefs {
             open_panels: None,
             key_bindings: Vec::new(),
             lod_distance: crate::viewport::chunks::DEFAULT_LOD_DISTANCE,
+            antialiasing: true,
             window_size: None,
             window_maximized: false,
             hint_seen: false,

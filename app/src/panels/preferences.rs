@@ -138,6 +138,12 @@ impl Panel for PreferencesWindow {
             ui.label("Level of detail");
             ui.checkbox(&mut d.lod, "Coarser meshes far away");
             ui.end_row();
+            ui.label("Anti-aliasing");
+            ui.checkbox(&mut d.antialiasing, "Smooth edges (4× MSAA)")
+                .on_hover_text(
+                    "Takes effect the next time Strata starts; turn it off on slow or software GL",
+                );
+            ui.end_row();
             ui.label("LOD distance");
             ui.add(egui::Slider::new(&mut d.lod_distance, 2.0..=32.0).suffix(" chunks"))
                 .on_hover_text("Where the first coarser level starts; the next ones at 2× and 4×");
