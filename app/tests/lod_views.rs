@@ -6,9 +6,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{new_world, ok, s, temp_dir};
+use common::{new_world, ok, s, temp_dir, xvfb_screenshot};
 use image::RgbaImage;
 
 const SKY: [u8; 3] = [135, 161, 189];
@@ -29,21 +28,7 @@ fn is_terrain(p: &[u8]) -> bool {
 
 fn screenshot(world: &Path, lod: &str, dir: &Path) -> RgbaImage {
     let shot = dir.join(format!("lod-{lod}.png"));
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_strata"))
-        .args(["open", s(world), "--screenshot", s(&shot)])
-        .args(["--window-size", "1024,700", "--lod", lod])
-        .env("STRATA_CONFIG_DIR", dir.join("config"))
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .output()
-        .expect("xvfb-run must be installed (apt-get install xvfb); .ci/run installs it");
-    assert!(
-        out.status.success(),
-        "editor failed under Xvfb: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    image::open(&shot).expect("screenshot PNG").to_rgba8()
+    xvfb_screenshot(world, &shot, dir, &["--lod", lod])
 }
 
 /// The part of the window the viewport always covers (between the side panels).

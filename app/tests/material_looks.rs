@@ -8,9 +8,8 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
-use common::{ok, s, temp_dir};
+use common::{ok, s, temp_dir, xvfb_screenshot};
 
 const SKY: [u8; 3] = [135, 161, 189];
 const SIX: [&str; 6] = [
@@ -54,27 +53,8 @@ fn capture(dir: &Path, material: &str) -> Descriptor {
         material,
     ]);
     let shot = dir.join(format!("{material}.png"));
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_strata"))
-        .args([
-            "open",
-            w,
-            "--screenshot",
-            s(&shot),
-            "--window-size",
-            "1024,700",
-        ])
-        .env("STRATA_CONFIG_DIR", dir.join("config"))
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .output()
-        .expect("xvfb-run must be installed (apt-get install xvfb); .ci/run installs it");
-    assert!(
-        out.status.success(),
-        "editor failed under Xvfb: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let img = image::open(&shot).expect("screenshot PNG").to_rgb8();
+    let img =
+        image::DynamicImage::ImageRgba8(xvfb_screenshot(Path::new(w), &shot, dir, &[])).to_rgb8();
     let (iw, ih) = img.dimensions();
     // The middle of the viewport (right of the tools panel, left of the panels column).
     let (x0, x1, y0, y1) = (iw * 3 / 10, iw * 6 / 10, ih * 3 / 10, ih * 7 / 10);

@@ -4,9 +4,7 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::{new_world, temp_dir};
+use common::{new_world, temp_dir, xvfb_screenshot};
 
 const SKY: [u8; 3] = [135, 161, 189];
 
@@ -19,22 +17,7 @@ fn the_viewport_shows_terrain_in_material_colors() {
     let dir = temp_dir("screenshot");
     let world = new_world(&dir, "hills", "hills", "128,64,128", 2);
     let shot = dir.join("shot.png");
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_strata"))
-        .args(["open", world.to_str().expect("utf-8")])
-        .args(["--screenshot", shot.to_str().expect("utf-8")])
-        .args(["--window-size", "1024,700"])
-        .env("STRATA_CONFIG_DIR", dir.join("config"))
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .output()
-        .expect("xvfb-run must be installed (apt-get install xvfb); .ci/run installs it");
-    assert!(
-        out.status.success(),
-        "editor failed under Xvfb: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let img = image::open(&shot).expect("screenshot PNG").to_rgba8();
+    let img = xvfb_screenshot(&world, &shot, &dir, &[]);
     let (w, h) = img.dimensions();
     assert!(w >= 1000 && h >= 680, "{w}x{h}");
     // The viewport is right of the tools panel; sample a box around its middle.

@@ -56,6 +56,24 @@ pub fn parse_box(text: &str) -> AppResult<VoxelBox> {
     Ok(b)
 }
 
+/// The checks every command that opens the editor window makes: the optional `--window-size W,H`
+/// parsed, and `file` an existing file.
+///
+/// # Errors
+/// [`AppError::Usage`] for a bad size or a missing file.
+pub fn window_inputs(
+    window_size: Option<&str>,
+    file: &std::path::Path,
+) -> AppResult<Option<[f32; 2]>> {
+    let size = window_size
+        .map(|s| parse_pair::<f32>(s, "--window-size"))
+        .transpose()?;
+    if !file.is_file() {
+        return Err(AppError::Usage(format!("{}: no such file", file.display())));
+    }
+    Ok(size)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

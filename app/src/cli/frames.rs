@@ -8,7 +8,7 @@
 
 use std::path::PathBuf;
 
-use super::args::parse_pair;
+use super::args::window_inputs;
 use crate::app::Start;
 use crate::editor::{FrameBench, RunOptions};
 use crate::{AppError, AppResult};
@@ -51,16 +51,7 @@ impl FramesArgs {
                 )));
             }
         }
-        let size = self
-            .window_size
-            .map(|s| parse_pair::<f32>(&s, "--window-size"))
-            .transpose()?;
-        if !self.file.is_file() {
-            return Err(AppError::Usage(format!(
-                "{}: no such file",
-                self.file.display()
-            )));
-        }
+        let size = window_inputs(self.window_size.as_deref(), &self.file)?;
         let bench = FrameBench::new(self.frames);
         let report = bench.report.clone();
         crate::editor::run_frames(

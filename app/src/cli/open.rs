@@ -4,10 +4,10 @@
 
 use std::path::PathBuf;
 
-use super::args::parse_pair;
+use super::args::window_inputs;
 use crate::app::Start;
 use crate::editor::RunOptions;
-use crate::{AppError, AppResult};
+use crate::AppResult;
 
 /// `strata open`.
 #[derive(Debug, clap::Args)]
@@ -31,16 +31,7 @@ impl OpenArgs {
     /// # Errors
     /// A bad window size, a missing file, or no window.
     pub fn run(self) -> AppResult<()> {
-        let size = self
-            .window_size
-            .map(|s| parse_pair::<f32>(&s, "--window-size"))
-            .transpose()?;
-        if !self.file.is_file() {
-            return Err(AppError::Usage(format!(
-                "{}: no such file",
-                self.file.display()
-            )));
-        }
+        let size = window_inputs(self.window_size.as_deref(), &self.file)?;
         crate::editor::run(
             Start::Open(self.file),
             RunOptions {

@@ -59,3 +59,25 @@ pub fn new_world(dir: &Path, name: &str, preset: &str, size: &str, seed: u32) ->
     ]);
     w
 }
+
+/// Run the real editor under Xvfb with Mesa's software GL on `world`, save a screenshot of the
+/// window to `shot` and return it; `extra` adds arguments to `strata open` (e.g. `--lod off`).
+/// Preferences go to `dir/config`.
+pub fn xvfb_screenshot(world: &Path, shot: &Path, dir: &Path, extra: &[&str]) -> image::RgbaImage {
+    let out = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x800x24"])
+        .arg(env!("CARGO_BIN_EXE_strata"))
+        .args(["open", s(world), "--screenshot", s(shot)])
+        .args(["--window-size", "1024,700"])
+        .args(extra)
+        .env("STRATA_CONFIG_DIR", dir.join("config"))
+        .env("LIBGL_ALWAYS_SOFTWARE", "1")
+        .output()
+        .expect("xvfb-run must be installed (apt-get install xvfb); .ci/run installs it");
+    assert!(
+        out.status.success(),
+        "editor failed under Xvfb: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    image::open(shot).expect("screenshot PNG").to_rgba8()
+}
