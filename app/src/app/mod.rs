@@ -76,6 +76,11 @@ mod persist;
 /// Owner name of the autosave job.
 const AUTOSAVE: &str = "Autosave";
 
+/// How often the window redraws while a job runs and nothing else asks for frames: often enough
+/// for a live progress bar, rarely enough that drawing (on software GL, a frame of the whole
+/// window costs tens of milliseconds) leaves the job its CPU.
+pub const PROGRESS_FRAME: Duration = Duration::from_millis(200);
+
 /// The editor.
 pub struct EditorApp {
     /// The open document, once one is loaded.
@@ -309,7 +314,7 @@ impl EditorApp {
         }
         self.handle_close(&ctx);
         if self.jobs.any() {
-            ctx.request_repaint_after(Duration::from_millis(50));
+            ctx.request_repaint_after(PROGRESS_FRAME);
         }
     }
 

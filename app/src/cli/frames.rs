@@ -2,9 +2,11 @@
 //! wait until every chunk is meshed, then orbit the camera once around the world's centre over N
 //! continuously drawn frames and print the frame intervals (the same clock as the status bar) as
 //! one JSON line: `{"frames", "median_ms", "mean_ms", "p95_ms", "max_ms", "triangles",
-//! "first_full_frame_s", "refined_s", "peak_rss_mb"}`. The last three: seconds from the start to
-//! the first frame that shows the whole world (from coarse meshes), seconds until every mesh
-//! has its wanted level of detail, and the process's peak resident memory.
+//! "first_full_frame_s", "refined_s", "first_full_frame_cpu_s", "refined_cpu_s", "refining_frames", "refining_median_ms", "refining_max_ms",
+//! "peak_rss_mb"}`: also seconds from the start to the first frame that shows the whole world (from
+//! coarse meshes), seconds until every mesh has its wanted level of detail (and the process's CPU
+//! seconds, all threads, at those two moments: the work, without a loaded machine's waiting), the frames drawn in
+//! between and their median and longest interval, and the process's peak resident memory.
 //!
 //! The figure for comparing viewport changes: run it before and after on the same world, machine
 //! and window size (software GL under Xvfb gives relative figures).

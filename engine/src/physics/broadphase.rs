@@ -429,25 +429,41 @@ type Rows = [[u16; PADDED]; PADDED];
 
 /// Compute the entry from a 10³ box (X fastest, then Y, then Z).
 fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<CellEntry> {
-    const FULL: u16 = (1 << PADDED) - 1;
     let mut solid: Rows = [[0; PADDED]; PADDED];
     let mut water: Rows = [[0; PADDED]; PADDED];
-    let (mut any, mut all_solid, mut all_water) = (0u16, FULL, FULL);
     for (i, row) in voxels.chunks_exact(PADDED).enumerate() {
         let (z, y) = (i / PADDED, i % PADDED);
-        let (mut s, mut w) = (0u16, 0u16);
-        for (x, &v) in row.iter().enumerate() {
-            match matter.of(v) {
-                Matter::Air => {}
-                Matter::Solid => s |= 1 << x,
-                Matter::Water => w |= 1 << x,
-            }
+        let (s, w) = matter_bits(matter, row);
+        solid[z][y] = s as u16;
+        water[z][y] = w as u16;
+    }
+    masks_from_rows(&solid, &water)
+}
+
+/// Bit `x` of the solid and water words is set when voxel `x` of `row` (at most 64 voxels) is solid
+/// or water.
+fn matter_bits(matter: &MatterTable, row: &[Voxel]) -> (u64, u64) {
+    let (mut s, mut w) = (0u64, 0u64);
+    for (x, &v) in row.iter().enumerate() {
+        match matter.of(v) {
+            Matter::Air => {}
+            Matter::Solid => s |= 1 << x,
+            Matter::Water => w |= 1 << x,
         }
-        solid[z][y] = s;
-        water[z][y] = w;
-        any |= s | w;
-        all_solid &= s;
-        all_water &= w;
+    }
+    (s, w)
+}
+
+/// The entry of a cell from its 10³ box as solid and water rows.
+fn masks_from_rows(solid: &Rows, water: &Rows) -> Option<CellEntry> {
+    const FULL: u16 = (1 << PADDED) - 1;
+    let (mut any, mut all_solid, mut all_water) = (0u16, FULL, FULL);
+    for (s_rows, w_rows) in solid.iter().zip(water) {
+        for (&s, &w) in s_rows.iter().zip(w_rows) {
+            any |= s | w;
+            all_solid &= s;
+            all_water &= w;
+        }
     }
     if any == 0 {
         return None;
@@ -459,8 +475,8 @@ fn masks_from_box(matter: &MatterTable, voxels: &[Voxel]) -> Option<CellEntry> {
         return Some(CellEntry::Water);
     }
     Some(CellEntry::Masks(CellMasks {
-        solid: dilate(&solid),
-        water: dilate(&water),
+        solid: dilate(solid),
+        water: dilate(water),
     }))
 }
 

@@ -8,8 +8,8 @@ use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 
 use super::{
-    cell_bits, masks_from_box, Broadphase, BuildScratch, CellEntry, MatterTable, PADDED,
-    PHYSICS_CELL, PHYSICS_CELL_BITS,
+    cell_bits, masks_from_rows, matter_bits, Broadphase, BuildScratch, CellEntry, MatterTable,
+    Rows, PADDED, PHYSICS_CELL, PHYSICS_CELL_BITS,
 };
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_SIZE};
@@ -37,7 +37,7 @@ impl Broadphase {
                 .par_iter()
                 .map_init(
                     || (Vec::new(), Vec::new()),
-                    |(padded, cell), &c| chunk_cells(grid, matter, c, padded, cell),
+                    |(padded, bits), &c| chunk_cells(grid, matter, c, padded, bits),
                 )
                 .collect();
             for (p, entry) in lists.into_iter().flatten() {
@@ -103,13 +103,14 @@ impl Broadphase {
     }
 }
 
-/// The entries of the 4³ cells of stored chunk `c`, from one read of the chunk grown by a voxel.
+/// The entries of the 4³ cells of stored chunk `c`, from one read of the chunk grown by a voxel:
+/// each of its rows becomes solid and water bits once, and a cell's 10³ box is ten bits of each.
 fn chunk_cells(
     grid: &Grid,
     matter: &MatterTable,
     c: ChunkPos,
     padded: &mut Vec<Voxel>,
-    cell: &mut Vec<Voxel>,
+    bits: &mut Vec<(u64, u64)>,
 ) -> Entries {
     let min = c.min_voxel();
     let b = VoxelBox::from_min_size(
@@ -119,22 +120,31 @@ fn chunk_cells(
     padded.clear();
     padded.resize(b.volume(), Voxel::AIR);
     grid.read_box(b, padded);
+    bits.clear();
+    bits.extend(
+        padded
+            .chunks_exact(SPAN)
+            .map(|row| matter_bits(matter, row)),
+    );
     let mut out = Vec::with_capacity((PER * PER * PER) as usize);
     let step = PHYSICS_CELL as usize;
+    let ten = (1u64 << PADDED) - 1;
     for cz in 0..PER {
         for cy in 0..PER {
             for cx in 0..PER {
                 // Cell (cx, cy, cz)'s 10³ box starts one voxel before it: at padded index cell·8.
                 let o = [cx, cy, cz].map(|v| v as usize * step);
-                cell.clear();
+                let mut solid: Rows = [[0; PADDED]; PADDED];
+                let mut water: Rows = [[0; PADDED]; PADDED];
                 for z in 0..PADDED {
                     for y in 0..PADDED {
-                        let row = ((o[2] + z) * SPAN + o[1] + y) * SPAN + o[0];
-                        cell.extend_from_slice(&padded[row..row + PADDED]);
+                        let (s, w) = bits[(o[2] + z) * SPAN + o[1] + y];
+                        solid[z][y] = ((s >> o[0]) & ten) as u16;
+                        water[z][y] = ((w >> o[0]) & ten) as u16;
                     }
                 }
                 let pos = [c.x * PER + cx, c.y * PER + cy, c.z * PER + cz];
-                out.push((pos, masks_from_box(matter, cell)));
+                out.push((pos, masks_from_rows(&solid, &water)));
             }
         }
     }
