@@ -39,6 +39,8 @@ mod transform;
 #[cfg(test)]
 mod edit_tests;
 #[cfg(test)]
+mod pieces_tests;
+#[cfg(test)]
 mod tests;
 
 pub use convert::STAMP_EXTENSION;

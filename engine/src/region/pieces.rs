@@ -96,10 +96,18 @@ impl PieceRuns {
     }
 
     fn assert_valid(&self, lo: [usize; 3], hi: [usize; 3]) {
-        assert_eq!(self.lo.map(usize::from), lo, "piece runs cover the clipped part");
+        assert_eq!(
+            self.lo.map(usize::from),
+            lo,
+            "piece runs cover the clipped part"
+        );
         let size: [usize; 3] = std::array::from_fn(|a| hi[a] - lo[a]);
         assert_eq!(self.size.map(usize::from), size, "piece runs size");
-        assert_eq!(self.row_start.len(), size[1] * size[2] + 1, "piece row table");
+        assert_eq!(
+            self.row_start.len(),
+            size[1] * size[2] + 1,
+            "piece row table"
+        );
         assert_eq!(self.row_start[0], 0, "first piece row starts at 0");
         assert_eq!(
             self.row_start.last().map(|&s| usize::from(s)),
@@ -107,14 +115,21 @@ impl PieceRuns {
             "last piece row ends at the run count"
         );
         for r in 0..size[1] * size[2] {
-            let runs = &self.runs
-                [usize::from(self.row_start[r])..usize::from(self.row_start[r + 1])];
+            let runs =
+                &self.runs[usize::from(self.row_start[r])..usize::from(self.row_start[r + 1])];
             let mut x = 0u16;
             let mut prev = None;
             for run in runs {
                 assert!(run.end > x, "piece row {r}: runs must advance");
-                assert!(run.voxel.is_normalized(), "piece row {r}: unnormalized voxel");
-                assert_ne!(prev, Some(run.voxel), "piece row {r}: equal neighbouring runs");
+                assert!(
+                    run.voxel.is_normalized(),
+                    "piece row {r}: unnormalized voxel"
+                );
+                assert_ne!(
+                    prev,
+                    Some(run.voxel),
+                    "piece row {r}: equal neighbouring runs"
+                );
                 prev = Some(run.voxel);
                 x = run.end;
             }
@@ -223,10 +238,9 @@ impl ChunkPieces {
                 break;
             }
             let rows = inside.div_ceil(CHUNK_SIZE);
-            let estimate =
-                (bytes as f64 * RUNS_SHARE * inside as f64 / PackedBox::<CHUNK_SIZE>::VOLUME as f64)
-                    as usize
-                    + rows * size_of::<u16>();
+            let estimate = (bytes as f64 * RUNS_SHARE * inside as f64
+                / PackedBox::<CHUNK_SIZE>::VOLUME as f64) as usize
+                + rows * size_of::<u16>();
             held = held - bytes + estimate.min(bytes);
             encode[i] = true;
         }
@@ -351,11 +365,11 @@ impl ChunkPieces {
         let o = self.origin.map(|v| v as i32);
         let size = self.size.map(|s| s as u32);
         let b = VoxelBox::from_min_size(VoxelPos::new(o[0], o[1], o[2]), size);
-        let lookup = |p: ChunkPos| {
-            match &self.pieces[self.index(p.x as usize, p.y as usize, p.z as usize)] {
-                Piece::Packed(level) => ChunkSource::Packed(Some(level)),
-                Piece::Runs(r) => ChunkSource::Runs(r),
-            }
+        let lookup = |p: ChunkPos| match &self.pieces
+            [self.index(p.x as usize, p.y as usize, p.z as usize)]
+        {
+            Piece::Packed(level) => ChunkSource::Packed(Some(level)),
+            Piece::Runs(r) => ChunkSource::Runs(r),
         };
         match copy_rows(&lookup, b, None) {
             Ok(rows) => rows,
