@@ -4,11 +4,11 @@
 //! ```text
 //!   grid chunks the box meets (3 × 2 here)        pieces, X fastest, then Y, then Z
 //!   ┌──────┬──────┬──────┐
-//!   │   ┌──┼──────┼──┐   │                          [R00 R10 R20 R01 P11 R21]
-//!   │   │R │  P   │R │   │  origin = the box's      P: a PackedBox<32> clone of a chunk inside
-//!   ├───┼──┼──────┼──┼───┤  minimum corner inside    the box (missing: uniform Air; uniform: one
+//!   │   ┌──┼──────┼──┐   │                          [R00 P10 R20 P01 P11 R21]
+//!   │   │R │  P   │R │   │  origin = the box's      P: a PackedBox<32> clone of the whole chunk
+//!   ├───┼──┼──────┼──┼───┤  minimum corner inside    (missing: uniform Air; uniform: one
 //!   │   └──┼──────┼──┘   │  the first piece          material; neither holds heap memory)
-//!   └──────┴──────┴──────┘                           R: runs of the clipped part (a face chunk)
+//!   └──────┴──────┴──────┘                           R: runs of the part inside the box
 //!   region (x, y, z) = piece voxel at origin + (x, y, z), split by 32 on every axis
 //! ```
 //!
@@ -16,14 +16,16 @@
 //! A copy in run form must find every run boundary of every allocated chunk row and write every
 //! run, which costs about twice a plain dense copy of the box. Cloning a chunk's row-packed box
 //! copies its row headers and its stored (already deduplicated) rows: no voxel is looked at. The
-//! packed box holds 64 bytes per stored row where runs hold a few runs of 4 bytes, though, so
-//! clones are kept within a memory budget: chunks the box cuts at a face are encoded as runs of
-//! their inside part (clipping a packed box would mean repacking it, which costs what encoding
-//! costs, and a whole clone would hold voxels outside the box), uniform and missing chunks are
-//! always clones (no heap bytes), and if the clones still exceed the budget the largest are
-//! encoded as runs too; when even that does not fit, [`ChunkPieces::copy`] declines and the region
-//! falls back to runs. Reads of a row segment borrow a clone's rows or decode a piece's runs, so a
-//! paste reads no slower than from runs; operations that work on whole-region runs convert through
+//! packed box holds 64 bytes per stored row where runs hold a few runs of 4 bytes, though, and a
+//! clone of a chunk the box cuts at a face also holds the voxels outside the box, so clones are
+//! kept within a memory budget (a quarter of the dense box, the region's memory goal): the copy
+//! plans from the chunks' heap bytes which chunks to encode as runs of their inside part, slivers
+//! at the faces first (they save nearly all their bytes for little work), then the chunks most
+//! inside, until the estimate fits. Clipping a packed box instead would mean repacking it, which
+//! costs what encoding costs. Uniform and missing chunks are clones of no heap bytes. When even
+//! encoding every chunk does not fit, [`ChunkPieces::copy`] declines and the region falls back to
+//! runs. Reads of a row segment borrow a clone's rows or decode a piece's runs, so a paste reads
+//! no slower than from runs; operations that work on whole-region runs convert through
 //! [`ChunkPieces::to_runs`], which gives exactly the runs a copy in run form gives.
 
 use rayon::prelude::*;
