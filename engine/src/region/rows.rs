@@ -1,4 +1,5 @@
-//! [`Region`]: a box of voxels held as X rows of runs, and copying one out of a grid.
+//! [`Region`]: a box of voxels held as X rows of runs or as chunk pieces, and copying one out of a
+//! grid.
 //!
 //! ```text
 //!   row r = z * size_y + y            runs of row r = runs[row_start[r] .. row_start[r + 1]]
@@ -9,8 +10,9 @@
 //!
 //! A region is held in one of two forms, chosen by [`Region::copy`]:
 //! - runs (above): what every builder (dense import, turns, mirrors, resizes, decoders) produces;
-//! - chunk pieces ([`ChunkPieces`]): a copy of a box keeps the row-packed boxes of the chunks it
-//!   meets, cloned as they are, when they fit in a quarter of the dense box's bytes.
+//! - chunk pieces ([`ChunkPieces`]): a copy of a box keeps, per chunk it meets, a clone of the
+//!   chunk's row-packed box or the runs of the part inside the box, within a quarter of the dense
+//!   box's bytes (the run form when that cannot be met).
 //!
 //! Both read a row segment the same way ([`Region::read_row`]); an operation that works on runs
 //! (mirror, a quarter turn about X, material counts and remaps, equality) converts pieces to runs
