@@ -155,14 +155,22 @@ fn figures(c: &Case) {
     }
     let held = region.heap_bytes() as f64;
     let dense_bytes = (dense.capacity() * 2) as f64;
+    let form = if region.is_pieces() {
+        format!(
+            "{} chunk pieces, {} of them as runs",
+            region.piece_count(),
+            region.encoded_piece_count()
+        )
+    } else {
+        format!("{} runs", region.run_count())
+    };
     println!(
-        "region {} 256x128x256: bytes held strata {:.0} KiB, dense {:.0} KiB, ratio {:.4} ({} runs); \
+        "region {} 256x128x256: bytes held strata {:.0} KiB, dense {:.0} KiB, ratio {:.4} ({form}); \
          {copy_runs} copies and {paste_runs} pastes each, interleaved; strata / dense",
         c.name,
         held / 1024.0,
         dense_bytes / 1024.0,
         held / dense_bytes,
-        region.run_count()
     );
     line("copy", &copy_s, &copy_d);
     line("paste", &paste_s, &paste_d);

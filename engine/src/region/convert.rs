@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use super::edit::{PasteMode, RegionEdit};
-use super::rows::{check_size, decode_segment, size_of_box, Region};
+use super::rows::{check_size, size_of_box, Region};
 use crate::codec::rle::{self, RleEncoder};
 use crate::format::godot::{
     block_from_voxels, block_to_voxel_vec, BlockData, ImportReport, ImportRules, MAX_BLOCK_VOXELS,
@@ -152,7 +152,7 @@ impl Region {
         let mut encoder = RleEncoder::new();
         for z in 0..sz {
             for y in 0..sy {
-                decode_segment(self.row_runs(y, z), 0, &mut row, sx);
+                self.read_row(y, z, 0, &mut row);
                 encoder.push(&row, out);
             }
         }
@@ -197,7 +197,7 @@ impl Region {
         out.reserve(self.dense_bytes() as usize);
         for z in 0..sz {
             for y in 0..sy {
-                decode_segment(self.row_runs(y, z), 0, &mut row, sx);
+                self.read_row(y, z, 0, &mut row);
                 out.extend(row.iter().flat_map(|v| [v.material, v.occupancy]));
             }
         }

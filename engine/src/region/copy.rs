@@ -1,4 +1,6 @@
-//! Copying a box of the grid into a region's rows, bands of Z layers in parallel.
+//! Encoding a box of chunk boxes as a region's rows of runs, bands of Z layers in parallel: a copy
+//! from the grid in run form, and the conversion of a region held as chunk pieces
+//! ([`super::pieces::ChunkPieces`]) to runs, which reads the same boxes the same way.
 //!
 //! ```text
 //!   for each Z layer, for each chunk row (cy) of the box:
@@ -15,33 +17,48 @@
 use rayon::prelude::*;
 
 use super::builder::RowRuns;
+use super::pieces::PieceRuns;
 use super::rows::Run;
 use crate::progress::Progress;
-use crate::storage::{Grid, PackedBox};
+use crate::storage::PackedBox;
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, CHUNK_BITS, CHUNK_SIZE};
 use crate::Result;
 
 /// Z layers per task.
 const BAND: i32 = 8;
 
-/// Where a row segment comes from: one voxel throughout (a missing or uniform chunk), or a chunk's
-/// rows starting at a local x.
+/// What a copy reads for one chunk position.
+#[derive(Clone, Copy)]
+pub(crate) enum ChunkSource<'a> {
+    /// The chunk's full-resolution box (`None`: no chunk, all Air).
+    Packed(Option<&'a PackedBox<CHUNK_SIZE>>),
+    /// The part of the chunk inside the copied box, already as runs.
+    Runs(&'a PieceRuns),
+}
+
+/// Where a row segment comes from: one voxel throughout (a missing or uniform chunk), a chunk's
+/// rows starting at a local x, or a piece's runs.
 #[derive(Clone, Copy)]
 enum Segment<'a> {
     Fill(Voxel),
     Rows(&'a PackedBox<CHUNK_SIZE>, usize),
+    Runs(&'a PieceRuns),
 }
 
-/// The row starts (one per row, plus the end) and runs of box `b` of `grid`.
-pub(crate) fn copy_rows(
-    grid: &Grid,
+/// The row starts (one per row, plus the end) and runs of box `b` of the chunks `chunk` returns.
+/// Without a `progress` this never fails.
+pub(crate) fn copy_rows<'g, F>(
+    chunk: &F,
     b: VoxelBox,
-    progress: &Progress,
-) -> Result<(Vec<u32>, Vec<Run>)> {
+    progress: Option<&Progress>,
+) -> Result<(Vec<u32>, Vec<Run>)>
+where
+    F: Fn(ChunkPos) -> ChunkSource<'g> + Sync,
+{
     let bands: Vec<i32> = (b.min.z..b.max.z).step_by(BAND as usize).collect();
     let parts = bands
         .par_iter()
-        .map(|&z0| copy_band(grid, b, z0..(z0 + BAND).min(b.max.z), progress))
+        .map(|&z0| copy_band(chunk, b, z0..(z0 + BAND).min(b.max.z), progress))
         .collect::<Result<Vec<_>>>()?;
     let rows: usize = parts.iter().map(|p| p.0.len()).sum();
     let total: usize = parts.iter().map(|p| p.1.len()).sum();
@@ -57,12 +74,15 @@ pub(crate) fn copy_rows(
 }
 
 /// Rows of Z layers `zs` of box `b`: their starts (relative to the band) and runs.
-fn copy_band(
-    grid: &Grid,
+fn copy_band<'g, F>(
+    chunk: &F,
     b: VoxelBox,
     zs: std::ops::Range<i32>,
-    progress: &Progress,
-) -> Result<(Vec<u32>, Vec<Run>)> {
+    progress: Option<&Progress>,
+) -> Result<(Vec<u32>, Vec<Run>)>
+where
+    F: Fn(ChunkPos) -> ChunkSource<'g> + Sync,
+{
     let sy = b.size()[1];
     let rows = sy * zs.len();
     let mut row_start: Vec<u32> = Vec::with_capacity(rows);
@@ -72,7 +92,9 @@ fn copy_band(
     let mask = CHUNK_SIZE as i32 - 1;
     let mut strip: Vec<(Segment<'_>, usize)> = Vec::new();
     for z in zs {
-        progress.check()?;
+        if let Some(p) = progress {
+            p.check()?;
+        }
         let cz = z >> CHUNK_BITS;
         let lz = (z & mask) as usize;
         for cy in cy0..=cy1 {
@@ -80,12 +102,13 @@ fn copy_band(
             for cx in cx0..=cx1 {
                 let lo = b.min.x.max(cx << CHUNK_BITS) - (cx << CHUNK_BITS);
                 let hi = b.max.x.min((cx + 1) << CHUNK_BITS) - (cx << CHUNK_BITS);
-                let seg = match grid.chunk(ChunkPos::new(cx, cy, cz)) {
-                    None => Segment::Fill(Voxel::AIR),
-                    Some(c) => match c.level0().uniform_material() {
+                let seg = match chunk(ChunkPos::new(cx, cy, cz)) {
+                    ChunkSource::Packed(None) => Segment::Fill(Voxel::AIR),
+                    ChunkSource::Packed(Some(level)) => match level.uniform_material() {
                         Some(m) => Segment::Fill(Voxel::filled(m)),
-                        None => Segment::Rows(c.level0(), lo as usize),
+                        None => Segment::Rows(level, lo as usize),
                     },
+                    ChunkSource::Runs(p) => Segment::Runs(p),
                 };
                 let len = (hi - lo) as usize;
                 match (strip.last_mut(), seg) {
@@ -109,12 +132,21 @@ fn copy_band(
                                 Err(_) => row.voxels(&mut runs, &voxels[lo..lo + len]),
                             },
                         },
+                        Segment::Runs(piece) => {
+                            let mut x = 0;
+                            for run in piece.row(ly, lz) {
+                                row.fill(&mut runs, run.voxel, usize::from(run.end) - x);
+                                x = usize::from(run.end);
+                            }
+                        }
                     }
                 }
                 row.finish(&mut runs);
             }
         }
-        progress.advance(1);
+        if let Some(p) = progress {
+            p.advance(1);
+        }
     }
     Ok((row_start, runs))
 }

@@ -16,7 +16,7 @@
 //! is normalized, so Air never carries occupancy. The step opens at the first change, so an edit
 //! that changes nothing leaves no step and keeps the redo stack.
 
-use super::rows::{decode_segment, Region};
+use super::rows::Region;
 use crate::history::History;
 use crate::progress::Progress;
 use crate::storage::Grid;
@@ -141,13 +141,12 @@ impl Source<'_> {
             }
             Source::Region { region, at, mode } => {
                 let [sx, _, _] = part.size();
-                let row_len = region.size()[0] as usize;
                 let x0 = (part.min.x - at.x) as usize;
                 let mut k = 0;
                 for z in part.min.z..part.max.z {
                     for y in part.min.y..part.max.y {
-                        let runs = region.row_runs((y - at.y) as usize, (z - at.z) as usize);
-                        decode_segment(runs, x0, &mut new[k..k + sx], row_len);
+                        let (ry, rz) = ((y - at.y) as usize, (z - at.z) as usize);
+                        region.read_row(ry, rz, x0, &mut new[k..k + sx]);
                         k += sx;
                     }
                 }

@@ -2,7 +2,7 @@
 //! mirror, resize) and written back (paste, move, fill, delete), each write one undo step.
 //!
 //! ```text
-//!   Grid ──Region::copy (chunk rows; packed rows become one run)──> Region (X rows of runs)
+//!   Grid ──Region::copy (clones of the chunks' packed boxes)──> Region (chunk pieces, or X rows of runs)
 //!                                                                      │ rotated / mirrored / resized
 //!   Grid <──RegionEdit::paste (per chunk: decode, combine, diff)───────┘
 //!     │           └─ history.record(tight changed box of the chunk) before each write
@@ -12,14 +12,17 @@
 //!   Region ──surface──> chunk meshes (the editor's paste ghost)
 //! ```
 //!
-//! A region stores each X row as runs of equal voxels (see [`Region`]), so terrain, which is mostly
-//! long runs of rock and air, costs a small fraction of a dense copy, and copying is faster than a
-//! dense copy because rows that a chunk keeps packed become one run without reading their voxels.
+//! A copied region keeps the row-packed boxes of the chunks it meets, cloned as they are (chunk
+//! pieces), so a copy moves only the chunks' packed bytes and looks at no voxel; every other
+//! region (turned, mirrored, resized, imported) stores each X row as runs of equal voxels, and
+//! pieces convert to runs where an operation needs them (see [`Region`]). Terrain, mostly long runs
+//! of rock and air, costs a small fraction of a dense copy in either form.
 //!
 //! Coordinates inside a region are relative to its minimum corner: voxel `(x, y, z)` with
 //! `0 <= x < size[0]` and so on, rows X fastest, then Y, then Z, like every box in the engine.
 //!
-//! Files: `rows` (the [`Region`] type, copy from a grid, row reads), `builder` (assembling rows),
+//! Files: `rows` (the [`Region`] type, copy from a grid, row reads), `pieces` (the chunk-piece
+//! form), `copy` (encoding chunk boxes as runs), `builder` (assembling rows),
 //! `transform` (quarter turns and mirrors), `resample` (resize), `edit` ([`RegionEdit`]: paste,
 //! fill, delete, cut, move as undo steps), `convert` (stamps and block formats), `surface` (ghost mesh).
 
@@ -27,6 +30,7 @@ mod builder;
 mod convert;
 mod copy;
 mod edit;
+mod pieces;
 mod resample;
 mod rows;
 mod surface;
@@ -34,6 +38,8 @@ mod transform;
 
 #[cfg(test)]
 mod edit_tests;
+#[cfg(test)]
+mod pieces_tests;
 #[cfg(test)]
 mod tests;
 

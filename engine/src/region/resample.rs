@@ -25,7 +25,7 @@
 use std::collections::BTreeMap;
 
 use super::builder::RowsBuilder;
-use super::rows::{check_size, decode_segment, Region};
+use super::rows::{check_size, Region};
 use crate::voxel::{Voxel, MATERIAL_COUNT};
 use crate::Result;
 
@@ -116,7 +116,7 @@ impl Region {
             for y in 0..ny {
                 let ys = nearest(y, sy, ny);
                 if decoded != Some((ys, zs)) {
-                    decode_segment(self.row_runs(ys, zs), 0, &mut src, sx);
+                    self.read_row(ys, zs, 0, &mut src);
                     decoded = Some((ys, zs));
                 }
                 for (d, &x) in dst.iter_mut().zip(&xs) {
@@ -145,7 +145,7 @@ impl Region {
                 layers.entry(zs).or_insert_with(|| {
                     let mut layer = vec![Voxel::AIR; sx * sy];
                     for (ys, row) in layer.chunks_exact_mut(sx).enumerate() {
-                        decode_segment(self.row_runs(ys, zs), 0, row, sx);
+                        self.read_row(ys, zs, 0, row);
                     }
                     layer
                 });

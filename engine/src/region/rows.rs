@@ -1,4 +1,5 @@
-//! [`Region`]: a box of voxels held as X rows of runs, and copying one out of a grid.
+//! [`Region`]: a box of voxels held as X rows of runs or as chunk pieces, and copying one out of a
+//! grid.
 //!
 //! ```text
 //!   row r = z * size_y + y            runs of row r = runs[row_start[r] .. row_start[r + 1]]
@@ -7,15 +8,31 @@
 //!   └──────────────────────────────┘
 //! ```
 //!
+//! A region is held in one of two forms, chosen by [`Region::copy`]:
+//! - runs (above): what every builder (dense import, turns, mirrors, resizes, decoders) produces;
+//! - chunk pieces ([`ChunkPieces`]): a copy of a box keeps, per chunk it meets, a clone of the
+//!   chunk's row-packed box or the runs of the part inside the box, within a quarter of the dense
+//!   box's bytes (the run form when that cannot be met).
+//!
+//! Both read a row segment the same way ([`Region::read_row`]); an operation that works on runs
+//! (mirror, a quarter turn about X, material counts and remaps, equality) converts pieces to runs
+//! where it needs them ([`Region::run_rows`]), and the conversion gives exactly the runs a copy in
+//! run form gives.
+//!
 //! # Rationale
 //! A clipboard or stamp region is written once and read a row at a time (paste, transforms, export),
 //! so it needs neither the chunk format's constant-time row borrows nor its mips. Runs with their end
 //! position keep every solid or empty stretch of a row at four bytes whatever its length, and a read
-//! of a row segment finds its first run by binary search. Copying from the grid reads the chunk row
-//! headers: a row a chunk keeps packed (all one material at default occupancy) becomes one run
-//! without touching its voxels, which is why a copy of terrain is faster than a dense copy.
+//! of a row segment finds its first run by binary search. Encoding runs costs about twice a plain
+//! dense copy of the box, though (every run boundary of every allocated chunk row is found and
+//! written), while the chunks' own packed boxes are already small: copying those is a copy of their
+//! headers and stored rows, a fraction of the dense bytes, with no voxel looked at.
+
+use std::borrow::Cow;
 
 use super::builder::RowsBuilder;
+use super::copy::ChunkSource;
+use super::pieces::ChunkPieces;
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{Voxel, VoxelBox, VoxelPos, MATERIAL_COUNT};
@@ -33,14 +50,54 @@ pub struct Run {
     pub end: u16,
 }
 
-/// A box of voxels (material + occupancy) with its minimum corner at `(0, 0, 0)`, stored as runs:
-/// 1 to [`MAX_REGION_EDGE`] voxels per axis and at most [`MAX_REGION_VOXELS`] in all.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A box of voxels (material + occupancy) with its minimum corner at `(0, 0, 0)`, stored as runs
+/// or as the chunk pieces it was copied from (see the module docs): 1 to [`MAX_REGION_EDGE`] voxels
+/// per axis and at most [`MAX_REGION_VOXELS`] in all. Two regions are equal when they have the same
+/// size and voxels, whatever their forms.
+#[derive(Debug, Clone)]
 pub struct Region {
     size: [u32; 3],
+    body: Body,
+}
+
+/// How a region holds its voxels.
+#[derive(Debug, Clone)]
+enum Body {
+    Runs(RunRows),
+    Pieces(ChunkPieces),
+}
+
+/// X rows of runs: the runs of row `r` are `runs[row_start[r]..row_start[r + 1]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RunRows {
     row_start: Vec<u32>,
     runs: Vec<Run>,
 }
+
+impl RunRows {
+    /// Runs of row number `r` (`z * size_y + y`).
+    #[inline]
+    pub fn row(&self, r: usize) -> &[Run] {
+        &self.runs[self.row_start[r] as usize..self.row_start[r + 1] as usize]
+    }
+
+    /// Number of runs.
+    pub fn run_count(&self) -> usize {
+        self.runs.len()
+    }
+}
+
+impl PartialEq for Region {
+    fn eq(&self, other: &Self) -> bool {
+        self.size == other.size && self.run_rows() == other.run_rows()
+    }
+}
+
+impl Eq for Region {}
+
+/// Pieces are chosen when they take at most this fraction of the dense box's bytes (the issue's
+/// memory goal); otherwise a copy encodes runs.
+const PIECES_BUDGET_DIVISOR: u64 = 4;
 
 /// The most voxels a region may hold (so run and row numbers fit in 32 bits).
 pub const MAX_REGION_VOXELS: u64 = u32::MAX as u64;
@@ -89,8 +146,7 @@ impl Region {
     pub(crate) fn from_parts(size: [u32; 3], row_start: Vec<u32>, runs: Vec<Run>) -> Self {
         Self {
             size,
-            row_start,
-            runs,
+            body: Body::Runs(RunRows { row_start, runs }),
         }
     }
 
@@ -102,17 +158,14 @@ impl Region {
         check_size(size)?;
         let voxel = Voxel::new(voxel.material, voxel.occupancy);
         let rows = size[1] as usize * size[2] as usize;
-        Ok(Self {
-            size,
-            row_start: (0..=rows as u32).collect(),
-            runs: vec![
-                Run {
-                    voxel,
-                    end: size[0] as u16,
-                };
-                rows
-            ],
-        })
+        let runs = vec![
+            Run {
+                voxel,
+                end: size[0] as u16,
+            };
+            rows
+        ];
+        Ok(Self::from_parts(size, (0..=rows as u32).collect(), runs))
     }
 
     /// A region from dense voxels (X fastest, then Y, then Z), normalized on the way in.
@@ -148,9 +201,11 @@ impl Region {
         Self::copy_with(grid, b, &Progress::new())
     }
 
-    /// Copy box `b` of `grid`: voxels outside every stored chunk are Air. Bands of Z layers are
-    /// copied in parallel (rayon); reports one progress unit per Z layer and stops when `progress`
-    /// is cancelled.
+    /// Copy box `b` of `grid`: voxels outside every stored chunk are Air. When the chunks the box
+    /// meets hold at most a quarter of the dense box's bytes, the region keeps clones of their
+    /// full-resolution boxes (chunk pieces); otherwise it encodes runs, bands of Z layers in
+    /// parallel (rayon). Reports one progress unit per Z layer and stops when `progress` is
+    /// cancelled.
     ///
     /// # Errors
     /// [`Error::Invalid`] for an empty box or one over [`MAX_REGION_EDGE`] on an axis;
@@ -158,8 +213,70 @@ impl Region {
     pub fn copy_with(grid: &Grid, b: VoxelBox, progress: &Progress) -> Result<Self> {
         let size = size_of_box(&b)?;
         progress.start(size[2].into());
-        let (row_start, runs) = super::copy::copy_rows(grid, b, progress)?;
+        let dense = b.volume() as u64 * size_of::<Voxel>() as u64;
+        let budget = usize::try_from(dense / PIECES_BUDGET_DIVISOR).unwrap_or(usize::MAX);
+        progress.check()?;
+        if let Some(pieces) = ChunkPieces::copy(grid, b, budget) {
+            progress.advance(size[2].into());
+            return Ok(Self {
+                size,
+                body: Body::Pieces(pieces),
+            });
+        }
+        Self::copy_runs(grid, b, progress)
+    }
+
+    /// Copy box `b` of `grid` in run form, whatever the chunks' bytes (see [`Region::copy_with`]).
+    pub(crate) fn copy_runs(grid: &Grid, b: VoxelBox, progress: &Progress) -> Result<Self> {
+        let size = size_of_box(&b)?;
+        let lookup = |p| ChunkSource::Packed(grid.chunk(p).map(|c| c.level0()));
+        let (row_start, runs) = super::copy::copy_rows(&lookup, b, Some(progress))?;
         Ok(Self::from_parts(size, row_start, runs))
+    }
+
+    /// Copy box `b` of `grid` as chunk pieces within `budget` heap bytes (for tests of that form);
+    /// `None` when they do not fit.
+    #[cfg(test)]
+    pub(crate) fn copy_pieces(grid: &Grid, b: VoxelBox, budget: usize) -> Option<Self> {
+        let size = size_of_box(&b).ok()?;
+        let pieces = ChunkPieces::copy(grid, b, budget)?;
+        Some(Self {
+            size,
+            body: Body::Pieces(pieces),
+        })
+    }
+
+    /// True when the region holds chunk pieces rather than runs.
+    pub fn is_pieces(&self) -> bool {
+        matches!(self.body, Body::Pieces(_))
+    }
+
+    /// Number of chunk pieces held (0 in run form).
+    pub fn piece_count(&self) -> usize {
+        match &self.body {
+            Body::Runs(_) => 0,
+            Body::Pieces(p) => p.len(),
+        }
+    }
+
+    /// Number of chunk pieces held as runs of their part (the others are clones of the chunks'
+    /// packed boxes); 0 in run form.
+    pub fn encoded_piece_count(&self) -> usize {
+        match &self.body {
+            Body::Runs(_) => 0,
+            Body::Pieces(p) => p.encoded(),
+        }
+    }
+
+    /// The region's rows of runs: borrowed in run form, encoded from the pieces otherwise.
+    pub(crate) fn run_rows(&self) -> Cow<'_, RunRows> {
+        match &self.body {
+            Body::Runs(r) => Cow::Borrowed(r),
+            Body::Pieces(p) => {
+                let (row_start, runs) = p.to_runs();
+                Cow::Owned(RunRows { row_start, runs })
+            }
+        }
     }
 
     /// Edge lengths in voxels.
@@ -178,14 +295,23 @@ impl Region {
         VoxelBox::from_min_size(at, self.size)
     }
 
-    /// Number of runs stored.
+    /// Number of runs stored (0 when the region holds chunk pieces).
     pub fn run_count(&self) -> usize {
-        self.runs.len()
+        match &self.body {
+            Body::Runs(r) => r.run_count(),
+            Body::Pieces(_) => 0,
+        }
     }
 
-    /// Heap bytes held (row table and runs).
+    /// Heap bytes held: the row table and runs, or the piece array and the pieces' headers and
+    /// stored rows (including the parts of partly covered chunks outside the box).
     pub fn heap_bytes(&self) -> usize {
-        self.row_start.capacity() * size_of::<u32>() + self.runs.capacity() * size_of::<Run>()
+        match &self.body {
+            Body::Runs(r) => {
+                r.row_start.capacity() * size_of::<u32>() + r.runs.capacity() * size_of::<Run>()
+            }
+            Body::Pieces(p) => p.heap_bytes(),
+        }
     }
 
     /// Bytes a dense copy of the same box takes (2 per voxel), for comparison.
@@ -202,28 +328,21 @@ impl Region {
         z * self.size[1] as usize + y
     }
 
-    /// The runs of row (`y`, `z`).
-    ///
-    /// # Panics
-    /// If the row is outside the region.
-    #[inline]
-    pub fn row_runs(&self, y: usize, z: usize) -> &[Run] {
-        let r = self.row_index(y, z);
-        &self.runs[self.row_start[r] as usize..self.row_start[r + 1] as usize]
-    }
-
-    /// Runs of row number `r` (`z * size_y + y`).
-    #[inline]
-    pub(crate) fn runs_of(&self, r: usize) -> &[Run] {
-        &self.runs[self.row_start[r] as usize..self.row_start[r + 1] as usize]
-    }
-
     /// Decode `out.len()` voxels of row (`y`, `z`) starting at `x0`.
     ///
     /// # Panics
     /// If the row or the segment is outside the region.
+    #[inline]
     pub fn read_row(&self, y: usize, z: usize, x0: usize, out: &mut [Voxel]) {
-        decode_segment(self.row_runs(y, z), x0, out, self.size[0] as usize);
+        let r = self.row_index(y, z);
+        let row_len = self.size[0] as usize;
+        match &self.body {
+            Body::Runs(rows) => decode_segment(rows.row(r), x0, out, row_len),
+            Body::Pieces(p) => {
+                assert!(x0 + out.len() <= row_len, "segment past the end of the row");
+                p.read_row(y, z, x0, out);
+            }
+        }
     }
 
     /// One voxel.
@@ -238,10 +357,10 @@ impl Region {
 
     /// Every voxel, X fastest, then Y, then Z (2 bytes per voxel: for small regions and tests).
     pub fn to_dense(&self) -> Vec<Voxel> {
-        let sx = self.size[0] as usize;
+        let [sx, sy, _] = self.size.map(|s| s as usize);
         let mut out = vec![Voxel::AIR; self.volume() as usize];
         for (r, row) in out.chunks_exact_mut(sx).enumerate() {
-            decode_segment(self.runs_of(r), 0, row, sx);
+            self.read_row(r % sy, r / sy, 0, row);
         }
         out
     }
@@ -249,9 +368,10 @@ impl Region {
     /// Count of voxels per material id.
     pub fn count_materials(&self) -> [u64; MATERIAL_COUNT] {
         let mut counts = [0u64; MATERIAL_COUNT];
-        for r in 0..self.row_start.len() - 1 {
+        let rows = self.run_rows();
+        for r in 0..rows.row_start.len() - 1 {
             let mut x = 0u16;
-            for run in self.runs_of(r) {
+            for run in rows.row(r) {
                 counts[usize::from(run.voxel.material & 0x3f)] += u64::from(run.end - x);
                 x = run.end;
             }
@@ -261,8 +381,15 @@ impl Region {
 
     /// Rewrite every material id through `map` (index = old id). `map` must be one-to-one on the
     /// materials present and keep Air as Air, so no two neighbouring runs become equal.
+    /// A region held as pieces becomes runs first.
     pub(crate) fn map_materials(&mut self, map: &[u8; MATERIAL_COUNT]) {
-        for run in &mut self.runs {
+        if let Body::Pieces(_) = self.body {
+            self.body = Body::Runs(self.run_rows().into_owned());
+        }
+        let Body::Runs(rows) = &mut self.body else {
+            unreachable!("converted to runs above")
+        };
+        for run in &mut rows.runs {
             let m = map[usize::from(run.voxel.material & 0x3f)];
             run.voxel = Voxel::new(m, run.voxel.occupancy);
         }
@@ -313,22 +440,27 @@ impl Region {
     }
 
     /// Check the invariants: row table shape, every row's runs strictly increasing and ending at the
-    /// region's X size, normalized voxels, no two equal neighbouring runs.
+    /// region's X size, normalized voxels, no two equal neighbouring runs; for chunk pieces, their
+    /// shape and every piece's format, then the same checks on the runs they convert to.
     ///
     /// # Panics
     /// On any violated invariant.
     pub fn assert_valid(&self) {
         check_size(self.size).expect("size in range");
+        if let Body::Pieces(p) = &self.body {
+            p.assert_valid(self.size);
+        }
+        let all = self.run_rows();
         let rows = self.size[1] as usize * self.size[2] as usize;
-        assert_eq!(self.row_start.len(), rows + 1, "row table length");
-        assert_eq!(self.row_start[0], 0, "first row starts at 0");
+        assert_eq!(all.row_start.len(), rows + 1, "row table length");
+        assert_eq!(all.row_start[0], 0, "first row starts at 0");
         assert_eq!(
-            *self.row_start.last().expect("non-empty") as usize,
-            self.runs.len(),
+            *all.row_start.last().expect("non-empty") as usize,
+            all.runs.len(),
             "last row ends at the run count"
         );
         for r in 0..rows {
-            let runs = self.runs_of(r);
+            let runs = all.row(r);
             assert!(!runs.is_empty(), "row {r} has no runs");
             let mut x = 0u16;
             let mut prev: Option<Voxel> = None;

@@ -109,7 +109,7 @@ fn copy_matches_box_reads() {
 /// A world of every chunk kind a copy takes a shortcut for: missing chunks (Air), uniform chunks
 /// (deep rock, a chunk-aligned block of water), chunks of packed rows (flat layers) and chunks with
 /// allocated rows (a soft, sloped surface and random voxels), across negative coordinates.
-fn shortcut_world(rng: &mut ChaCha8Rng) -> Grid {
+pub(super) fn shortcut_world(rng: &mut ChaCha8Rng) -> Grid {
     let mut grid = random_world(rng);
     let rock = VoxelBox::new(VoxelPos::new(-64, -64, -64), VoxelPos::new(64, -20, 64));
     grid.fill_box(rock, Voxel::filled(3));

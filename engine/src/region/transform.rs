@@ -22,7 +22,7 @@
 //! time, so they never hold more than `TILE` voxels per row of the region in dense form.
 
 use super::builder::RowsBuilder;
-use super::rows::{decode_segment, Region, Run};
+use super::rows::{Region, Run};
 use crate::voxel::Voxel;
 
 /// An axis of the grid.
@@ -85,13 +85,14 @@ impl Region {
         let [sx, sy, sz] = self.size().map(|s| s as usize);
         let rows = sy * sz;
         let mut row_start = Vec::with_capacity(rows + 1);
-        let mut runs: Vec<Run> = Vec::with_capacity(self.run_count());
+        let all = self.run_rows();
+        let mut runs: Vec<Run> = Vec::with_capacity(all.run_count());
         for z in 0..sz {
             for y in 0..sy {
                 row_start.push(runs.len() as u32);
                 let src = match axis {
                     Axis::X => {
-                        let old = self.row_runs(y, z);
+                        let old = all.row(z * sy + y);
                         for (i, run) in old.iter().enumerate().rev() {
                             let start = if i == 0 { 0 } else { old[i - 1].end };
                             runs.push(Run {
@@ -101,8 +102,8 @@ impl Region {
                         }
                         continue;
                     }
-                    Axis::Y => self.row_runs(sy - 1 - y, z),
-                    Axis::Z => self.row_runs(y, sz - 1 - z),
+                    Axis::Y => all.row(z * sy + sy - 1 - y),
+                    Axis::Z => all.row((sz - 1 - z) * sy + y),
                 };
                 runs.extend_from_slice(src);
             }
@@ -125,11 +126,12 @@ impl Region {
         let [sx, sy, sz] = self.size();
         let (sy, sz) = (sy as usize, sz as usize);
         let mut row_start = Vec::with_capacity(sy * sz + 1);
-        let mut runs: Vec<Run> = Vec::with_capacity(self.run_count());
+        let all = self.run_rows();
+        let mut runs: Vec<Run> = Vec::with_capacity(all.run_count());
         for z_new in 0..sy {
             for y_new in 0..sz {
                 row_start.push(runs.len() as u32);
-                runs.extend_from_slice(self.row_runs(z_new, sz - 1 - y_new));
+                runs.extend_from_slice(all.row((sz - 1 - y_new) * sy + z_new));
             }
         }
         row_start.push(runs.len() as u32);
@@ -148,7 +150,7 @@ impl Region {
             for xa in (0..sx).step_by(TILE) {
                 let w = TILE.min(sx - xa);
                 for z in 0..sz {
-                    decode_segment(self.row_runs(y, z), xa, &mut tile[z * w..z * w + w], sx);
+                    self.read_row(y, z, xa, &mut tile[z * w..z * w + w]);
                 }
                 for dx in 0..w {
                     let z_new = sx - 1 - (xa + dx);
@@ -176,7 +178,7 @@ impl Region {
             for xa in (0..sx).step_by(TILE) {
                 let w = TILE.min(sx - xa);
                 for y in 0..sy {
-                    decode_segment(self.row_runs(y, z), xa, &mut tile[y * w..y * w + w], sx);
+                    self.read_row(y, z, xa, &mut tile[y * w..y * w + w]);
                 }
                 for dx in 0..w {
                     let y_new = xa + dx;
