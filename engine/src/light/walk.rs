@@ -537,7 +537,11 @@ mod tests {
                         (i64::from(got.extent.lo[a])..=i64::from(got.extent.hi[a]))
                             .contains(&(v[a] - p[a]))
                     });
-                    assert!(inside, "{v:?} outside the extent {:?} of {sv:?}", got.extent);
+                    assert!(
+                        inside,
+                        "{v:?} outside the extent {:?} of {sv:?}",
+                        got.extent
+                    );
                 }
                 tested += got.tested;
                 steps += got.steps;
