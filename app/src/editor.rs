@@ -34,6 +34,10 @@ pub struct FrameBench {
     started: bool,
     seen: u64,
     intervals_ms: Vec<f32>,
+    opened: std::time::Instant,
+    whole_drawn: bool,
+    first_full_s: Option<f64>,
+    refined_s: Option<f64>,
     /// The JSON report line, once the run ends.
     pub report: Arc<Mutex<Option<String>>>,
 }
@@ -46,6 +50,10 @@ impl FrameBench {
             started: false,
             seen: 0,
             intervals_ms: Vec::new(),
+            opened: std::time::Instant::now(),
+            whole_drawn: false,
+            first_full_s: None,
+            refined_s: None,
             report: Arc::default(),
         }
     }
@@ -181,6 +189,18 @@ impl eframe::App for Shell {
 /// interval the frame clock counted for the previous frame and, after a full orbit, report.
 fn bench_step(app: &mut EditorApp, bench: &mut FrameBench, ready: bool, ctx: &egui::Context) {
     ctx.request_repaint();
+    let now = bench.opened.elapsed().as_secs_f64();
+    if bench.first_full_s.is_none() {
+        // The frame after the one that first drew the whole world: that one has been painted.
+        if bench.whole_drawn {
+            bench.first_full_s = Some(now);
+        } else if app.doc.is_some() && app.viewport.meshes.covers_world() {
+            bench.whole_drawn = true;
+        }
+    }
+    if ready && bench.refined_s.is_none() {
+        bench.refined_s = Some(now);
+    }
     if (!ready && !bench.started) || bench.report.lock().map_or(true, |r| r.is_some()) {
         return;
     }
@@ -191,7 +211,7 @@ fn bench_step(app: &mut EditorApp, bench: &mut FrameBench, ready: bool, ctx: &eg
     bench.seen = clock.counted();
     bench.started = true;
     if bench.intervals_ms.len() >= bench.frames as usize {
-        let report = bench_report(&bench.intervals_ms, app.viewport.drawn_triangles());
+        let report = bench_report(bench, app.viewport.drawn_triangles());
         if let Ok(mut r) = bench.report.lock() {
             *r = Some(report);
         }
@@ -215,7 +235,8 @@ fn bench_step(app: &mut EditorApp, bench: &mut FrameBench, ready: bool, ctx: &eg
 }
 
 /// The JSON line of a frame-time run.
-fn bench_report(intervals_ms: &[f32], triangles: usize) -> String {
+fn bench_report(bench: &FrameBench, triangles: usize) -> String {
+    let intervals_ms = &bench.intervals_ms;
     let n = intervals_ms.len().max(1);
     let mut sorted = intervals_ms.to_vec();
     sorted.sort_by(f32::total_cmp);
@@ -230,8 +251,19 @@ fn bench_report(intervals_ms: &[f32], triangles: usize) -> String {
         "p95_ms": p95,
         "max_ms": sorted.last().copied().unwrap_or(0.0),
         "triangles": triangles,
+        "first_full_frame_s": bench.first_full_s,
+        "refined_s": bench.refined_s,
+        "peak_rss_mb": peak_rss_mb(),
     });
     json.to_string()
+}
+
+/// The process's peak resident memory in MiB (Linux; `None` elsewhere).
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
 }
 
 fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> AppResult<()> {

@@ -165,11 +165,7 @@ pub fn generate_job(world: WorldSettings) -> Job {
         let mut header = ProjectHeader::new(what, world.bounds());
         header.materials = materials;
         header.set_world(&world);
-        Ok(JobOutput::Opened {
-            project: Box::new(Project::new(header, grid)),
-            path: None,
-            save_path: None,
-        })
+        Ok(JobOutput::opened(Project::new(header, grid), None, None))
     })
 }
 
@@ -182,11 +178,7 @@ pub fn open_job(path: PathBuf, thumbs: Option<PathBuf>) -> Job {
             // A missing thumbnail only costs a picture in the recent list.
             let _ = crate::thumbnails::ensure(&dir, &path, &project);
         }
-        Ok(JobOutput::Opened {
-            project: Box::new(project),
-            path: Some(path),
-            save_path: None,
-        })
+        Ok(JobOutput::opened(project, Some(path), None))
     })
 }
 
@@ -196,11 +188,7 @@ pub fn recover_job(autosave: PathBuf, original: Option<PathBuf>) -> Job {
         let project = Project::load_with(&autosave, progress)?;
         // The recovered world opens unsaved; the autosave stays until it is saved or the editor
         // closes cleanly, so a second crash loses nothing either.
-        Ok(JobOutput::Opened {
-            project: Box::new(project),
-            path: None,
-            save_path: original,
-        })
+        Ok(JobOutput::opened(project, None, original))
     })
 }
 
@@ -264,11 +252,11 @@ pub fn import_vxr_job(dir: PathBuf) -> Job {
     Job::spawn("Importing regions", JobKind::Document, move |progress| {
         let imported = import_forest(&dir, &ImportRules::default(), progress)?;
         let header = ProjectHeader::new(stem(&dir), imported.bounds);
-        Ok(JobOutput::Opened {
-            project: Box::new(Project::new(header, imported.grid)),
-            path: None,
-            save_path: None,
-        })
+        Ok(JobOutput::opened(
+            Project::new(header, imported.grid),
+            None,
+            None,
+        ))
     })
 }
 
@@ -276,10 +264,6 @@ pub fn import_vxr_job(dir: PathBuf) -> Job {
 pub fn heightmap_job(import: HeightmapImport) -> Job {
     let label = format!("Importing {}", import.map.display());
     Job::spawn(label, JobKind::Document, move |progress| {
-        Ok(JobOutput::Opened {
-            project: Box::new(import.build(progress)?),
-            path: None,
-            save_path: None,
-        })
+        Ok(JobOutput::opened(import.build(progress)?, None, None))
     })
 }

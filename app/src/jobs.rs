@@ -23,17 +23,17 @@ use std::time::Instant;
 use strata_engine::format::project::Project;
 use strata_engine::progress::Progress;
 
+use crate::document::Document;
 use crate::{AppError, AppResult};
 
 /// What a finished job hands back.
 pub enum JobOutput {
-    /// A project to open; `path` is `None` for a new (generated or imported) world.
+    /// A document to open, made with [`JobOutput::opened`].
     Opened {
-        /// The project.
-        project: Box<Project>,
-        /// Where it came from.
-        path: Option<PathBuf>,
-        /// The file Save writes to, when it differs from `path` (a recovered autosave).
+        /// The document (its path is `None` for a new, generated or imported, world).
+        document: Box<Document>,
+        /// The file Save writes to, when it differs from the document's path (a recovered
+        /// autosave).
         save_path: Option<PathBuf>,
     },
     /// The document revision `revision` was written to `path`.
@@ -55,6 +55,17 @@ pub enum JobOutput {
     },
     /// A result for the panel that started the job.
     Panel(Box<dyn Any + Send>),
+}
+
+impl JobOutput {
+    /// Open `project` (from `path`): the document's physics world is built here, on the job's
+    /// thread, so the editor keeps drawing while a large world is prepared.
+    pub fn opened(project: Project, path: Option<PathBuf>, save_path: Option<PathBuf>) -> Self {
+        Self::Opened {
+            document: Box::new(Document::new(project, path)),
+            save_path,
+        }
+    }
 }
 
 /// How a job relates to the document and the UI.

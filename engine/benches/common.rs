@@ -19,3 +19,23 @@ pub fn canyons(size: [u32; 3]) -> Grid {
 pub fn timing_size() -> [u32; 3] {
     [256, 128, 256]
 }
+
+/// CPU seconds this process has used, all threads, user and system (`/proc/self/stat`, 10 ms
+/// ticks); 0 off Linux. Differences measure work without the waiting a loaded machine adds.
+#[allow(dead_code)]
+pub fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    let Some((_, rest)) = stat.rsplit_once(')') else {
+        return 0.0;
+    };
+    // After the command name: state is field 0, utime field 11, stime field 12.
+    let ticks: u64 = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|f| f.parse::<u64>().ok())
+        .sum();
+    ticks as f64 / 100.0
+}

@@ -8,7 +8,6 @@ use super::{EditorApp, AUTOSAVE};
 use crate::action::Action;
 use crate::autosave::{self, RecoveryInfo};
 use crate::document::region_job::{RegionWritten, REGION_WRITE};
-use crate::document::Document;
 use crate::files::{self, PathPurpose};
 use crate::jobs::{Finished, JobOutput};
 use crate::keymap::Keymap;
@@ -18,19 +17,19 @@ impl EditorApp {
         let mut out = Vec::new();
         match finished.result {
             Ok(JobOutput::Opened {
-                project,
-                path,
+                document,
                 save_path,
             }) => {
+                let mut doc = *document;
+                let path = doc.path().map(std::path::Path::to_path_buf);
                 if let Some(p) = &path {
                     self.prefs.add_recent(p);
                     self.save_prefs();
                 }
                 self.message = match &path {
                     Some(p) => format!("Opened {}", p.display()),
-                    None => format!("Created {}", project.header.name),
+                    None => format!("Created {}", doc.header().name),
                 };
-                let mut doc = Document::new(*project, path);
                 if save_path.is_some() {
                     doc.set_path(save_path);
                 }
@@ -238,6 +237,7 @@ impl EditorApp {
 mod tests {
     use super::*;
     use crate::app::Start;
+    use crate::document::Document;
     use strata_engine::gen::{GeneratorSettings, Preset};
     use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 

@@ -1,7 +1,10 @@
 //! `strata frames FILE [--frames N] [--window-size W,H] [--msaa N]`: open the editor on a project,
 //! wait until every chunk is meshed, then orbit the camera once around the world's centre over N
 //! continuously drawn frames and print the frame intervals (the same clock as the status bar) as
-//! one JSON line: `{"frames", "median_ms", "mean_ms", "p95_ms", "max_ms", "triangles"}`.
+//! one JSON line: `{"frames", "median_ms", "mean_ms", "p95_ms", "max_ms", "triangles",
+//! "first_full_frame_s", "refined_s", "peak_rss_mb"}`. The last three: seconds from the start to
+//! the first frame that shows the whole world (from coarse meshes), seconds until every mesh
+//! has its wanted level of detail, and the process's peak resident memory.
 //!
 //! The figure for comparing viewport changes: run it before and after on the same world, machine
 //! and window size (software GL under Xvfb gives relative figures).

@@ -1,7 +1,7 @@
 //! The 3D viewport panel: camera input, brush picking, chunk meshes and the three-d paint callback.
 //!
 //! - [`camera`]: orbit / pan / zoom / fly math and picking rays (no GL).
-//! - [`chunks`]: which chunks to (re)mesh at which level of detail.
+//! - [`chunks`]: the octree of mesh nodes: which to (re)mesh at which level of detail, which to draw.
 //! - [`upload`]: mesher output to three-d CPU meshes.
 //! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
 //! - [`scene`]: GPU resources and drawing (three-d).
@@ -255,17 +255,15 @@ impl Viewport {
             LightView::Realtime => None,
             LightView::Baked | LightView::Both => doc.project().light.as_ref(),
         };
-        let uploads = self.meshes.update(
+        let update = self.meshes.update(
             doc.grid(),
             doc.materials(),
             self.camera.position,
             MESH_BUDGET,
             light,
         );
-        if !uploads.is_empty() {
-            if let Ok(mut p) = self.pending.lock() {
-                p.uploads.extend(uploads);
-            }
+        if let Ok(mut p) = self.pending.lock() {
+            p.take(update);
         }
     }
 

@@ -1,30 +1,34 @@
-//! The three-d side of the viewport: GPU meshes of the chunks, lights, the ground grid, the axes
+//! The three-d side of the viewport: GPU meshes of the terrain's mesh nodes, lights, the ground grid, the axes
 //! gizmo and the brush cursor. It lives on the GL thread and is touched only inside egui's paint
 //! callback, where eframe's glow context is current; the UI thread hands it work through [`Pending`].
 //!
 //! ```text
 //!   UI thread                              paint callback (same thread, GL current)
-//!   ChunkUpload ─┐                         Scene::apply(pending)  upload / drop chunk meshes
-//!   removals    ─┼─> Arc<Mutex<Pending>> ─>Scene::render(params)  shadow map if the ground changed,
+//!   ChunkUpload ─┐                         Scene::apply(pending)  upload / drop node meshes
+//!   drops       ─┤                                                 and take the visible set
+//!   visible     ─┼─> Arc<Mutex<Pending>> ─>Scene::render(params)  shadow map if the ground changed,
 //!   reset       ─┘                                                 clear, ground, water, the rest
 //! ```
 //!
 //! The terrain is drawn with [`TerrainMaterial`] (procedural material detail, sun with a shadow
 //! map, sky ambient, haze; water by depth), front to back so the depth test spares the detail
 //! shader; grid, overlays, the Enhance preview and the cursor keep three-d's stock materials. The
-//! sun's shadow map covers the whole world and is re-rendered only when ground meshes change (not
-//! when a chunk only swaps its level of detail), at most every [`SHADOW_INTERVAL`].
+//! sun's shadow map covers the whole world and is re-rendered from the visible ground meshes when
+//! they change, at most every [`SHADOW_INTERVAL`]. The scene holds more meshes than it draws (the
+//! coarse fallbacks of a refining view); only the visible set is drawn.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use three_d::{
     degrees, vec3, AmbientLight, Axes, Blend, Camera, ClearState, ColorMaterial, Context,
     CpuMaterial, CpuMesh, Cull, DirectionalLight, Geometry, Gm, Indices, InnerSpace, Mat4, Mesh,
     Object, PhysicalMaterial, Positions, RenderTarget, ScissorBox, Srgba, Vec3, Viewport,
 };
 
+use strata_engine::mesh::NodeKey;
 use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox};
 
 use super::camera::EditorCamera;
+use super::chunks::MeshUpdate;
 use super::fragments::FragmentUpload;
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
 use super::terrain_material::{pattern_texture, Surface, TerrainMaterial};
@@ -47,14 +51,37 @@ pub struct Pending {
     pub reset: bool,
     /// The material table whose looks the terrain shows (a new document).
     pub materials: Option<MaterialTable>,
-    /// New or replaced chunk meshes.
+    /// New or replaced node meshes.
     pub uploads: Vec<ChunkUpload>,
+    /// Node meshes to free.
+    pub drops: Vec<NodeKey>,
+    /// The nodes to draw, when the set changed.
+    pub visible: Option<Vec<NodeKey>>,
     /// The ground grid to draw under this world.
     pub ground: Option<VoxelBox>,
     /// Drop every fragment mesh first (preview off, rebuilt, or a new document).
     pub fragments_reset: bool,
     /// New or replaced fragment meshes (the Enhance preview).
     pub fragment_uploads: Vec<FragmentUpload>,
+}
+
+impl Pending {
+    /// Queue what a mesh update asks, after what is queued already: a later upload replaces an
+    /// earlier one and cancels a queued drop of its node, a drop cancels a queued upload.
+    pub fn take(&mut self, update: MeshUpdate) {
+        for up in update.uploads {
+            self.drops.retain(|k| *k != up.key);
+            self.uploads.retain(|u| u.key != up.key);
+            self.uploads.push(up);
+        }
+        for key in update.drops {
+            self.uploads.retain(|u| u.key != key);
+            self.drops.push(key);
+        }
+        if update.visible.is_some() {
+            self.visible = update.visible;
+        }
+    }
 }
 
 /// The brush cursor to draw this frame.
@@ -102,7 +129,6 @@ pub struct FrameParams {
 }
 
 struct ChunkGpu {
-    lod: u32,
     solid: Option<TerrainMesh>,
     water: Option<TerrainMesh>,
 }
@@ -110,7 +136,8 @@ struct ChunkGpu {
 /// GPU resources of the viewport.
 pub struct Scene {
     context: Context,
-    chunks: FxHashMap<ChunkPos, ChunkGpu>,
+    chunks: FxHashMap<NodeKey, ChunkGpu>,
+    visible: FxHashSet<NodeKey>,
     fragments: FxHashMap<ChunkPos, Gm<Mesh, PhysicalMaterial>>,
     ground: Option<Gm<Mesh, ColorMaterial>>,
     axes: Axes,
@@ -170,6 +197,7 @@ impl Scene {
             shadow_stale: false,
             shadow_rendered: None,
             chunks: FxHashMap::default(),
+            visible: FxHashSet::default(),
             fragments: FxHashMap::default(),
             ground: None,
             cursors,
@@ -198,6 +226,7 @@ impl Scene {
     pub fn apply(&mut self, pending: Pending) {
         if pending.reset {
             self.chunks.clear();
+            self.visible.clear();
             self.triangles = 0;
             self.shadow_stale = true;
             self.sun.clear_shadow_map();
@@ -223,29 +252,35 @@ impl Scene {
                 }
             }
         }
+        for key in &pending.drops {
+            self.chunks.remove(key);
+        }
         for up in pending.uploads {
-            // A chunk swapping its level of detail casts (nearly) the same shadow: only new
-            // chunks and re-meshes at the same level (edits) re-render the shadow map, so
-            // streaming LOD while the camera moves does not redraw it every frame.
-            let lod_swap = self
-                .chunks
-                .get(&up.pos)
-                .is_some_and(|old| old.lod != up.lod && old.solid.is_some());
-            if !lod_swap {
+            // A visible mesh rebuilt (an edit) changes the shadows; new nodes only do once they
+            // become visible.
+            if self.visible.contains(&up.key) {
                 self.shadow_stale = true;
             }
             let gpu = ChunkGpu {
-                lod: up.lod,
                 solid: up.solid.map(|m| TerrainMesh::new(&self.context, &m)),
                 water: up.water.map(|m| TerrainMesh::new(&self.context, &m)),
             };
             if gpu.solid.is_none() && gpu.water.is_none() {
-                self.chunks.remove(&up.pos);
+                self.chunks.remove(&up.key);
             } else {
-                self.chunks.insert(up.pos, gpu);
+                self.chunks.insert(up.key, gpu);
             }
         }
+        if let Some(visible) = pending.visible {
+            self.visible = visible.into_iter().collect();
+            self.shadow_stale = true;
+        }
         self.triangles = 0;
+    }
+
+    /// The meshes of the visible nodes.
+    fn visible_meshes(&self) -> impl Iterator<Item = &ChunkGpu> + Clone {
+        self.visible.iter().filter_map(|k| self.chunks.get(k))
     }
 
     /// An Enhance preview mesh (vertex colours, three-d's physical material).
@@ -273,7 +308,11 @@ impl Scene {
         }
         self.shadow_stale = false;
         self.shadow_rendered = Some(std::time::Instant::now());
-        let solids = self.chunks.values().filter_map(|c| c.solid.as_ref());
+        let (chunks, visible) = (&self.chunks, &self.visible);
+        let solids = visible
+            .iter()
+            .filter_map(|k| chunks.get(k))
+            .filter_map(|c| c.solid.as_ref());
         // No ground, or a failed render: no shadows rather than stale ones.
         if solids.clone().next().is_none()
             || self
@@ -285,17 +324,23 @@ impl Scene {
         }
     }
 
-    /// Thin quads every 32 voxels at the floor of `bounds`, reaching two chunks beyond it so the grid
-    /// shows around the world.
+    /// Thin quads every 32 voxels (every 64, 128, ... on worlds over 1024 wide) at the floor of
+    /// `bounds`, reaching two lines beyond it so the grid shows around the world.
     fn ground_grid(&self, bounds: VoxelBox) -> Gm<Mesh, ColorMaterial> {
-        let step = 32;
+        // At most about 32 lines across, wider on big worlds, so distant lines do not break up
+        // into dots.
+        let extent = bounds.size()[0].max(bounds.size()[2]) as i32;
+        let mut step = 32;
+        while extent / step > 32 {
+            step *= 2;
+        }
         let margin = 2 * step;
         let mut bounds = bounds;
         bounds.min.x = (bounds.min.x - margin).div_euclid(step) * step;
         bounds.min.z = (bounds.min.z - margin).div_euclid(step) * step;
         bounds.max.x += margin;
         bounds.max.z += margin;
-        let (y, half) = (bounds.min.y as f32 + 0.02, 0.25);
+        let (y, half) = (bounds.min.y as f32 + 0.02, 0.25 * (step / 32) as f32);
         let (x0, x1) = (bounds.min.x as f32, bounds.max.x as f32);
         let (z0, z1) = (bounds.min.z as f32, bounds.max.z as f32);
         let mut positions = Vec::new();
@@ -379,7 +424,7 @@ impl Scene {
                 triangles += gm.geometry.vertex_count() as usize / 2;
             }
         } else {
-            for gpu in self.chunks.values() {
+            for gpu in self.visible_meshes() {
                 if let Some(s) = &gpu.solid {
                     let d = (s.aabb().center() - cam.position).magnitude2();
                     solids.push((d, s));
@@ -388,7 +433,7 @@ impl Scene {
             }
             solids.sort_by(|a, b| a.0.total_cmp(&b.0));
         }
-        let waters = self.chunks.values().filter_map(|c| c.water.as_ref());
+        let waters = self.visible_meshes().filter_map(|c| c.water.as_ref());
         if params.show_grid {
             if let Some(g) = &self.ground {
                 objects.push(g);

@@ -1,4 +1,5 @@
-//! Mesher output to GPU-ready meshes: one [`ChunkUpload`] per chunk and level of detail, built on the
+//! Mesher output to GPU-ready meshes: one [`ChunkUpload`] per mesh node (a chunk, or a cube of chunks
+//! at a coarser level of detail), built on the
 //! UI thread (in parallel with rayon) and handed to the scene, which uploads it inside the paint
 //! callback where the GL context is current.
 //!
@@ -21,21 +22,19 @@ use rustc_hash::FxHashMap;
 use three_d::{Vec3, Vec4};
 
 use strata_engine::light::LightMap;
-use strata_engine::mesh::{mesh_chunk, MeshBuffer};
+use strata_engine::mesh::{mesh_node, MeshBuffer, NodeKey};
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{linear_palette, ChunkPos, MaterialTable, VoxelPos, MATERIAL_COUNT};
+use strata_engine::voxel::{linear_palette, MaterialTable, VoxelPos, MATERIAL_COUNT};
 
 use super::terrain_mesh::TerrainVertices;
 
 /// Deepest water the shading tells apart, voxels (the vertex alpha is depth / this).
 pub const MAX_WATER_DEPTH: f32 = 32.0;
 
-/// The meshes of one chunk at one level of detail; `None` parts have no triangles.
+/// The meshes of one node; `None` parts have no triangles.
 pub struct ChunkUpload {
-    /// Which chunk.
-    pub pos: ChunkPos,
-    /// Level of detail the mesh was built at.
-    pub lod: u32,
+    /// Which node (its level is the mesh's level of detail).
+    pub key: NodeKey,
     /// Ground (and LOD skirts).
     pub solid: Option<TerrainVertices>,
     /// Water surface.
@@ -142,18 +141,17 @@ fn light_at(light: Option<&LightMap>, p: [f32; 3]) -> Light {
     }
 }
 
-/// Mesh `pos` at `lod` into `buf` and convert it. Errors (a LOD out of range) give an empty upload,
-/// which removes the chunk's old mesh.
+/// Mesh node `key` into `buf` and convert it. Errors (a level out of range) give an empty upload,
+/// which removes the node's old mesh.
 pub fn build(
     grid: &Grid,
     table: &MaterialTable,
     palette: &Palette,
-    pos: ChunkPos,
-    lod: u32,
+    key: NodeKey,
     buf: &mut MeshBuffer,
     light: Option<&LightMap>,
 ) -> ChunkUpload {
-    if mesh_chunk(grid, pos, lod, table, buf).is_err() {
+    if mesh_node(grid, key, table, buf).is_err() {
         buf.clear();
     }
     let solid_idx: Vec<u32> = buf
@@ -165,8 +163,7 @@ pub fn build(
     let solid = compact(buf, &solid_idx, palette, Shade::Ground(light));
     let water = compact(buf, &buf.water_indices, palette, Shade::Water(grid));
     ChunkUpload {
-        pos,
-        lod,
+        key,
         triangles: (solid_idx.len() + buf.water_indices.len()) / 3,
         solid,
         water,
@@ -268,8 +265,7 @@ mod tests {
             &grid,
             &table,
             &palette,
-            ChunkPos::new(0, 0, 0),
-            0,
+            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
             &mut buf,
             None,
         );
@@ -314,8 +310,7 @@ mod tests {
             &grid,
             &table,
             &palette,
-            ChunkPos::new(0, 0, 0),
-            0,
+            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
             &mut buf,
             None,
         );
@@ -361,8 +356,7 @@ mod tests {
             &grid,
             &table,
             &palette,
-            ChunkPos::new(0, 0, 0),
-            0,
+            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
             &mut buf,
             None,
         );
@@ -448,8 +442,7 @@ mod tests {
             &grid,
             &table,
             &palette,
-            ChunkPos::new(0, 0, 0),
-            0,
+            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
             &mut buf,
             Some(&light),
         );
@@ -464,8 +457,7 @@ mod tests {
             &grid,
             &table,
             &palette,
-            ChunkPos::new(0, 0, 0),
-            0,
+            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
             &mut buf,
             Some(&light),
         );

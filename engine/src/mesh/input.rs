@@ -54,9 +54,9 @@ impl<'a> MeshInput<'a> {
     /// An input at level of detail `lod`.
     ///
     /// # Panics
-    /// As [`MeshInput::new`], or if `lod > MAX_LOD`.
+    /// As [`MeshInput::new`], or if `lod` is above the coarsest node level.
     pub fn with_lod(voxels: &'a [Voxel], size: [usize; 3], origin: VoxelPos, lod: u32) -> Self {
-        assert!(lod <= MAX_LOD, "LOD {lod} does not exist");
+        assert!(lod <= super::MAX_NODE_LEVEL, "LOD {lod} does not exist");
         assert!(
             size.iter().all(|&s| s > 2 * BORDER),
             "mesh input {size:?} is smaller than its border"

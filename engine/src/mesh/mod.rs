@@ -30,6 +30,9 @@
 //! cubes, not for surface nets. The cost — a little overdraw where the skirt hides inside the terrain —
 //! is small, and skirts live in their own index list, so physics and export never see them.
 //!
+//! A viewer of a large world meshes **nodes** (`node`): cubes of `2^l` chunks meshed as one at LOD
+//! `l`, up to 32 chunks a side from one sample per chunk, so distant terrain costs a few small meshes.
+//!
 //! ```
 //! use strata_engine::mesh::{mesh_chunk, MeshBuffer};
 //! use strata_engine::storage::Grid;
@@ -53,6 +56,7 @@ mod input;
 #[cfg(test)]
 mod lod_fidelity;
 mod nets;
+mod node;
 pub(crate) mod obj;
 mod qef;
 mod ramp;
@@ -68,6 +72,7 @@ pub use export::{
     export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportStats,
 };
 pub use input::{MeshInput, BORDER, MAX_LOD};
+pub use node::{mesh_node, NodeKey, MAX_NODE_LEVEL};
 
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, VoxelPos, CHUNK_SIZE};

@@ -35,11 +35,12 @@
 //! and they make the reject test exact at voxel resolution instead of "the AABB overlaps the cell".
 
 use crate::storage::Grid;
-use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_BITS, MATERIAL_COUNT};
+use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, MATERIAL_COUNT};
 use broadphase_store::CellStore;
 
 /// log2 of the physics cell edge.
 pub const PHYSICS_CELL_BITS: u32 = 3;
+
 /// Physics cell edge in voxels.
 pub const PHYSICS_CELL: i32 = 1 << PHYSICS_CELL_BITS;
 /// Edge of the box a cell's masks are computed from (the cell plus one voxel on each side).
@@ -291,33 +292,6 @@ impl Broadphase {
         bp
     }
 
-    /// Drop everything and rebuild from `grid`.
-    pub fn rebuild(&mut self, grid: &Grid, scratch: &mut BuildScratch) {
-        self.cells.clear();
-        let per = 1 << (CHUNK_BITS - PHYSICS_CELL_BITS);
-        let positions = &mut scratch.positions;
-        positions.clear();
-        for (pos, _) in grid.chunks() {
-            let base = [pos.x * per, pos.y * per, pos.z * per];
-            for z in base[2] - 1..=base[2] + per {
-                for y in base[1] - 1..=base[1] + per {
-                    for x in base[0] - 1..=base[0] + per {
-                        positions.push([x, y, z]);
-                    }
-                }
-            }
-        }
-        positions.sort_unstable_by_key(|p| (p[2], p[1], p[0]));
-        positions.dedup();
-        let positions = std::mem::take(&mut scratch.positions);
-        self.cells.begin_bulk();
-        for &p in &positions {
-            self.refresh_cell(grid, p, &mut scratch.voxels);
-        }
-        self.cells.end_bulk();
-        scratch.positions = positions;
-    }
-
     /// Regenerate every cell whose masks can change when the voxels of `changed` change: the cells
     /// the box touches and the neighbours whose 10³ box reaches into it.
     pub fn update(&mut self, grid: &Grid, changed: VoxelBox, scratch: &mut BuildScratch) {
@@ -515,6 +489,7 @@ fn dilate(rows: &Rows) -> Mask {
     out
 }
 
+mod broadphase_bulk;
 mod broadphase_query;
 mod broadphase_store;
 

@@ -22,5 +22,6 @@ mod tests;
 pub use chunk::{Chunk, MIP_LEVELS};
 pub use grid::{Grid, GridStats};
 pub use memory::MemoryReport;
+pub(crate) use mip::downsample_dense;
 pub use mip::downsample_voxels;
 pub use packed::{filled_row, PackedBox};

@@ -225,6 +225,26 @@ fn updates_after_random_edits_equal_a_rebuild() {
 }
 
 #[test]
+fn the_chunk_at_a_time_build_equals_the_cell_by_cell_build() {
+    let table = MaterialTable::builtin();
+    let water = table.require("Water").expect("water");
+    for seed in [3, 19, 58] {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut grid = random_world(&mut rng, &table, 8);
+        // Uniform, partly filled and lone chunks, water, and chunks far from the others.
+        grid.fill_box(random_box(&mut rng, -40, 40, 40), Voxel::filled(5));
+        grid.fill_box(random_box(&mut rng, -40, 40, 12), Voxel::new(water, 200));
+        grid.set(VoxelPos::new(200, -70, 95), Voxel::new(5, 90));
+        let mut scratch = BuildScratch::default();
+        let fast = Broadphase::build(&grid, &table, &mut scratch);
+        let mut slow = Broadphase::new(&table);
+        slow.rebuild_cell_by_cell(&grid, &mut scratch);
+        fast.assert_valid(&grid);
+        assert_eq!(sorted_entries(&fast), sorted_entries(&slow), "seed {seed}");
+    }
+}
+
+#[test]
 fn stale_entries_are_caught() {
     let table = MaterialTable::builtin();
     let mut grid = Grid::new();
