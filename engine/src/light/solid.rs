@@ -103,7 +103,7 @@ pub struct SolidVolume {
     /// Size in cells (bricks).
     pub(crate) cells: [u32; 3],
     /// Brick words, 8 per cell (see the module docs).
-    pub(crate) words: Vec<u64>,
+    pub(crate) bricks: Vec<Words>,
     /// Clearance per cell, in bricks.
     pub(crate) clear: Vec<u8>,
 }
@@ -215,7 +215,7 @@ impl SolidVolume {
         vol.origin = lo.map(|c| c * BRICK);
         vol.cells = cells.map(|c| c as u32);
         let total = total.unwrap_or(0) as usize;
-        vol.words = vec![0; total * 8];
+        vol.bricks = vec![EMPTY_WORDS; total];
         vol.clear = vec![0; total];
         Ok(vol)
     }
@@ -269,20 +269,9 @@ impl SolidVolume {
         )
     }
 
-    /// The words as one 8-word brick per cell.
-    pub(crate) fn bricks(&self) -> &[[u64; 8]] {
-        let (bricks, _) = self.words.as_chunks::<8>();
-        bricks
-    }
-
     /// Put `words` in cell `cell`.
     fn store(&mut self, cell: usize, words: Words) {
-        self.words[cell * 8..cell * 8 + 8].copy_from_slice(&words);
-    }
-
-    /// The words of cell `cell`.
-    fn cell_words(&self, cell: usize) -> &[u64] {
-        &self.words[cell * 8..cell * 8 + 8]
+        self.bricks[cell] = words;
     }
 
     /// The words of the brick at cell coordinates `c` (empty outside).
@@ -292,9 +281,7 @@ impl SolidVolume {
         }
         let [nx, ny, _] = self.cells.map(|v| v as usize);
         let cell = (c[2] as usize * ny + c[1] as usize) * nx + c[0] as usize;
-        let mut w = [0u64; 8];
-        w.copy_from_slice(self.cell_words(cell));
-        w
+        self.bricks[cell]
     }
 
     /// True when voxel `p` is solid.
@@ -311,7 +298,7 @@ impl SolidVolume {
         let [x, y, z] = rel.map(|r| r as usize);
         let [nx, ny, _] = self.cells.map(|v| v as usize);
         let cell = ((z >> 3) * ny + (y >> 3)) * nx + (x >> 3);
-        self.words[cell * 8 + (z & 7)] >> ((y & 7) * 8 + (x & 7)) & 1 != 0
+        self.bricks[cell][z & 7] >> ((y & 7) * 8 + (x & 7)) & 1 != 0
     }
 
     /// Re-read the voxels of `changed` from `grid` (after an edit), growing the volume if the box
@@ -396,7 +383,7 @@ impl SolidVolume {
                         z + shift[2] as usize,
                     );
                     let to = (tz * my + ty) * mx + tx;
-                    next.words[to * 8..to * 8 + 8].copy_from_slice(self.cell_words(from));
+                    next.bricks[to] = self.bricks[from];
                 }
             }
         }
@@ -425,7 +412,7 @@ impl SolidVolume {
                     let cell = ((z + elo[2] as usize) * ny + y + elo[1] as usize) * nx
                         + x
                         + elo[0] as usize;
-                    if self.cell_words(cell) != EMPTY_WORDS {
+                    if self.bricks[cell] != EMPTY_WORDS {
                         d[idx(x, y, z)] = 0;
                     }
                 }
@@ -464,7 +451,7 @@ impl SolidVolume {
                 for y in lo[1]..hi[1] {
                     for x in lo[0]..hi[0] {
                         let cell = (z as usize * ny + y as usize) * nx + x as usize;
-                        let words = self.cell_words(cell);
+                        let words = self.bricks[cell];
                         if words == EMPTY_WORDS
                             || (words == FULL_WORDS && self.full_around([x, y, z]))
                         {
@@ -560,7 +547,7 @@ impl SolidVolume {
 
     /// Heap bytes used by the bricks and the clearances.
     pub fn heap_bytes(&self) -> usize {
-        self.words.capacity() * 8 + self.clear.capacity()
+        self.bricks.capacity() * size_of::<Words>() + self.clear.capacity()
     }
 
     /// Check the invariants: 8 words and one clearance per cell, and clearances equal to a fresh
@@ -571,7 +558,7 @@ impl SolidVolume {
     pub fn assert_valid(&self) {
         let cells: usize = self.cells.iter().map(|&c| c as usize).product();
         assert_eq!(self.clear.len(), cells, "one clearance per cell");
-        assert_eq!(self.words.len(), cells * 8, "8 words per cell");
+        assert_eq!(self.bricks.len(), cells, "one brick per cell");
         let mut fresh = self.clone();
         fresh.update_clearance([0; 3], self.cells);
         let bad = fresh

@@ -330,7 +330,7 @@ impl<'a> Walker<'a> {
     ) -> Particle {
         let cells = self.vol.clear.len();
         let view = View {
-            bricks: &self.vol.bricks()[..cells],
+            bricks: &self.vol.bricks[..cells],
             clear: &self.vol.clear[..cells],
             size: self.size,
             nx: self.vol.cells[0] as usize,
@@ -370,8 +370,8 @@ impl<'a> Walker<'a> {
     #[inline(always)]
     fn step(&self, v: &View, d: &[i32; 4], s: &mut Step, bounds: &mut Bounds) -> bool {
         s.left -= 1;
-        for a in 0..3 {
-            s.p[a] += i64::from(d[a]);
+        for (c, &v) in s.p.iter_mut().zip(d) {
+            *c += i64::from(v);
         }
         if s.left & (TRACK_EVERY - 1) == 0 {
             bounds.add(s.p);
@@ -480,8 +480,8 @@ mod tests {
                         r = rng.u64(..);
                     }
                     let d = table[(r >> DRAW_SHIFTS[n % DRAW_SHIFTS.len()]) as usize & (DIRS - 1)];
-                    for a in 0..3 {
-                        p[a] += i64::from(d[a]);
+                    for (c, &v) in p.iter_mut().zip(&d) {
+                        *c += i64::from(v);
                     }
                     steps += 1;
                     let v = p.map(|c| c >> FRAC);
