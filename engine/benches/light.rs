@@ -1,8 +1,9 @@
 //! Light bake benches on the default world (`hills`, 256×96×256, seed 1), default settings:
 //!
 //! - `light_walk_one_core`: walk steps per second on one thread (`Walker::light_voxel` over 2000
-//!   surface voxels spread over the world), against the RNG alone drawing as many numbers (a step is
-//!   one draw, a position update and one bit test, or a skipped one); goal ≥ 200 M steps/s. The
+//!   surface voxels spread over the world), against the RNG alone drawing as many 64-bit numbers as
+//!   there are steps (a step is a draw of 10 random bits, three to a 64-bit draw, a position update
+//!   and one bit test, or a skipped one); goal ≥ 200 M steps/s. The
 //!   summary times it by the thread's CPU time (so other processes' time slices do not count) and
 //!   by the wall clock, and says what fraction of the steps tested a bit.
 //! - `light_bake_threads`: the bake of a 128×96×128 corner on a 1-thread and a 2-thread rayon pool;
@@ -221,8 +222,8 @@ fn summary() {
          2 threads {:.0} ms ({:.2}x by the wall clock; by the busiest worker's CPU time {:.0} ms \
          against {:.0} ms, {:.2}x); full default world {full_s:.2} s ({} surface voxels, {} \
          steps, {:.0} % tested, {:.0} M steps/s over the whole bake); radius-4 sphere re-bake \
-         median {live:.1} ms, slowest {worst:.1} ms ({}–{} voxels re-walked); load average {load_before} before, \
-         {} after",
+         median {live:.1} ms, slowest {worst:.1} ms ({}–{} voxels re-walked); solidity volume \
+         {:.2} MB; load average {load_before} before, {} after",
         steps as f64 / walk_s / 1e6,
         steps as f64 / wall_s / 1e6,
         walk_s * 1e9 / steps as f64,
@@ -242,6 +243,7 @@ fn summary() {
         stats.steps_per_second() / 1e6,
         rewalked[0],
         rewalked[rewalked.len() - 1],
+        vol.heap_bytes() as f64 / 1e6,
         load_average(),
     );
 }

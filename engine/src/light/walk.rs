@@ -2,9 +2,9 @@
 //! they enter a solid voxel (lost) or finish their steps (they bring light).
 //!
 //! ```text
-//!   one step:   r = rng.u64()                       a random draw
-//!               p += table[r >> 54]                  a position update (fixed point, 20 fraction bits)
-//!               solid? bit (p >> 20) of the volume   one bit test (directory word + brick word)
+//!   one step:   i = 10 random bits                   a random draw (a u64 draw serves three steps)
+//!               p += table[i]                        a position update (fixed point, 20 fraction bits)
+//!               solid? bit (p >> 20) of the volume   one bit test (one brick word)
 //! ```
 //!
 //! The bit test is skipped where it cannot fail: a brick's clearance (or the distance to the volume,
@@ -35,7 +35,7 @@
 use fastrand::Rng;
 
 use super::settings::LightSettings;
-use super::solid::{SolidVolume, SurfaceVoxel, CLEAR_SHIFT, FACES, INDEX_MASK, MAX_CLEAR};
+use super::solid::{SolidVolume, SurfaceVoxel, FACES, MAX_CLEAR};
 use crate::voxel::VoxelPos;
 
 /// Fraction bits of walk positions.
@@ -43,7 +43,9 @@ const FRAC: u32 = 20;
 const ONE: i64 = 1 << FRAC;
 /// Directions per table (10 bits of a draw).
 const DIRS: usize = 1024;
-const DIR_SHIFT: u32 = 64 - 10;
+/// Where the direction indices of consecutive steps sit in one 64-bit draw: a draw serves three
+/// steps (the random number generator alone cost a fifth of a step when every step drew).
+const DRAW_SHIFTS: [u32; 3] = [54, 44, 34];
 /// The walk adds every `TRACK_EVERY`-th position (a power of two) and the last one to the extent,
 /// widened by `TRACK_EVERY / 2` steps: a per-step minimum and maximum cost about half a walk step.
 const TRACK_EVERY: u32 = 4;
@@ -120,12 +122,33 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    #[inline]
     fn add(&mut self, p: [i64; 3]) {
         for ((lo, hi), v) in self.lo.iter_mut().zip(&mut self.hi).zip(p) {
             *lo = (*lo).min(v);
             *hi = (*hi).max(v);
         }
     }
+}
+
+/// The volume as a walk step reads it.
+struct View<'v> {
+    bricks: &'v [[u64; 8]],
+    clear: &'v [u8],
+    /// Volume size, fixed point.
+    size: [u64; 3],
+    nx: usize,
+    nxy: usize,
+}
+
+/// A walk's state between steps.
+struct Step {
+    /// Position, fixed point, relative to the volume origin.
+    p: [i64; 3],
+    /// Steps left that need no bit test.
+    free: u32,
+    tested: u32,
+    left: u32,
 }
 
 /// What one particle's walk gave.
@@ -147,10 +170,10 @@ pub struct Walker<'a> {
     steps: u32,
     particles: u32,
     seed: u64,
-    /// Volume size in voxels.
+    /// Volume size, fixed point.
     size: [u64; 3],
     /// Steps a particle in a brick of clearance `c` can take without reaching a solid voxel (256
-    /// entries so that any directory byte indexes it without a bounds check).
+    /// entries so that any clearance byte indexes it without a bounds check).
     free_steps: [u32; 256],
     /// The longest table step, fixed point (for the distance test outside the volume).
     max_step: i64,
@@ -224,7 +247,7 @@ impl<'a> Walker<'a> {
             steps: settings.steps,
             particles: settings.particles,
             seed: settings.seed,
-            size: vol.cells.map(|c| u64::from(c) * 8),
+            size: vol.cells.map(|c| (u64::from(c) * 8) << FRAC),
             free_steps,
             max_step,
         }
@@ -261,7 +284,6 @@ impl<'a> Walker<'a> {
                 let f = FACES[faces[face]];
                 face = if face + 1 == k { 0 } else { face + 1 };
                 let start = [0, 1, 2].map(|a| centre[a] + i64::from(f[a]) * ONE);
-                bounds.add(start);
                 let mut rng = stream.fork();
                 let w = self.walk(table, start, &mut rng, &mut bounds);
                 hits += u32::from(w.survived);
@@ -274,29 +296,30 @@ impl<'a> Walker<'a> {
                 out.sky = hits;
             }
         }
+        // Every position lies within `TRACK_EVERY / 2` steps of a tracked one: widen by that much.
+        let margin = i64::from(TRACK_EVERY / 2) * self.max_step;
         let offset = |v: i64, a: usize| {
             let voxel_rel = v >> FRAC;
             let d = voxel_rel + i64::from(o[a]) - i64::from(voxel[a]);
             d.clamp(i64::from(i16::MIN) + 1, i64::from(i16::MAX) - 1) as i16
         };
         out.extent = WalkExtent {
-            lo: [0, 1, 2].map(|a| offset(bounds.lo[a], a)),
-            hi: [0, 1, 2].map(|a| offset(bounds.hi[a], a)),
+            lo: [0, 1, 2].map(|a| offset(bounds.lo[a] - margin, a)),
+            hi: [0, 1, 2].map(|a| offset(bounds.hi[a] + margin, a)),
         };
         out
     }
 
-    /// One particle from `start` (fixed point, relative to the volume origin); every position it
-    /// takes is added to `bounds`.
+    /// One particle from `start` (fixed point, relative to the volume origin); its release point,
+    /// every `TRACK_EVERY`-th position and its last one are added to `bounds` (the caller widens the
+    /// box by the steps in between).
     ///
     /// Where the particle is known to be far from every solid voxel (a brick of clearance `c`, or
     /// outside the volume), the steps that cannot reach one skip the bit test. Once its remaining
     /// steps all fit in that free space it is sure to survive, and the rest of its steps are only
     /// drawn and added to `bounds`.
     ///
-    /// The position is kept relative to `start` in four `i32` lanes (a walk moves at most
-    /// [`MAX_REACH`](super::settings::MAX_REACH) voxels, well inside their range), so the position
-    /// and the box of positions fit in three vector registers.
+    /// One 64-bit draw gives the directions of three steps (its top 30 bits, 10 a step).
     #[inline]
     pub fn walk(
         &self,
@@ -305,75 +328,92 @@ impl<'a> Walker<'a> {
         rng: &mut Rng,
         bounds: &mut Bounds,
     ) -> Particle {
-        let vol = self.vol;
-        let (dir, bricks) = (&vol.dir[..], &vol.bricks[..]);
-        let [sx, sy, sz] = self.size;
-        let nx = u64::from(vol.cells[0]);
-        let ny = u64::from(vol.cells[1]);
-        let mut p = [0i32; 4];
-        let mut lo = [0i32; 4];
-        let mut hi = [0i32; 4];
-        let mut free = 0u32;
-        let mut tested = 0u32;
-        let mut left = self.steps;
-        let survived = loop {
-            if left == 0 {
-                break true;
-            }
-            left -= 1;
-            let d = table[(rng.u64(..) >> DIR_SHIFT) as usize];
-            for a in 0..4 {
-                p[a] += d[a];
-            }
-            if left & (TRACK_EVERY - 1) == 0 {
-                for a in 0..4 {
-                    lo[a] = lo[a].min(p[a]);
-                    hi[a] = hi[a].max(p[a]);
+        let cells = self.vol.clear.len();
+        let view = View {
+            bricks: &self.vol.bricks[..cells],
+            clear: &self.vol.clear[..cells],
+            size: self.size,
+            nx: self.vol.cells[0] as usize,
+            nxy: self.vol.cells[0] as usize * self.vol.cells[1] as usize,
+        };
+        bounds.add(start);
+        let mut s = Step {
+            p: start,
+            free: 0,
+            tested: 0,
+            left: self.steps,
+        };
+        let survived = 'walk: loop {
+            let r = rng.u64(..);
+            for shift in DRAW_SHIFTS {
+                if s.left == 0 {
+                    break 'walk true;
                 }
-            }
-            if free > 0 {
-                free -= 1;
-                continue;
-            }
-            tested += 1;
-            let at = [0, 1, 2].map(|a| start[a] + i64::from(p[a]));
-            let (x, y, z) = (
-                (at[0] >> FRAC) as u64,
-                (at[1] >> FRAC) as u64,
-                (at[2] >> FRAC) as u64,
-            );
-            if x < sx && y < sy && z < sz {
-                let e = dir[(((z >> 3) * ny + (y >> 3)) * nx + (x >> 3)) as usize];
-                let word = bricks[((e & INDEX_MASK) as usize) * 8 + (z & 7) as usize];
-                if word >> ((y & 7) * 8 + (x & 7)) & 1 != 0 {
-                    break false;
+                let d = &table[(r >> shift) as usize & (DIRS - 1)];
+                if self.step(&view, d, &mut s, bounds) {
+                    break 'walk false;
                 }
-                free = self.free_steps[(e >> CLEAR_SHIFT) as usize];
-            } else {
-                free = self.free_outside(at);
-            }
-            if left <= free {
-                free = u32::MAX;
             }
         };
-        // The last position, then every position lies within `TRACK_EVERY / 2` steps of a tracked
-        // one: widen by that much.
-        let margin = i64::from(TRACK_EVERY / 2) * self.max_step;
-        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(lo[a].min(p[a])) - margin));
-        bounds.add([0, 1, 2].map(|a| start[a] + i64::from(hi[a].max(p[a])) + margin));
+        bounds.add(s.p);
         Particle {
             survived,
-            steps: self.steps - left,
-            tested,
+            steps: self.steps - s.left,
+            tested: s.tested,
         }
+    }
+
+    /// One step of a walk by `d`: true when it entered a solid voxel.
+    ///
+    /// A tested step inside the volume loads one brick word, at an address computed from the
+    /// position, and the brick's clearance beside it (the two loads do not wait on each other).
+    #[inline(always)]
+    fn step(&self, v: &View, d: &[i32; 4], s: &mut Step, bounds: &mut Bounds) -> bool {
+        s.left -= 1;
+        for (c, &v) in s.p.iter_mut().zip(d) {
+            *c += i64::from(v);
+        }
+        if s.left & (TRACK_EVERY - 1) == 0 {
+            bounds.add(s.p);
+        }
+        if s.free > 0 {
+            s.free -= 1;
+            return false;
+        }
+        s.tested += 1;
+        let [px, py, pz] = s.p;
+        // Negative positions wrap to large unsigned ones: one compare per axis.
+        if (px as u64) < v.size[0] && (py as u64) < v.size[1] && (pz as u64) < v.size[2] {
+            let (x, y, z) = (
+                (px >> FRAC) as usize,
+                (py >> FRAC) as usize,
+                (pz >> FRAC) as usize,
+            );
+            let cell = (z >> 3) * v.nxy + (y >> 3) * v.nx + (x >> 3);
+            let (Some(brick), Some(&c)) = (v.bricks.get(cell), v.clear.get(cell)) else {
+                return false;
+            };
+            // The shift takes the bit index modulo 64: `y · 8 + x mod 8` needs no mask on y.
+            if brick[z & 7] >> ((y * 8 + (x & 7)) & 63) & 1 != 0 {
+                return true;
+            }
+            s.free = self.free_steps[usize::from(c)];
+        } else {
+            s.free = self.free_outside(px, py, pz);
+        }
+        if s.left <= s.free {
+            s.free = u32::MAX;
+        }
+        false
     }
 
     /// Steps a particle at `p`, outside the volume, can take without reaching it. Out of line:
     /// particles rarely leave the padded volume, and the walk loop keeps its registers.
     #[cold]
     #[inline(never)]
-    fn free_outside(&self, p: [i64; 3]) -> u32 {
-        let size = self.size.map(|s| s as i64 * ONE);
+    fn free_outside(&self, x: i64, y: i64, z: i64) -> u32 {
+        let p = [x, y, z];
+        let size = self.size.map(|s| s as i64);
         let out = (-p[0])
             .max(p[0] - size[0])
             .max(-p[1])
@@ -408,4 +448,106 @@ pub fn rgb16(settings: &LightSettings, w: VoxelWalks) -> [u16; 3] {
         let l = settings.sun_color[a] * sun + settings.sky_color[a] * sky;
         (l * LIGHT_ONE).round().clamp(0.0, f32::from(u16::MAX)) as u16
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::Grid;
+    use crate::voxel::{MaterialTable, Voxel, VoxelBox};
+
+    /// The plain walks of `sv`: the same draws, every step tests its voxel with
+    /// [`SolidVolume::is_solid`], no free space, no early survival. Survivors per kind, steps
+    /// drawn, and every voxel a particle stood on.
+    fn plain_walks(w: &Walker, sv: SurfaceVoxel) -> ([u32; 2], u64, Vec<[i64; 3]>) {
+        let faces: Vec<[i32; 3]> = (0..6)
+            .filter(|f| sv.open >> f & 1 != 0)
+            .map(|f| FACES[f])
+            .collect();
+        let voxel = [sv.pos.x, sv.pos.y, sv.pos.z];
+        let mut visited = Vec::new();
+        let (mut hits, mut steps) = ([0u32; 2], 0u64);
+        for (k, (kind, table)) in [(SUN, &w.sun), (SKY, &w.sky)].into_iter().enumerate() {
+            let mut stream = Rng::with_seed(stream_seed(w.seed, sv.pos, kind));
+            for i in 0..w.particles as usize {
+                let f = faces[i % faces.len()];
+                let mut rng = stream.fork();
+                let mut p = [0, 1, 2].map(|a| i64::from(voxel[a] + f[a]) * ONE + ONE / 2);
+                visited.push(p.map(|c| c >> FRAC));
+                let (mut r, mut lost) = (0, false);
+                for n in 0..w.steps as usize {
+                    if n % DRAW_SHIFTS.len() == 0 {
+                        r = rng.u64(..);
+                    }
+                    let d = table[(r >> DRAW_SHIFTS[n % DRAW_SHIFTS.len()]) as usize & (DIRS - 1)];
+                    for (c, &v) in p.iter_mut().zip(&d) {
+                        *c += i64::from(v);
+                    }
+                    steps += 1;
+                    let v = p.map(|c| c >> FRAC);
+                    visited.push(v);
+                    let at = VoxelPos::new(v[0] as i32, v[1] as i32, v[2] as i32);
+                    if w.vol.is_solid(at) {
+                        lost = true;
+                        break;
+                    }
+                }
+                hits[k] += u32::from(!lost);
+            }
+        }
+        (hits, steps, visited)
+    }
+
+    /// Towers, an overhang and a cave on a slab, small enough that particles leave the volume.
+    fn towers() -> Grid {
+        let mut grid = Grid::new();
+        let b = |a: [i32; 3], c: [i32; 3]| VoxelBox::new(VoxelPos::from(a), VoxelPos::from(c));
+        grid.fill_box(b([0, 0, 0], [40, 6, 40]), Voxel::filled(7));
+        grid.fill_box(b([5, 6, 5], [9, 30, 9]), Voxel::filled(7));
+        grid.fill_box(b([20, 6, 10], [24, 14, 14]), Voxel::filled(7));
+        grid.fill_box(b([20, 14, 10], [34, 16, 24]), Voxel::filled(7));
+        grid.fill_box(b([10, 1, 20], [30, 4, 30]), Voxel::AIR);
+        grid
+    }
+
+    #[test]
+    fn walks_equal_plain_walks_and_extents_hold_every_position() {
+        let vol = SolidVolume::from_grid(&towers(), &MaterialTable::builtin()).expect("volume");
+        let long = LightSettings {
+            particles: 9,
+            steps: 40,
+            step_length: 2.5,
+            sun_bias: 4.0,
+            ..LightSettings::default()
+        };
+        for settings in [LightSettings::default(), long] {
+            settings.validate().expect("valid");
+            let walker = Walker::new(&vol, &settings);
+            let surface = vol.surface_in(vol.bounds());
+            assert!(surface.len() > 1000);
+            let (mut tested, mut steps) = (0, 0);
+            for &sv in surface.iter().step_by(7) {
+                let got = walker.light_voxel(sv);
+                let (hits, want_steps, visited) = plain_walks(&walker, sv);
+                assert_eq!([got.sun, got.sky], hits, "survivors of {sv:?}");
+                assert_eq!(got.steps, want_steps, "steps of {sv:?}");
+                let p = [sv.pos.x, sv.pos.y, sv.pos.z].map(i64::from);
+                for v in visited {
+                    let inside = (0..3).all(|a| {
+                        (i64::from(got.extent.lo[a])..=i64::from(got.extent.hi[a]))
+                            .contains(&(v[a] - p[a]))
+                    });
+                    assert!(
+                        inside,
+                        "{v:?} outside the extent {:?} of {sv:?}",
+                        got.extent
+                    );
+                }
+                tested += got.tested;
+                steps += got.steps;
+            }
+            // The shortcuts are taken (else this test would not compare them).
+            assert!(tested < steps * 9 / 10, "{tested} of {steps} steps tested");
+        }
+    }
 }
