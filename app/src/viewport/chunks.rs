@@ -57,6 +57,10 @@ pub struct MeshUpdate {
 pub struct ChunkMeshes {
     /// Nodes holding at least one chunk that can own surface.
     nodes: FxHashSet<NodeKey>,
+    /// The nodes of the coarsest level, sorted (kept as nodes are added: every frame walks them).
+    roots: Vec<NodeKey>,
+    /// Level-0 nodes: chunks that can own surface.
+    chunk_count: usize,
     /// Nodes whose mesh the scene holds.
     ready: FxHashSet<NodeKey>,
     /// Ready nodes whose mesh an edit or a new light made outdated (drawn until rebuilt).
@@ -116,6 +120,8 @@ impl ChunkMeshes {
     /// Start over for `grid`: nothing is meshed.
     pub fn reset(&mut self, grid: &Grid, table: &MaterialTable) {
         self.nodes.clear();
+        self.roots.clear();
+        self.chunk_count = 0;
         self.ready.clear();
         self.outdated.clear();
         self.urgent.clear();
@@ -131,9 +137,17 @@ impl ChunkMeshes {
     fn add_owner_chunks(&mut self, p: ChunkPos) {
         for owner in surface_owners(p) {
             for level in 0..=MAX_NODE_LEVEL {
-                if !self.nodes.insert(NodeKey::containing(owner, level)) {
+                let key = NodeKey::containing(owner, level);
+                if !self.nodes.insert(key) {
                     // Its ancestors are there too.
                     break;
+                }
+                if level == 0 {
+                    self.chunk_count += 1;
+                }
+                if level == MAX_NODE_LEVEL {
+                    let at = self.roots.binary_search(&key).unwrap_or_else(|i| i);
+                    self.roots.insert(at, key);
                 }
             }
         }
@@ -141,7 +155,7 @@ impl ChunkMeshes {
 
     /// Number of chunks that can own surface.
     pub fn len(&self) -> usize {
-        self.nodes.iter().filter(|k| k.level == 0).count()
+        self.chunk_count
     }
 
     /// True before any document.
@@ -163,7 +177,7 @@ impl ChunkMeshes {
     /// a drawn node), however coarsely.
     pub fn covers_world(&self) -> bool {
         let mut memo = FxHashMap::default();
-        !self.nodes.is_empty() && self.roots().into_iter().all(|r| self.full(r, &mut memo))
+        !self.nodes.is_empty() && self.roots.iter().all(|&r| self.full(r, &mut memo))
     }
 
     /// Nodes still to mesh (or rebuild) before the view is fully refined for `camera`.
@@ -228,17 +242,6 @@ impl ChunkMeshes {
         box_distance(key.voxel_box(), camera) < reach * CHUNK_SIZE as f32
     }
 
-    fn roots(&self) -> Vec<NodeKey> {
-        let mut roots: Vec<NodeKey> = self
-            .nodes
-            .iter()
-            .filter(|k| k.level == MAX_NODE_LEVEL)
-            .copied()
-            .collect();
-        roots.sort_unstable();
-        roots
-    }
-
     fn children(&self, key: NodeKey) -> impl Iterator<Item = NodeKey> + '_ {
         key.children()
             .into_iter()
@@ -248,7 +251,7 @@ impl ChunkMeshes {
     /// The leaves of the octree split for `camera`.
     fn wanted_leaves(&self, camera: Vec3) -> FxHashSet<NodeKey> {
         let mut out = FxHashSet::default();
-        let mut stack = self.roots();
+        let mut stack = self.roots.clone();
         while let Some(k) = stack.pop() {
             if self.splits(k, camera) {
                 stack.extend(self.children(k));
@@ -338,8 +341,9 @@ impl ChunkMeshes {
         // then the wanted nodes, nearest first, and outdated drawn ones.
         let mut memo = FxHashMap::default();
         let mut todo: Vec<(u32, f32, NodeKey)> = self
-            .roots()
-            .into_iter()
+            .roots
+            .iter()
+            .copied()
             .filter(|&r| !self.full(r, &mut memo))
             .map(|r| (0, center_distance2(r, camera), r))
             .collect();
@@ -369,7 +373,7 @@ impl ChunkMeshes {
         }
         let mut memo = FxHashMap::default();
         let mut drawn = Vec::new();
-        for r in self.roots() {
+        for &r in &self.roots {
             self.draw(r, &mut memo, &mut drawn);
         }
         drawn.sort_unstable();

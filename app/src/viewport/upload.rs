@@ -248,6 +248,12 @@ fn compact(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The node of chunk (0, 0, 0) at full resolution, where every test world sits.
+    const CHUNK0: NodeKey = NodeKey {
+        level: 0,
+        pos: strata_engine::voxel::ChunkPos::new(0, 0, 0),
+    };
     use strata_engine::voxel::{Voxel, VoxelBox};
 
     #[test]
@@ -261,14 +267,7 @@ mod tests {
         );
         let palette = Palette::new(&table);
         let mut buf = MeshBuffer::new();
-        let up = build(
-            &grid,
-            &table,
-            &palette,
-            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
-            &mut buf,
-            None,
-        );
+        let up = build(&grid, &table, &palette, CHUNK0, &mut buf, None);
         let mesh = up.solid.expect("ground");
         assert!(up.water.is_none());
         assert!(up.triangles > 0);
@@ -306,14 +305,7 @@ mod tests {
         );
         let palette = Palette::new(&table);
         let mut buf = MeshBuffer::new();
-        let up = build(
-            &grid,
-            &table,
-            &palette,
-            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
-            &mut buf,
-            None,
-        );
+        let up = build(&grid, &table, &palette, CHUNK0, &mut buf, None);
         let mesh = up.solid.expect("ground");
         assert!(mesh.is_consistent());
         let (r, s) = (f32::from(rock), f32::from(snow));
@@ -352,14 +344,7 @@ mod tests {
         );
         let palette = Palette::new(&table);
         let mut buf = MeshBuffer::new();
-        let up = build(
-            &grid,
-            &table,
-            &palette,
-            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
-            &mut buf,
-            None,
-        );
+        let up = build(&grid, &table, &palette, CHUNK0, &mut buf, None);
         assert!(up.solid.is_some());
         let water = up.water.expect("water");
         assert!(water.is_consistent());
@@ -440,14 +425,7 @@ mod tests {
                 .expect("a ground vertex");
             colors[i]
         };
-        let lit = build(
-            &grid,
-            &table,
-            &palette,
-            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
-            &mut buf,
-            Some(&light),
-        );
+        let lit = build(&grid, &table, &palette, CHUNK0, &mut buf, Some(&light));
         let mesh = lit.solid.expect("ground");
         let (under, open) = (at(&mesh, 2.0), at(&mesh, 26.0));
         assert!(under.y * 1.3 < open.y, "{under:?} vs {open:?}");
@@ -455,14 +433,7 @@ mod tests {
             VoxelPos::new(24, 7, 14),
             VoxelPos::new(28, 8, 18),
         ));
-        let stale = build(
-            &grid,
-            &table,
-            &palette,
-            NodeKey::containing(strata_engine::voxel::ChunkPos::new(0, 0, 0), 0),
-            &mut buf,
-            Some(&light),
-        );
+        let stale = build(&grid, &table, &palette, CHUNK0, &mut buf, Some(&light));
         let grey = at(&stale.solid.expect("ground"), 26.0);
         let spread = |c: Vec4| c.x.max(c.y).max(c.z) - c.x.min(c.y).min(c.z);
         assert!(spread(grey) < spread(open), "{grey:?} vs {open:?}");
