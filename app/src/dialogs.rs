@@ -40,6 +40,8 @@ pub fn show(
     errors(ctx, dialogs);
 }
 
+/// The bar is not animated: an animated bar asks for a frame at every display refresh, and on software GL
+/// those frames take the CPU the job needs. The app redraws every `PROGRESS_FRAME` while a job runs.
 fn progress(ctx: &egui::Context, jobs: &JobRunner, out: &mut Vec<Action>) {
     let Some(job) = jobs.modal() else {
         return;
@@ -47,11 +49,7 @@ fn progress(ctx: &egui::Context, jobs: &JobRunner, out: &mut Vec<Action>) {
     egui::Modal::new(egui::Id::unique("progress")).show(ctx, |ui| {
         ui.set_min_width(320.0);
         ui.label(job.label());
-        ui.add(
-            egui::ProgressBar::new(job.fraction())
-                .show_percentage()
-                .animate(true),
-        );
+        ui.add(egui::ProgressBar::new(job.fraction()).show_percentage());
         ui.weak(format!("{:.1} s", job.elapsed_secs()));
         if ui.button("Cancel").clicked() {
             out.push(Action::CancelJob);

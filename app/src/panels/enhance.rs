@@ -234,7 +234,6 @@ fn progress_row(ui: &mut egui::Ui, progress: &Progress) -> bool {
     ui.add(
         egui::ProgressBar::new(progress.fraction())
             .show_percentage()
-            .animate(true)
             .desired_width(120.0),
     );
     let cancel = ui.button("Cancel").clicked();

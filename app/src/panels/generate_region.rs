@@ -208,11 +208,7 @@ impl Panel for GenerateRegionPanel {
         }
         ui.horizontal(|ui| {
             if let Some(progress) = &self.running {
-                ui.add(
-                    egui::ProgressBar::new(progress.fraction())
-                        .show_percentage()
-                        .animate(true),
-                );
+                ui.add(egui::ProgressBar::new(progress.fraction()).show_percentage());
                 if ui.button("Cancel").clicked() {
                     progress.cancel();
                 }

@@ -498,11 +498,7 @@ impl Panel for LightingPanel {
             }
         });
         if let Some(running) = &self.running {
-            ui.add(
-                egui::ProgressBar::new(running.progress.fraction())
-                    .show_percentage()
-                    .animate(true),
-            );
+            ui.add(egui::ProgressBar::new(running.progress.fraction()).show_percentage());
         }
         ui.horizontal(|ui| {
             ui.label("Show");

@@ -120,7 +120,7 @@ impl Cleanup {
                 if ui.button("Cancel Search").clicked() {
                     progress.cancel();
                 }
-                ui.add(egui::ProgressBar::new(progress.fraction()).animate(true));
+                ui.add(egui::ProgressBar::new(progress.fraction()));
             }
             None => {
                 if ui
