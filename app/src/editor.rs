@@ -159,7 +159,8 @@ impl eframe::App for Shell {
         let ready = self.app.doc.is_some()
             && !self.app.busy()
             && self.app.viewport.stale_chunks() == 0
-            && !self.app.viewport.shadow_pending();
+            && !self.app.viewport.shadow_pending()
+            && !self.app.viewport.fading();
         if let Some(bench) = self.bench.as_mut() {
             bench_step(&mut self.app, bench, ready, &ctx);
         }

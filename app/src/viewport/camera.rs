@@ -139,13 +139,17 @@ impl EditorCamera {
 
     /// Zoom toward `point` by `steps` wheel notches (negative zooms out); each notch covers 15% of
     /// the distance and the camera never reaches the point.
-    pub fn zoom_toward(&mut self, point: Vec3, steps: f32) {
+    pub fn zoom_toward(&mut self, point: Vec3, steps: f32, max_distance: f32) {
         let rel = self.position - point;
         let distance = rel.magnitude();
-        if distance <= f32::EPSILON {
+        if distance <= f32::EPSILON || !steps.is_finite() {
             return;
         }
-        let new_distance = (distance * 0.85f32.powf(steps)).max(MIN_ZOOM_DISTANCE);
+        let mut new_distance = (distance * 0.85f32.powf(steps)).max(MIN_ZOOM_DISTANCE);
+        if steps < 0.0 {
+            // Zooming out stops at `max_distance` (a camera already beyond it stays where it is).
+            new_distance = new_distance.min(max_distance.max(distance));
+        }
         self.position = point + rel * (new_distance / distance);
         self.focus_distance = new_distance;
     }
@@ -191,9 +195,13 @@ impl EditorCamera {
         }
     }
 
-    /// Near and far clip distances suited to the current height above a world of `extent` voxels.
-    pub fn clip_range(&self, extent: f32) -> (f32, f32) {
-        (0.1, (extent * 4.0).max(1000.0))
+    /// Near and far clip distances for a world at most `extent` voxels a side around `center`:
+    /// the far plane lies beyond the world's farthest corner wherever the camera is.
+    pub fn clip_range(&self, center: Vec3, extent: f32) -> (f32, f32) {
+        // The distance to the centre plus the extent exceeds the distance to any corner (half the
+        // diagonal is under 0.87 extents).
+        let reach = (self.position - center).magnitude() + extent;
+        (0.1, reach.max(extent * 4.0).max(1000.0))
     }
 }
 
@@ -270,13 +278,41 @@ mod tests {
         let mut cam = camera();
         let point = vec3(0.0, 0.0, 0.0);
         let d0 = (cam.position - point).magnitude();
-        cam.zoom_toward(point, 1.0);
+        cam.zoom_toward(point, 1.0, 1e6);
         let d1 = (cam.position - point).magnitude();
         assert!((d1 / d0 - 0.85).abs() < 1e-4);
-        cam.zoom_toward(point, 200.0);
+        cam.zoom_toward(point, 200.0, 1e6);
         assert!((cam.position - point).magnitude() >= MIN_ZOOM_DISTANCE - 1e-4);
-        cam.zoom_toward(point, -1.0);
+        cam.zoom_toward(point, -1.0, 1e6);
         assert!((cam.position - point).magnitude() > MIN_ZOOM_DISTANCE);
+    }
+
+    #[test]
+    fn zooming_out_stops_at_the_limit_and_the_far_plane_keeps_the_world() {
+        let mut cam = camera();
+        let point = vec3(0.0, 0.0, 0.0);
+        for _ in 0..100 {
+            cam.zoom_toward(point, -3.0, 500.0);
+        }
+        let d = (cam.position - point).magnitude();
+        assert!((d - 500.0).abs() < 1e-2, "stopped at {d}");
+        cam.zoom_toward(point, f32::NAN, 500.0);
+        assert!((cam.position - point).magnitude().is_finite());
+        // Wherever the camera is, the world's farthest corner is inside the far plane.
+        let extent = 1024.0;
+        let center = vec3(512.0, 128.0, 512.0);
+        for far_away in [10.0, 2000.0, 9000.0] {
+            cam.position = center + vec3(far_away, far_away * 0.5, -far_away);
+            let (near, far) = cam.clip_range(center, extent);
+            assert!(near > 0.0 && near < 1.0);
+            for corner in [
+                vec3(0.0, 0.0, 0.0),
+                vec3(1024.0, 256.0, 1024.0),
+                vec3(0.0, 256.0, 1024.0),
+            ] {
+                assert!((cam.position - corner).magnitude() < far);
+            }
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //!
 //! - [`camera`]: orbit / pan / zoom / fly math and picking rays (no GL).
 //! - [`chunks`]: the octree of mesh nodes: which to (re)mesh at which level of detail, which to draw.
+//! - [`fade`]: cross-fades between levels of detail as the view refines or coarsens.
 //! - [`upload`]: mesher output to three-d CPU meshes.
 //! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
 //! - [`scene`]: GPU resources and drawing (three-d).
@@ -16,6 +17,7 @@
 
 pub mod camera;
 pub mod chunks;
+pub mod fade;
 pub mod fragments;
 pub mod overlay;
 pub mod paint;
@@ -47,6 +49,8 @@ use strata_engine::enhance::FaceLight;
 
 /// Time per frame spent meshing chunks that are not urgent.
 const MESH_BUDGET: Duration = Duration::from_millis(12);
+/// How far zooming out may take the camera from the point under the pointer, in world extents.
+const MAX_ZOOM_OUT: f32 = 4.0;
 /// Radians of orbit per dragged point.
 const ORBIT_SPEED: f32 = 0.006;
 
@@ -113,6 +117,8 @@ pub struct Viewport {
     gl: bool,
     pivot: Option<Vec3>,
     extent: f32,
+    /// Centre of the document's bounds.
+    center: [f32; 3],
     /// Last hovered hit (kept for focus and the status bar).
     pub hover: Option<WorldHit>,
     /// Fragment quads per chunk of the Enhance preview (empty: the smooth terrain shows).
@@ -140,6 +146,7 @@ impl Viewport {
             gl,
             pivot: None,
             extent: 256.0,
+            center: [128.0, 48.0, 128.0],
             hover: None,
             fragment_quads: rustc_hash::FxHashMap::default(),
             show_fragments: false,
@@ -151,6 +158,7 @@ impl Viewport {
         let header = doc.header();
         self.camera = EditorCamera::from_saved(&header.camera);
         self.extent = header.bounds.size().into_iter().max().unwrap_or(256) as f32;
+        self.center = box_center(header.bounds);
         self.meshes.reset(doc.grid(), &header.materials);
         self.hover = None;
         if let Ok(mut p) = self.pending.lock() {
@@ -273,6 +281,11 @@ impl Viewport {
         self.stats.lock().is_ok_and(|s| s.shadow_pending)
     }
 
+    /// True while levels of detail cross-fade (the last paint drew a fade).
+    pub fn fading(&self) -> bool {
+        self.stats.lock().is_ok_and(|s| s.fading)
+    }
+
     /// Chunks still waiting for a mesh at their wanted level of detail.
     pub fn stale_chunks(&self) -> usize {
         self.meshes.stale_count(self.camera.position)
@@ -327,6 +340,7 @@ impl Viewport {
             camera: self.camera,
             cursor,
             extent: self.extent,
+            center: self.center,
             show_grid: self.show_grid,
             overlays,
             realtime_light: self.light_view != LightView::Baked,
@@ -343,7 +357,11 @@ impl Viewport {
             ui.painter()
                 .rect_filled(frame.rect, 0.0, egui::Color32::from_rgb(135, 160, 190));
         }
-        if self.stale_chunks() > 0 || self.shadow_pending() || self.fly_keys_held(ui) {
+        if self.stale_chunks() > 0
+            || self.shadow_pending()
+            || self.fading()
+            || self.fly_keys_held(ui)
+        {
             ui.ctx().request_repaint();
         }
     }
@@ -419,7 +437,18 @@ impl Viewport {
                 );
                 Vec3::from(ray.origin) + Vec3::from(ray.dir) * self.camera.focus_distance
             });
-            self.camera.zoom_toward(point, scroll / 50.0);
+            self.camera
+                .zoom_toward(point, scroll / 50.0, self.extent * MAX_ZOOM_OUT);
         }
     }
+}
+
+/// The centre of `bounds`, world voxels.
+fn box_center(bounds: VoxelBox) -> [f32; 3] {
+    let mid = |lo: i32, hi: i32| (lo as f32 + hi as f32) * 0.5;
+    [
+        mid(bounds.min.x, bounds.max.x),
+        mid(bounds.min.y, bounds.max.y),
+        mid(bounds.min.z, bounds.max.z),
+    ]
 }

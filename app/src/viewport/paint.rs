@@ -26,6 +26,8 @@ pub struct PaintStats {
     pub failed: bool,
     /// The sun's shadow map waits for a re-render (ground meshes changed).
     pub shadow_pending: bool,
+    /// Levels of detail are cross-fading.
+    pub fading: bool,
 }
 
 /// A paint callback that draws the scene for `params` into `rect`.
@@ -76,6 +78,7 @@ pub fn callback(
             if let Ok(mut s) = stats.lock() {
                 s.triangles = scene.triangles();
                 s.shadow_pending = scene.shadow_pending();
+                s.fading = scene.fading();
             }
         });
     });

@@ -15,7 +15,11 @@
 //! shader; grid, overlays, the Enhance preview and the cursor keep three-d's stock materials. The
 //! sun's shadow map covers the whole world and is re-rendered from the visible ground meshes when
 //! they change, at most every [`SHADOW_INTERVAL`]. The scene holds more meshes than it draws (the
-//! coarse fallbacks of a refining view); only the visible set is drawn.
+//! coarse fallbacks of a refining view); only the visible set is drawn, plus, for [`super::fade::FADE`] after a
+//! change of level, the nodes it replaced: the two cross-fade (see [`super::fade`]), drawn with
+//! the fade variant of the terrain material.
+
+use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use three_d::{
@@ -29,6 +33,7 @@ use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox};
 
 use super::camera::EditorCamera;
 use super::chunks::MeshUpdate;
+use super::fade::{FadeState, Fades};
 use super::fragments::FragmentUpload;
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
 use super::terrain_material::{pattern_texture, Surface, TerrainMaterial};
@@ -117,6 +122,8 @@ pub struct FrameParams {
     pub cursor: Option<CursorDraw>,
     /// Largest world dimension (for the far plane).
     pub extent: f32,
+    /// Centre of the world's bounds.
+    pub center: [f32; 3],
     /// Draw the ground grid and axes.
     pub show_grid: bool,
     /// Previews, selections and bodies drawn over the terrain.
@@ -133,11 +140,18 @@ struct ChunkGpu {
     water: Option<TerrainMesh>,
 }
 
+/// A node's meshes, shared between the node table and the fading-out nodes (which may already be
+/// dropped from the table).
+type SharedGpu = Rc<ChunkGpu>;
+
 /// GPU resources of the viewport.
 pub struct Scene {
     context: Context,
-    chunks: FxHashMap<NodeKey, ChunkGpu>,
+    chunks: FxHashMap<NodeKey, SharedGpu>,
     visible: FxHashSet<NodeKey>,
+    /// Nodes that left the visible set and fade out.
+    leaving: FxHashMap<NodeKey, SharedGpu>,
+    fades: Fades,
     fragments: FxHashMap<ChunkPos, Gm<Mesh, PhysicalMaterial>>,
     ground: Option<Gm<Mesh, ColorMaterial>>,
     axes: Axes,
@@ -148,6 +162,8 @@ pub struct Scene {
     flat: AmbientLight,
     ground_material: TerrainMaterial,
     water_material: TerrainMaterial,
+    ground_fading: TerrainMaterial,
+    water_fading: TerrainMaterial,
     /// Ground meshes changed since the shadow map was rendered.
     shadow_stale: bool,
     shadow_rendered: Option<std::time::Instant>,
@@ -177,6 +193,9 @@ impl Scene {
             cursor(CpuMesh::cylinder(32)),
         ];
         let maps = std::sync::Arc::new(pattern_texture(&context));
+        let ground_material =
+            TerrainMaterial::new(Surface::Ground, &MaterialTable::builtin(), maps.clone());
+        let water_material = TerrainMaterial::new(Surface::Water, &MaterialTable::builtin(), maps);
         Self {
             axes: Axes::new(&context, 0.4, 24.0),
             sun: DirectionalLight::new(
@@ -188,16 +207,16 @@ impl Scene {
             fill: DirectionalLight::new(&context, 0.5, Srgba::WHITE, vec3(0.5, -0.3, 0.6)),
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
             flat: AmbientLight::new(&context, 1.0, Srgba::WHITE),
-            ground_material: TerrainMaterial::new(
-                Surface::Ground,
-                &MaterialTable::builtin(),
-                maps.clone(),
-            ),
-            water_material: TerrainMaterial::new(Surface::Water, &MaterialTable::builtin(), maps),
+            ground_fading: ground_material.fading(),
+            water_fading: water_material.fading(),
+            ground_material,
+            water_material,
             shadow_stale: false,
             shadow_rendered: None,
             chunks: FxHashMap::default(),
             visible: FxHashSet::default(),
+            leaving: FxHashMap::default(),
+            fades: Fades::default(),
             fragments: FxHashMap::default(),
             ground: None,
             cursors,
@@ -217,6 +236,11 @@ impl Scene {
         self.shadow_stale
     }
 
+    /// True while levels of detail cross-fade.
+    pub fn fading(&self) -> bool {
+        self.fades.active()
+    }
+
     /// Triangles currently on the GPU.
     pub fn triangles(&self) -> usize {
         self.triangles
@@ -227,13 +251,21 @@ impl Scene {
         if pending.reset {
             self.chunks.clear();
             self.visible.clear();
+            self.leaving.clear();
+            self.fades.clear();
             self.triangles = 0;
             self.shadow_stale = true;
             self.sun.clear_shadow_map();
         }
         if let Some(table) = &pending.materials {
-            self.ground_material.set_table(table);
-            self.water_material.set_table(table);
+            for m in [
+                &mut self.ground_material,
+                &mut self.water_material,
+                &mut self.ground_fading,
+                &mut self.water_fading,
+            ] {
+                m.set_table(table);
+            }
         }
         if let Some(bounds) = pending.ground {
             self.ground = Some(self.ground_grid(bounds));
@@ -252,6 +284,17 @@ impl Scene {
                 }
             }
         }
+        // The nodes a new visible set replaces start fading out before the drops free them.
+        let visible: Option<FxHashSet<NodeKey>> = pending.visible.map(|v| v.into_iter().collect());
+        if let Some(new) = &visible {
+            let now = std::time::Instant::now();
+            for key in self.fades.change(&self.visible, new, now) {
+                if let Some(gpu) = self.chunks.get(&key) {
+                    self.leaving.insert(key, gpu.clone());
+                }
+            }
+            self.leaving.retain(|k, _| !new.contains(k));
+        }
         for key in &pending.drops {
             self.chunks.remove(key);
         }
@@ -268,19 +311,38 @@ impl Scene {
             if gpu.solid.is_none() && gpu.water.is_none() {
                 self.chunks.remove(&up.key);
             } else {
-                self.chunks.insert(up.key, gpu);
+                self.chunks.insert(up.key, Rc::new(gpu));
             }
         }
-        if let Some(visible) = pending.visible {
-            self.visible = visible.into_iter().collect();
+        if let Some(visible) = visible {
+            self.visible = visible;
             self.shadow_stale = true;
         }
         self.triangles = 0;
     }
 
-    /// The meshes of the visible nodes.
-    fn visible_meshes(&self) -> impl Iterator<Item = &ChunkGpu> + Clone {
-        self.visible.iter().filter_map(|k| self.chunks.get(k))
+    /// Forget the cross-fades that ended by `now`.
+    fn expire_fades(&mut self, now: std::time::Instant) {
+        for key in self.fades.expire(now) {
+            self.leaving.remove(&key);
+        }
+    }
+
+    /// Every mesh to draw at `now` with its cross-fade state: the visible nodes and the nodes
+    /// fading out.
+    fn drawn_meshes(&self, now: std::time::Instant) -> Vec<(&ChunkGpu, FadeState)> {
+        let fades = &self.fades;
+        let mut out: Vec<(&ChunkGpu, FadeState)> = self
+            .visible
+            .iter()
+            .filter_map(|k| Some((&**self.chunks.get(k)?, fades.visible_state(*k, now))))
+            .collect();
+        out.extend(
+            self.leaving
+                .iter()
+                .filter_map(|(k, g)| Some((&**g, fades.leaving_state(*k, now)?))),
+        );
+        out
     }
 
     /// An Enhance preview mesh (vertex colours, three-d's physical material).
@@ -395,7 +457,7 @@ impl Scene {
         params: &FrameParams,
     ) {
         let cam = &params.camera;
-        let (near, far) = cam.clip_range(params.extent);
+        let (near, far) = cam.clip_range(Vec3::from(params.center), params.extent);
         let camera = Camera::new_perspective(
             viewport,
             cam.position,
@@ -412,28 +474,54 @@ impl Scene {
         }
         self.sync_ghosts(&params.overlays);
         self.refresh_shadow();
-        self.ground_material.realtime = params.realtime_light;
-        self.water_material.realtime = params.realtime_light;
+        for m in [
+            &mut self.ground_material,
+            &mut self.water_material,
+            &mut self.ground_fading,
+            &mut self.water_fading,
+        ] {
+            m.realtime = params.realtime_light;
+        }
+        let now = std::time::Instant::now();
+        self.expire_fades(now);
+        let drawn = self.drawn_meshes(now);
         let mut objects: Vec<&dyn Object> = Vec::with_capacity(self.fragments.len() + 8);
         let mut triangles = 0;
-        // Ground front to back (nearest chunk first), so hidden fragments skip the detail shader.
+        // Ground front to back (nearest chunk first), so hidden fragments skip the detail shader;
+        // meshes in a cross-fade apart, with the fade material.
         let mut solids: Vec<(f32, &TerrainMesh)> = Vec::new();
+        let mut fading_solids: Vec<&TerrainMesh> = Vec::new();
+        let (mut waters, mut fading_waters): (Vec<&TerrainMesh>, Vec<&TerrainMesh>) =
+            (vec![], vec![]);
         if params.show_fragments {
             for gm in self.fragments.values() {
                 objects.push(gm);
                 triangles += gm.geometry.vertex_count() as usize / 2;
             }
-        } else {
-            for gpu in self.visible_meshes() {
-                if let Some(s) = &gpu.solid {
-                    let d = (s.aabb().center() - cam.position).magnitude2();
-                    solids.push((d, s));
-                    triangles += s.triangle_count();
+        }
+        for (gpu, state) in &drawn {
+            let full = *state == FadeState::Full;
+            if let Some(w) = &gpu.water {
+                w.set_fade(*state);
+                if full {
+                    waters.push(w)
+                } else {
+                    fading_waters.push(w)
                 }
             }
-            solids.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let Some(s) = gpu.solid.as_ref().filter(|_| !params.show_fragments) else {
+                continue;
+            };
+            s.set_fade(*state);
+            triangles += s.triangle_count();
+            if full {
+                let d = (s.aabb().center() - cam.position).magnitude2();
+                solids.push((d, s));
+            } else {
+                fading_solids.push(s);
+            }
         }
-        let waters = self.visible_meshes().filter_map(|c| c.water.as_ref());
+        solids.sort_by(|a, b| a.0.total_cmp(&b.0));
         if params.show_grid {
             if let Some(g) = &self.ground {
                 objects.push(g);
@@ -464,9 +552,23 @@ impl Scene {
             )
             .render_partially_with_material(
                 scissor,
+                &self.ground_fading,
+                &camera,
+                fading_solids,
+                terrain_lights,
+            )
+            .render_partially_with_material(
+                scissor,
                 &self.water_material,
                 &camera,
                 waters,
+                terrain_lights,
+            )
+            .render_partially_with_material(
+                scissor,
+                &self.water_fading,
+                &camera,
+                fading_waters,
                 terrain_lights,
             )
             .render_partially(

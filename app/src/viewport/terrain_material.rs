@@ -63,6 +63,9 @@ pub struct TerrainMaterial {
     pub realtime: bool,
     /// Ambient, reflection and haze.
     pub sky: Sky,
+    /// The cross-fade variant: discards the pixels the mesh's fade state hides (see
+    /// [`super::fade`]); a separate program, so meshes that are not fading keep early depth tests.
+    fade: bool,
 }
 
 /// First id of the terrain materials in three-d's public range.
@@ -78,6 +81,15 @@ impl TerrainMaterial {
             maps,
             realtime: true,
             sky: Sky::default(),
+            fade: false,
+        }
+    }
+
+    /// The same material for meshes in a cross-fade.
+    pub fn fading(&self) -> Self {
+        Self {
+            fade: true,
+            ..self.clone()
         }
     }
 
@@ -135,6 +147,9 @@ impl Material for TerrainMaterial {
         if self.surface == Surface::Water {
             s.push_str("#define WATER\n");
         }
+        if self.fade {
+            s.push_str("#define FADE\n");
+        }
         s.push_str(ToneMapping::fragment_shader_source());
         s.push_str(ColorMapping::fragment_shader_source());
         s.push_str(include_str!("shaders/terrain.frag"));
@@ -142,10 +157,11 @@ impl Material for TerrainMaterial {
     }
 
     fn id(&self) -> EffectMaterialId {
-        EffectMaterialId(match self.surface {
-            Surface::Ground => TERRAIN_MATERIAL_ID,
-            Surface::Water => TERRAIN_MATERIAL_ID + 1,
-        })
+        let surface = match self.surface {
+            Surface::Ground => 0,
+            Surface::Water => 1,
+        };
+        EffectMaterialId(TERRAIN_MATERIAL_ID + surface + 2 * u16::from(self.fade))
     }
 
     fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, lights: &[&dyn Light]) {

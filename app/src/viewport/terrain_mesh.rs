@@ -16,10 +16,14 @@
 //! whose three corners share one material (nearly all) keep sharing vertices; only triangles on a
 //! material border get their own three.
 
+use std::cell::Cell;
+
 use three_d::{
     AxisAlignedBoundingBox, Context, Effect, ElementBuffer, Geometry, GeometryId, Light, Material,
-    Program, RenderStates, Vec3, Vec4, VertexBuffer, Viewer,
+    Program, RenderStates, Vec2, Vec3, Vec4, VertexBuffer, Viewer,
 };
+
+use super::fade::FadeState;
 
 /// A terrain mesh on the CPU, built on the UI thread and uploaded in the paint callback.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -77,6 +81,8 @@ pub struct TerrainMesh {
     indices: ElementBuffer<u32>,
     aabb: AxisAlignedBoundingBox,
     triangles: usize,
+    /// The cross-fade state's shader uniform for the next draw (see [`super::fade`]).
+    fade: Cell<[f32; 2]>,
 }
 
 /// The geometry id of terrain meshes (in three-d's public range, below 0x8000).
@@ -95,7 +101,13 @@ impl TerrainMesh {
             indices: ElementBuffer::new_with_data(context, &cpu.indices),
             aabb: cpu.aabb(),
             triangles: cpu.triangle_count(),
+            fade: Cell::new([0.0; 2]),
         }
+    }
+
+    /// Draw with this cross-fade state from now on.
+    pub fn set_fade(&self, state: FadeState) {
+        self.fade.set(state.uniform());
     }
 
     /// Triangles in the mesh.
@@ -107,6 +119,8 @@ impl TerrainMesh {
 impl Geometry for TerrainMesh {
     fn draw(&self, viewer: &dyn Viewer, program: &Program, render_states: RenderStates) {
         program.use_uniform("viewProjection", viewer.projection() * viewer.view());
+        let [mode, progress] = self.fade.get();
+        program.use_uniform_if_required("fade", Vec2::new(mode, progress));
         program.use_vertex_attribute("position", &self.positions);
         for (name, buffer) in [
             ("normal", &self.normals),

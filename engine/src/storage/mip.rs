@@ -3,6 +3,13 @@
 //! Occupancy is the average of the eight children (Air counts as 0), so a half-filled block gives a
 //! half-filled mip voxel and the surface stays near where it was.
 //!
+//! Whether the block is ground or liquid follows what lies on top: the class of the heaviest
+//! material among the children seen from above (in each column, the upper child unless it is Air),
+//! so water a voxel or two deep stays water at every level instead of vanishing into the ground
+//! under it. In a liquid block a ground child under a water child counts as full, since the water
+//! rests on it, and the block is at least just over half full, so its water surface is not lost
+//! against the ground under it (the mesher's water field counts ground as empty).
+//!
 //! The material is the one a viewer sees from outside, not the one most of the block is made of: a
 //! 4³ mip voxel spans 8 voxels a side, so a one- or two-voxel grass layer over soil would otherwise
 //! show as soil, and as soil only at the heights where the surface sits in a block's upper half
@@ -41,11 +48,22 @@ pub fn downsample_voxels(children: &[Voxel; 8]) -> Voxel {
     if total == 0 {
         return Voxel::AIR;
     }
-    // The plain majority decides the class (ground or liquid), which decides the block's shape
-    // for the mesher; the view rule below only picks among materials of that class.
+    // The class (ground or liquid) decides the block's shape for the mesher; the view rule below
+    // only picks among materials of that class. It is the class of the matter seen from above: the
+    // heaviest material among each column's top child (the upper one unless it is Air), so a pond
+    // shallower than the block stays water instead of turning into its bed.
     let liquids = builtin_liquids();
     let liquid = |c: Voxel| liquids >> (c.material & 63) & 1 == 1;
-    let class = liquid(heaviest(children, u8::MAX));
+    let tops = [0usize, 1, 4, 5].into_iter().fold(0u8, |m, k| {
+        if !children[k | 2].is_air() {
+            m | 1 << (k | 2)
+        } else if !children[k].is_air() {
+            m | 1 << k
+        } else {
+            m
+        }
+    });
+    let class = liquid(heaviest(children, tops));
     let set = |f: &dyn Fn(usize, Voxel) -> bool| {
         (0..8).fold(0u8, |m, k| {
             let c = children[k];
@@ -59,9 +77,34 @@ pub fn downsample_voxels(children: &[Voxel; 8]) -> Voxel {
         .into_iter()
         .find(|&m| m != 0)
         .unwrap_or(u8::MAX);
+    // In a liquid block, ground under water counts as full: the water rests on it, so a column is
+    // as full as its water surface is high. A liquid block is at least just over half full: the
+    // block under it is usually ground, empty to the water field, so a thinner one would leave no
+    // water surface at this level (a pond shallower than half a block would vanish); the surface
+    // then sits at most half a block too high.
+    let total = if class {
+        let wet = |c: Voxel| !c.is_air() && liquid(c);
+        let columns: u32 = (0..8)
+            .map(|k| {
+                let c = children[k];
+                let under_water = k & 2 == 0 && wet(children[k | 2]);
+                if under_water && !c.is_air() && !liquid(c) {
+                    256
+                } else {
+                    units(c)
+                }
+            })
+            .sum();
+        columns.max(8 * LIQUID_FLOOR)
+    } else {
+        total
+    };
     let average = ((total + 4) / 8).max(1);
     Voxel::new(heaviest(children, candidates).material, (average - 1) as u8)
 }
+
+/// Fewest occupancy units of a liquid mip voxel: just over half full.
+const LIQUID_FLOOR: u32 = 136;
 
 /// Liquid material ids of the built-in table (bit `id`). Mips are shared by every project; a
 /// custom table that makes other ids liquid only changes which material a mixed block shows.
@@ -225,5 +268,42 @@ mod tests {
         let mut c = [Voxel::filled(soil); 8];
         c[3] = Voxel::filled(grass);
         assert_eq!(downsample_voxels(&c), Voxel::filled(soil));
+    }
+
+    #[test]
+    fn water_on_top_keeps_the_block_liquid() {
+        let table = MaterialTable::builtin();
+        let water = table.require("Water").expect("water");
+        let sand = table.require("Sand").expect("sand");
+        // A thin film of water (upper layer) over a half-full sand bed (lower layer): water, and
+        // full enough for the mesher's water field to cross one half.
+        let mut c = [Voxel::AIR; 8];
+        for k in [0, 1, 4, 5] {
+            c[k] = Voxel::new(sand, 127);
+            c[k | 2] = Voxel::new(water, 50);
+        }
+        let v = downsample_voxels(&c);
+        assert_eq!(v.material, water);
+        assert!(u32::from(v.occupancy) + 1 >= LIQUID_FLOOR);
+        // The water surface in the lower layer, Air above: still water.
+        let mut c = [Voxel::AIR; 8];
+        c[0] = Voxel::new(water, 140);
+        c[1] = Voxel::new(water, 90);
+        let v = downsample_voxels(&c);
+        assert_eq!(v.material, water);
+        assert!(u32::from(v.occupancy) + 1 >= LIQUID_FLOOR);
+        // Dry ground beside the pond outweighs one wet column.
+        let mut c = [Voxel::filled(sand); 8];
+        c[2] = Voxel::new(water, 60);
+        for k in [3, 6, 7] {
+            c[k] = Voxel::new(sand, 200);
+        }
+        assert_eq!(downsample_voxels(&c).material, sand);
+        // Ground over water (a flooded cave): ground.
+        let mut c = [Voxel::filled(water); 8];
+        for k in [2, 3, 6, 7] {
+            c[k] = Voxel::filled(sand);
+        }
+        assert_eq!(downsample_voxels(&c), Voxel::filled(sand));
     }
 }

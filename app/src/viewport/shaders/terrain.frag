@@ -8,6 +8,9 @@
 // The detail comes from the pattern maps (pattern_maps.rs: one layer per pattern, R tint, G joint,
 // B glint, REPEAT pattern units per layer), projected on the three axis planes (triplanar, so
 // cliffs are not smeared); mipmaps average it away with distance instead of letting it shimmer.
+//
+// FADE (defined for meshes in a level-of-detail cross-fade, fade.rs): `fade` is (1, p) fading in,
+// showing the pixels whose dither threshold is below p, or (-1, p) fading out, showing the others.
 
 uniform sampler2DArray patternMaps;
 uniform float patternRepeat;
@@ -28,6 +31,17 @@ in vec3 mat_ids;
 in vec3 mat_w;
 
 layout (location = 0) out vec4 outColor;
+
+#ifdef FADE
+uniform vec2 fade;
+
+// A per-pixel threshold in [0, 1), evenly spread over small neighbourhoods (interleaved gradient
+// noise), the same for every mesh so a fade-in and a fade-out started together are complements.
+float dither_threshold()
+{
+    return fract(52.9829189 * fract(dot(gl_FragCoord.xy, vec2(0.06711056, 0.00583715))));
+}
+#endif
 
 // Tint, joint and glint of pattern `layer` at `uv` pattern units.
 vec3 pattern_map(float layer, vec2 uv)
@@ -68,6 +82,11 @@ vec2 material_detail(float id, vec3 weights)
 
 void main()
 {
+#ifdef FADE
+    if ((fade.x > 0.0) == (dither_threshold() >= fade.y)) {
+        discard;
+    }
+#endif
     vec3 normal = normalize(gl_FrontFacing ? nor : -nor);
     vec3 view_dir = normalize(cameraPosition - pos);
     float dist = length(cameraPosition - pos);
