@@ -79,6 +79,25 @@ fn holes(img: &RgbaImage) -> Vec<(u32, u32)> {
     found
 }
 
+/// Isolated specks: pixels that are not background but whose eight neighbours all are (distant
+/// grid lines or terrain broken up into dots).
+fn specks(img: &RgbaImage) -> Vec<(u32, u32)> {
+    let (xs, ys) = viewport(img);
+    let sky = |x: u32, y: u32| is_sky(&img.get_pixel(x, y).0[..3]);
+    let mut found = Vec::new();
+    for y in ys.start + 1..ys.end - 1 {
+        for x in xs.start + 1..xs.end - 1 {
+            let around = (0..9)
+                .filter(|&k| k != 4)
+                .all(|k| sky(x + k % 3 - 1, y + k / 3 - 1));
+            if !sky(x, y) && around {
+                found.push((x, y));
+            }
+        }
+    }
+    found
+}
+
 /// A smooth 16-bit heightmap PNG (gentle hills), the case that showed terraces and contour lines.
 fn smooth_heightmap(path: &Path) {
     let size = 384u32;
@@ -116,6 +135,13 @@ fn check(world: &Path, dir: &Path, mean_bound: f64) {
             "LOD {name}: background shows through at {:?}",
             &h[..h.len().min(8)]
         );
+        let d = specks(img);
+        println!("LOD {name}: {} isolated specks", d.len());
+        assert!(
+            d.is_empty(),
+            "LOD {name}: isolated specks over the background at {:?}",
+            &d[..d.len().min(8)]
+        );
     }
 }
 
@@ -138,5 +164,51 @@ fn lod_on_and_off_agree_on_a_smooth_heightmap() {
     // Before the column sums, LOD on differed from full resolution by 9.9/255 on average here
     // (contour rings and a soil-coloured ripple); now by about 0.9.
     check(&world, &dir, 2.5);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Relative luminance of a pixel, 0 to 255.
+fn luma(p: &[u8]) -> f64 {
+    0.2126 * f64::from(p[0]) + 0.7152 * f64::from(p[1]) + 0.0722 * f64::from(p[2])
+}
+
+#[test]
+fn a_wide_flat_world_from_afar_has_no_seam_lines_or_specks() {
+    // Flat grass seen whole: every mesh node meets its neighbours on a plane, so nothing but the
+    // grass should show. Skirts shaded at their own depth (under the ground, so in the sun's
+    // shadow) drew a dark line along every node border, and the old quad grid broke into dots
+    // beyond the far rim.
+    let dir = temp_dir("lod-flat");
+    let world = new_world(&dir, "flat", "flat", "2048,64,2048", 1);
+    let img = screenshot(&world, "on", &dir);
+    let (xs, ys) = viewport(&img);
+    // The top face only: the world's darker side walls show near the bottom of the view.
+    let ys = ys.start..img.height() * 7 / 10;
+    let mut lumas: Vec<f64> = ys
+        .flat_map(|y| xs.clone().map(move |x| (x, y)))
+        .map(|(x, y)| img.get_pixel(x, y).0)
+        // Grass and anything over it (green above blue); the grid's anti-aliased lines over the
+        // sky around the world are bluish.
+        .filter(|p| is_terrain(&p[..3]) && p[1] > p[2])
+        .map(|p| luma(&p[..3]))
+        .collect();
+    assert!(lumas.len() > 10_000, "the world fills the view");
+    lumas.sort_by(f64::total_cmp);
+    let median = lumas[lumas.len() / 2];
+    let dark = lumas.iter().filter(|&&l| l < 0.75 * median).count();
+    println!(
+        "flat world: {dark} of {} terrain pixels darker than 3/4 of the median",
+        lumas.len()
+    );
+    assert!(
+        (dark as f64) < 0.001 * lumas.len() as f64,
+        "{dark} terrain pixels are much darker than the grass around them (seam lines?)"
+    );
+    let d = specks(&img);
+    assert!(
+        d.is_empty(),
+        "isolated specks at {:?}",
+        &d[..d.len().min(8)]
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

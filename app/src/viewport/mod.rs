@@ -5,6 +5,7 @@
 //! - [`fade`]: cross-fades between levels of detail as the view refines or coarsens.
 //! - [`upload`]: mesher output to three-d CPU meshes.
 //! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
+//! - [`grid_material`]: the ground grid, drawn per pixel so it stays clean at any distance.
 //! - [`scene`]: GPU resources and drawing (three-d).
 //! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
 //!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
@@ -19,6 +20,7 @@ pub mod camera;
 pub mod chunks;
 pub mod fade;
 pub mod fragments;
+pub mod grid_material;
 pub mod overlay;
 pub mod paint;
 pub mod pattern_maps;

@@ -35,6 +35,7 @@ use super::camera::EditorCamera;
 use super::chunks::MeshUpdate;
 use super::fade::{FadeState, Fades};
 use super::fragments::FragmentUpload;
+use super::grid_material::{self, GridMaterial};
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
 use super::terrain_material::{pattern_texture, Surface, TerrainMaterial};
 use super::terrain_mesh::TerrainMesh;
@@ -153,7 +154,7 @@ pub struct Scene {
     leaving: FxHashMap<NodeKey, SharedGpu>,
     fades: Fades,
     fragments: FxHashMap<ChunkPos, Gm<Mesh, PhysicalMaterial>>,
-    ground: Option<Gm<Mesh, ColorMaterial>>,
+    ground: Option<Gm<Mesh, GridMaterial>>,
     axes: Axes,
     cursors: [Gm<Mesh, ColorMaterial>; 3],
     sun: DirectionalLight,
@@ -386,65 +387,29 @@ impl Scene {
         }
     }
 
-    /// Thin quads every 32 voxels (every 64, 128, ... on worlds over 1024 wide) at the floor of
-    /// `bounds`, reaching two lines beyond it so the grid shows around the world.
-    fn ground_grid(&self, bounds: VoxelBox) -> Gm<Mesh, ColorMaterial> {
-        // At most about 32 lines across, wider on big worlds, so distant lines do not break up
-        // into dots.
-        let extent = bounds.size()[0].max(bounds.size()[2]) as i32;
-        let mut step = 32;
-        while extent / step > 32 {
-            step *= 2;
-        }
-        let margin = 2 * step;
-        let mut bounds = bounds;
-        bounds.min.x = (bounds.min.x - margin).div_euclid(step) * step;
-        bounds.min.z = (bounds.min.z - margin).div_euclid(step) * step;
-        bounds.max.x += margin;
-        bounds.max.z += margin;
-        let (y, half) = (bounds.min.y as f32 + 0.02, 0.25 * (step / 32) as f32);
-        let (x0, x1) = (bounds.min.x as f32, bounds.max.x as f32);
-        let (z0, z1) = (bounds.min.z as f32, bounds.max.z as f32);
-        let mut positions = Vec::new();
-        let mut quad = |a: Vec3, b: Vec3, c: Vec3, d: Vec3| {
-            positions.extend_from_slice(&[a, b, c, a, c, d]);
-        };
-        let mut x = bounds.min.x;
-        while x <= bounds.max.x {
-            let xf = x as f32;
-            quad(
-                vec3(xf - half, y, z0),
-                vec3(xf + half, y, z0),
-                vec3(xf + half, y, z1),
-                vec3(xf - half, y, z1),
-            );
-            x += step;
-        }
-        let mut z = bounds.min.z;
-        while z <= bounds.max.z {
-            let zf = z as f32;
-            quad(
-                vec3(x0, y, zf - half),
-                vec3(x1, y, zf - half),
-                vec3(x1, y, zf + half),
-                vec3(x0, y, zf + half),
-            );
-            z += step;
-        }
+    /// One quad at the floor of `bounds`, reaching a margin beyond it so the grid shows around the
+    /// world; the lines are drawn per pixel by [`GridMaterial`].
+    fn ground_grid(&self, bounds: VoxelBox) -> Gm<Mesh, GridMaterial> {
+        let extent = bounds.size()[0].max(bounds.size()[2]) as f32;
+        let step = grid_material::MINOR_STEP;
+        let margin = (extent / 16.0).max(2.0 * step);
+        let snap_down = |v: f32| ((v - margin) / step).floor() * step;
+        let snap_up = |v: f32| ((v + margin) / step).ceil() * step;
+        let (x0, x1) = (snap_down(bounds.min.x as f32), snap_up(bounds.max.x as f32));
+        let (z0, z1) = (snap_down(bounds.min.z as f32), snap_up(bounds.max.z as f32));
+        let y = bounds.min.y as f32 + 0.02;
+        let (a, b, c, d) = (
+            vec3(x0, y, z0),
+            vec3(x1, y, z0),
+            vec3(x1, y, z1),
+            vec3(x0, y, z1),
+        );
         let mesh = CpuMesh {
-            positions: Positions::F32(positions),
+            positions: Positions::F32(vec![a, b, c, a, c, d]),
             indices: Indices::None,
             ..Default::default()
         };
-        let mut material = ColorMaterial::new_opaque(
-            &self.context,
-            &CpuMaterial {
-                albedo: Srgba::new(60, 66, 74, 255),
-                ..Default::default()
-            },
-        );
-        material.render_states.cull = Cull::None;
-        Gm::new(Mesh::new(&self.context, &mesh), material)
+        Gm::new(Mesh::new(&self.context, &mesh), GridMaterial)
     }
 
     /// Draw a frame into `target` within `scissor`, the view occupying `viewport` (pixels, origin

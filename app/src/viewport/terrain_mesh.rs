@@ -4,10 +4,19 @@
 //! ```text
 //!   vertex   position  normal  colour (linear RGB, A)   mats (3 ids)   corner (one-hot)
 //!   ground   world     unit    material blend × baked    the triangle's  which of the three
-//!                              light; A unused (1)      corner ids      corners this is
+//!                              light; A 1, or 2 + d on  corner ids      corners this is
+//!                              a skirt bottom d voxels
+//!                              under its rim
 //!   water    world     unit    water colour; A = depth  water id × 3    (1, 0, 0)
 //!                              to the ground / 32
 //! ```
+//!
+//! A skirt (the wall hanging from a coarse mesh's rim to hide seams between levels) is shaded as the
+//! rim it hangs from: the vertex shader moves a skirt bottom's shading position back up to its rim.
+//! A skirt seen through a crack between levels then looks like the surface around it. A skirt is
+//! drawn only from the side its rim faces: the skirts of a thin world's underside hang up through the
+//! ground at coarse levels (a level-5 skirt hangs 48 voxels) and, seen from above, drew dark lines
+//! along every node border; from behind the vertex shader collapses a skirt onto its rim.
 //!
 //! Material ids must not be interpolated (halfway between Rock and Snow is not a material), so each
 //! vertex carries the dominant material ids of all three corners of its triangle and a one-hot
@@ -119,6 +128,7 @@ impl TerrainMesh {
 impl Geometry for TerrainMesh {
     fn draw(&self, viewer: &dyn Viewer, program: &Program, render_states: RenderStates) {
         program.use_uniform("viewProjection", viewer.projection() * viewer.view());
+        program.use_uniform_if_required("eyePosition", viewer.position());
         let [mode, progress] = self.fade.get();
         program.use_uniform_if_required("fade", Vec2::new(mode, progress));
         program.use_vertex_attribute("position", &self.positions);

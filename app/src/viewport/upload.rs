@@ -170,6 +170,10 @@ pub fn build(
     }
 }
 
+/// Ground vertex alpha at and above which a vertex is a skirt bottom, `alpha − SKIRT_ALPHA` voxels
+/// below its rim along its normal (the terrain vertex shader lifts its shading position there).
+pub const SKIRT_ALPHA: f32 = 2.0;
+
 /// What a compacted mesh's vertex colours carry.
 #[derive(Clone, Copy)]
 enum Shade<'a> {
@@ -200,8 +204,15 @@ fn compact(
             let p = buf.positions[i];
             match shade {
                 Shade::Ground(light) => {
-                    let c = palette.blend(buf.materials[i], buf.weights[i], light_at(light, p));
-                    Vec4::new(c[0], c[1], c[2], 1.0)
+                    // A skirt bottom is lit as its rim (the light sampled there too), and its
+                    // alpha carries how far up that rim is (see `terrain_mesh`).
+                    let skirt = buf.skirt_from.is_some_and(|s| i >= s);
+                    let lift = if skirt { buf.skirt_depth } else { 0.0 };
+                    let n = buf.normals[i];
+                    let rim = [0, 1, 2].map(|k| p[k] + n[k] * lift);
+                    let c = palette.blend(buf.materials[i], buf.weights[i], light_at(light, rim));
+                    let alpha = if skirt { SKIRT_ALPHA + lift } else { 1.0 };
+                    Vec4::new(c[0], c[1], c[2], alpha)
                 }
                 Shade::Water(grid) => {
                     let c = palette.blend(buf.materials[i], buf.weights[i], Light::None);
@@ -287,6 +298,41 @@ mod tests {
             .all(|m| m.x == id && m.y == id && m.z == id));
         // One material everywhere: every vertex is shared, none duplicated per triangle.
         assert!(mesh.positions.len() < mesh.indices.len());
+    }
+
+    #[test]
+    fn skirt_bottoms_carry_the_way_up_to_their_rim() {
+        use three_d::InnerSpace;
+        let table = MaterialTable::builtin();
+        let grass = table.require("Grass").expect("grass");
+        let mut grid = Grid::new();
+        grid.fill_box(
+            VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(128, 21, 128)),
+            Voxel::new(grass, 255),
+        );
+        let palette = Palette::new(&table);
+        let mut buf = MeshBuffer::new();
+        let key = NodeKey { level: 1, ..CHUNK0 };
+        let mesh = build(&grid, &table, &palette, key, &mut buf, None)
+            .solid
+            .expect("ground");
+        let surface: Vec<Vec3> = (0..mesh.positions.len())
+            .filter(|&i| mesh.colors[i].w == 1.0)
+            .map(|i| mesh.positions[i])
+            .collect();
+        let skirts: Vec<usize> = (0..mesh.positions.len())
+            .filter(|&i| mesh.colors[i].w >= SKIRT_ALPHA)
+            .collect();
+        assert!(!skirts.is_empty() && !surface.is_empty());
+        for i in skirts {
+            // As the vertex shader does: back up along the normal to the rim.
+            let lifted = mesh.positions[i] + mesh.normals[i] * (mesh.colors[i].w - SKIRT_ALPHA);
+            assert!(
+                surface.iter().any(|p| (p - lifted).magnitude() < 1e-3),
+                "skirt vertex {i} at {:?} lifts to {lifted:?}, on no surface vertex",
+                mesh.positions[i]
+            );
+        }
     }
 
     #[test]

@@ -57,6 +57,12 @@ pub struct MeshBuffer {
     pub water_indices: Vec<u32>,
     /// Triangles of LOD skirts (see [`crate::mesh`]); draw them double-sided.
     pub skirt_indices: Vec<u32>,
+    /// The first skirt bottom vertex, when there are skirts: every vertex from it on lies
+    /// [`MeshBuffer::skirt_depth`] voxels below its rim vertex along its own normal (a renderer can
+    /// shade a skirt as the rim it hangs from).
+    pub skirt_from: Option<usize>,
+    /// How far skirt bottoms hang below their rim, voxels.
+    pub skirt_depth: f32,
     pub(crate) scratch: Scratch,
 }
 
@@ -75,6 +81,8 @@ impl MeshBuffer {
         self.solid_indices.clear();
         self.water_indices.clear();
         self.skirt_indices.clear();
+        self.skirt_from = None;
+        self.skirt_depth = 0.0;
     }
 
     /// Number of vertices.

@@ -330,6 +330,40 @@ mod tests {
     }
 
     #[test]
+    fn skirt_bottoms_hang_from_their_rim_along_the_normal() {
+        let table = MaterialTable::builtin();
+        let grid = hills(5);
+        let mut buf = MeshBuffer::new();
+        for level in 1..=4 {
+            let key = NodeKey::containing(ChunkPos::new(1, 1, 1), level);
+            mesh_node(&grid, key, &table, &mut buf).expect("mesh");
+            let from = buf.skirt_from.expect("a node above level 0 has skirts");
+            assert!(from < buf.vertex_count() && !buf.skirt_indices.is_empty());
+            assert!(buf.solid_indices.iter().all(|&i| (i as usize) < from));
+            let rims: std::collections::HashSet<[i64; 3]> = (0..from)
+                .map(|i| buf.positions[i].map(|c| (c * 256.0).round() as i64))
+                .collect();
+            for i in from..buf.vertex_count() {
+                let (p, n) = (buf.positions[i], buf.normals[i]);
+                let rim =
+                    [0, 1, 2].map(|k| ((p[k] + n[k] * buf.skirt_depth) * 256.0).round() as i64);
+                assert!(
+                    rims.contains(&rim),
+                    "level {level}: skirt vertex {i} hangs from no rim"
+                );
+            }
+        }
+        mesh_node(
+            &grid,
+            NodeKey::containing(ChunkPos::new(1, 1, 1), 0),
+            &table,
+            &mut buf,
+        )
+        .expect("mesh");
+        assert_eq!(buf.skirt_from, None, "full resolution has no skirts");
+    }
+
+    #[test]
     fn node_keys_nest() {
         let c = ChunkPos::new(-3, 5, 70);
         for level in 0..MAX_NODE_LEVEL {

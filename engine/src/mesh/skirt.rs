@@ -31,6 +31,8 @@ pub(crate) fn add_skirts(buf: &mut MeshBuffer, scale: f32) {
         }
     }
     let depth = DEPTH_SAMPLES * scale;
+    buf.skirt_from = Some(buf.vertex_count());
+    buf.skirt_depth = depth;
     let mut lowered = rustc_hash::FxHashMap::<u32, u32>::default();
     let tri_count = buf.solid_indices.len() / 3;
     for t in 0..tri_count {
