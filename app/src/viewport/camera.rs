@@ -196,12 +196,16 @@ impl EditorCamera {
     }
 
     /// Near and far clip distances for a world at most `extent` voxels a side around `center`:
-    /// the far plane lies beyond the world's farthest corner wherever the camera is.
+    /// the far plane lies beyond the world's farthest corner wherever the camera is, and the near
+    /// plane moves out as the camera leaves the world, for depth precision far away.
     pub fn clip_range(&self, center: Vec3, extent: f32) -> (f32, f32) {
-        // The distance to the centre plus the extent exceeds the distance to any corner (half the
-        // diagonal is under 0.87 extents).
-        let reach = (self.position - center).magnitude() + extent;
-        (0.1, reach.max(extent * 4.0).max(1000.0))
+        // Everything drawn (the world, whose half diagonal is under 0.87 extents, and the ground
+        // grid, at most a sixteenth or 64 voxels wider on each side) lies within this of the centre.
+        let radius = 1.1 * extent + 64.0;
+        let distance = (self.position - center).magnitude();
+        let reach = distance + radius;
+        let near = (0.5 * (distance - radius)).max(0.1);
+        (near, reach.max(extent * 4.0).max(1000.0))
     }
 }
 
@@ -298,19 +302,25 @@ mod tests {
         assert!((d - 500.0).abs() < 1e-2, "stopped at {d}");
         cam.zoom_toward(point, f32::NAN, 500.0);
         assert!((cam.position - point).magnitude().is_finite());
-        // Wherever the camera is, the world's farthest corner is inside the far plane.
+        // Wherever the camera is, the whole world lies between the clip planes.
         let extent = 1024.0;
         let center = vec3(512.0, 128.0, 512.0);
         for far_away in [10.0, 2000.0, 9000.0] {
             cam.position = center + vec3(far_away, far_away * 0.5, -far_away);
             let (near, far) = cam.clip_range(center, extent);
-            assert!(near > 0.0 && near < 1.0);
+            assert!(near >= 0.1 && near < far);
+            // The world's corners and the ground grid's margin lie between the planes.
             for corner in [
                 vec3(0.0, 0.0, 0.0),
                 vec3(1024.0, 256.0, 1024.0),
                 vec3(0.0, 256.0, 1024.0),
+                vec3(-64.0, 0.0, 1088.0),
             ] {
-                assert!((cam.position - corner).magnitude() < far);
+                let d = (cam.position - corner).magnitude();
+                assert!(
+                    near < d && d < far,
+                    "{corner:?} at {d}, planes {near}..{far}"
+                );
             }
         }
     }

@@ -397,7 +397,8 @@ impl Scene {
         let snap_up = |v: f32| ((v + margin) / step).ceil() * step;
         let (x0, x1) = (snap_down(bounds.min.x as f32), snap_up(bounds.max.x as f32));
         let (z0, z1) = (snap_down(bounds.min.z as f32), snap_up(bounds.max.z as f32));
-        let y = bounds.min.y as f32 + 0.02;
+        // Just under the floor, so the world's underside does not fight it for depth.
+        let y = bounds.min.y as f32 - 0.05;
         let (a, b, c, d) = (
             vec3(x0, y, z0),
             vec3(x1, y, z0),
