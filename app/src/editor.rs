@@ -126,6 +126,7 @@ fn launch(
             let mut app = EditorApp::desktop(start, cc.gl.is_some());
             if let Some(lod) = options.lod {
                 app.viewport.meshes.lod_enabled = lod;
+                app.lod_override = Some(lod);
             }
             Ok(Box::new(Shell {
                 app,

@@ -104,6 +104,9 @@ pub struct EditorApp {
     pub message: String,
     /// The panel whose tool receives viewport input.
     pub active_tool: &'static str,
+    /// Level of detail forced for this session from the command line (`--lod on|off`): shown, but
+    /// not saved as the preference unless the user changes it.
+    pub lod_override: Option<bool>,
     consumers: Vec<Box<dyn EditConsumer>>,
     config: Option<PathBuf>,
     last_autosave: Instant,
@@ -153,6 +156,7 @@ impl EditorApp {
             },
             message: String::new(),
             active_tool: panels::tools::NAME,
+            lod_override: None,
             consumers: Vec::new(),
             config,
             last_autosave: Instant::now(),

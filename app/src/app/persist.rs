@@ -134,7 +134,9 @@ impl EditorApp {
         let brush = self.tools().state.brush;
         self.prefs.brush_size = brush.size;
         self.prefs.brush_strength = brush.strength;
-        self.prefs.lod = self.viewport.meshes.lod_enabled;
+        if self.lod_override != Some(self.viewport.meshes.lod_enabled) {
+            self.prefs.lod = self.viewport.meshes.lod_enabled;
+        }
         self.prefs.lod_distance = self.viewport.meshes.lod_distance;
         self.prefs.fly_speed = self.viewport.fly_speed;
         self.prefs.open_panels = Some(self.panels.open_names());
@@ -288,6 +290,37 @@ mod tests {
         let doc = app.doc.as_ref().expect("recovered");
         assert_eq!(doc.path(), Some(original.as_path()));
         assert!(doc.is_modified(), "recovered work is unsaved until saved");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_level_of_detail_forced_from_the_command_line_is_not_saved() {
+        let dir = std::env::temp_dir().join(format!("strata-lod-override-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let settings = GeneratorSettings {
+            preset: Preset::Flat,
+            size: [64, 32, 64],
+            seed: 1,
+        };
+        let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir.clone()));
+        assert!(app.viewport.meshes.lod_enabled, "on by default");
+        // `strata open FILE --lod off`, then the window closes.
+        app.viewport.meshes.lod_enabled = false;
+        app.lod_override = Some(false);
+        app.save_prefs();
+        assert!(
+            crate::prefs::Prefs::load(Some(&dir)).lod,
+            "the preference stays on"
+        );
+        // The user turns it on in the View menu: their choice, saved.
+        app.viewport.meshes.lod_enabled = true;
+        app.save_prefs();
+        assert!(crate::prefs::Prefs::load(Some(&dir)).lod);
+        // Without an override, what is shown is saved.
+        app.lod_override = None;
+        app.viewport.meshes.lod_enabled = false;
+        app.save_prefs();
+        assert!(!crate::prefs::Prefs::load(Some(&dir)).lod);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
