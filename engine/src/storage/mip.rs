@@ -125,25 +125,26 @@ fn builtin_liquids() -> u64 {
 /// The child whose material holds the most matter among the children in `candidates` (bit `k`
 /// for child `k`), ties to the lower id; Air when no candidate holds matter.
 fn heaviest(children: &[Voxel; 8], candidates: u8) -> Voxel {
-    let mut best = (0u32, 0u8);
-    for (i, c) in children.iter().enumerate() {
-        let counted = |k: usize, d: &Voxel| candidates >> k & 1 == 1 && d.material == c.material;
+    // Matter per distinct material, in order of first appearance (at most eight).
+    let (mut materials, mut sums, mut n) = ([0u8; 8], [0u32; 8], 0);
+    for (k, c) in children.iter().enumerate() {
         let u = units(*c);
-        if u == 0
-            || candidates >> i & 1 == 0
-            || children[..i].iter().enumerate().any(|(k, d)| counted(k, d))
-        {
+        if u == 0 || candidates >> k & 1 == 0 {
             continue;
         }
-        let sum: u32 = children
-            .iter()
-            .enumerate()
-            .skip(i)
-            .filter(|(k, d)| counted(*k, d))
-            .map(|(_, d)| units(*d))
-            .sum();
-        if sum > best.0 || (sum == best.0 && c.material < best.1) {
-            best = (sum, c.material);
+        match materials[..n].iter().position(|&m| m == c.material) {
+            Some(j) => sums[j] += u,
+            None => {
+                materials[n] = c.material;
+                sums[n] = u;
+                n += 1;
+            }
+        }
+    }
+    let mut best = (0u32, 0u8);
+    for (&sum, &material) in sums[..n].iter().zip(&materials[..n]) {
+        if sum > best.0 || (sum == best.0 && material < best.1) {
+            best = (sum, material);
         }
     }
     if best.0 == 0 {
@@ -187,20 +188,27 @@ pub(crate) fn downsample_dense(src: &[Voxel], s: usize, dst: &mut Vec<Voxel>) {
     let d = s / 2;
     dst.clear();
     dst.reserve(d * d * d);
-    let at = |x: usize, y: usize, z: usize| src[(z * s + y) * s + x];
+    let row = |y: usize, z: usize| &src[(z * s + y) * s..(z * s + y + 1) * s];
     for z in 0..d {
         for y in 0..d {
+            // The four source rows of this output row, in the child order of `refresh`.
+            let rows = [
+                row(2 * y, 2 * z),
+                row(2 * y + 1, 2 * z),
+                row(2 * y, 2 * z + 1),
+                row(2 * y + 1, 2 * z + 1),
+            ];
+            // Rows of one voxel (Air above the ground, rock below it) downsample to themselves.
+            let first = rows[0][0];
+            if rows.iter().all(|r| r.iter().all(|&v| v == first)) {
+                dst.extend(std::iter::repeat_n(first, d));
+                continue;
+            }
             for x in 0..d {
-                let (x2, y2, z2) = (2 * x, 2 * y, 2 * z);
+                let (a, b) = (2 * x, 2 * x + 1);
                 let children = [
-                    at(x2, y2, z2),
-                    at(x2 + 1, y2, z2),
-                    at(x2, y2 + 1, z2),
-                    at(x2 + 1, y2 + 1, z2),
-                    at(x2, y2, z2 + 1),
-                    at(x2 + 1, y2, z2 + 1),
-                    at(x2, y2 + 1, z2 + 1),
-                    at(x2 + 1, y2 + 1, z2 + 1),
+                    rows[0][a], rows[0][b], rows[1][a], rows[1][b], rows[2][a], rows[2][b],
+                    rows[3][a], rows[3][b],
                 ];
                 dst.push(downsample_voxels(&children));
             }
@@ -211,6 +219,113 @@ pub(crate) fn downsample_dense(src: &[Voxel], s: usize, dst: &mut Vec<Voxel>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first version of [`heaviest`]: every child against every other.
+    fn heaviest_reference(children: &[Voxel; 8], candidates: u8) -> Voxel {
+        let mut best = (0u32, 0u8);
+        for (i, c) in children.iter().enumerate() {
+            let counted =
+                |k: usize, d: &Voxel| candidates >> k & 1 == 1 && d.material == c.material;
+            let u = units(*c);
+            if u == 0
+                || candidates >> i & 1 == 0
+                || children[..i].iter().enumerate().any(|(k, d)| counted(k, d))
+            {
+                continue;
+            }
+            let sum: u32 = children
+                .iter()
+                .enumerate()
+                .skip(i)
+                .filter(|(k, d)| counted(*k, d))
+                .map(|(_, d)| units(*d))
+                .sum();
+            if sum > best.0 || (sum == best.0 && c.material < best.1) {
+                best = (sum, c.material);
+            }
+        }
+        if best.0 == 0 {
+            return Voxel::AIR;
+        }
+        Voxel::new(best.1, 0)
+    }
+
+    #[test]
+    fn dense_downsampling_is_the_rule_at_every_voxel() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for s in [4usize, 8, 16, 32] {
+            for _ in 0..20 {
+                // Layers: uniform Air or rock rows, mixed surface rows in between.
+                let cut = (next() as usize) % s;
+                let src: Vec<Voxel> = (0..s * s * s)
+                    .map(|i| {
+                        let y = i / s % s;
+                        let r = next();
+                        match y.cmp(&cut) {
+                            std::cmp::Ordering::Less => Voxel::filled(3),
+                            std::cmp::Ordering::Greater => Voxel::AIR,
+                            std::cmp::Ordering::Equal if r & 1 == 0 => Voxel::AIR,
+                            std::cmp::Ordering::Equal => {
+                                Voxel::new((r >> 8) as u8 & 7, (r >> 16) as u8)
+                            }
+                        }
+                    })
+                    .collect();
+                let mut dst = Vec::new();
+                downsample_dense(&src, s, &mut dst);
+                let d = s / 2;
+                assert_eq!(dst.len(), d * d * d);
+                let at = |x: usize, y: usize, z: usize| src[(z * s + y) * s + x];
+                for z in 0..d {
+                    for y in 0..d {
+                        for x in 0..d {
+                            let c: [Voxel; 8] = std::array::from_fn(|k| {
+                                at(2 * x + (k & 1), 2 * y + (k >> 1 & 1), 2 * z + (k >> 2))
+                            });
+                            assert_eq!(dst[(z * d + y) * d + x], downsample_voxels(&c));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn heaviest_matches_the_pairwise_count() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            let children: [Voxel; 8] = std::array::from_fn(|k| {
+                let b = (r >> (8 * k)) as u8;
+                // Few materials and occupancies, so ties and repeats are common.
+                let material = b & 3;
+                let occupancy = [0u8, 1, 127, 255][usize::from(b >> 2 & 3)];
+                if b >> 4 & 3 == 0 {
+                    Voxel::AIR
+                } else {
+                    Voxel::new(material, occupancy)
+                }
+            });
+            let candidates = next() as u8;
+            assert_eq!(
+                heaviest(&children, candidates),
+                heaviest_reference(&children, candidates),
+                "{children:?} {candidates:08b}"
+            );
+        }
+    }
 
     #[test]
     fn air_only_from_all_air() {

@@ -517,7 +517,9 @@ fn row_of<const N: usize>(repr: &Repr, r: usize) -> &[Voxel] {
 fn build<'a, const N: usize>(rows: impl Iterator<Item = &'a [Voxel]>) -> Repr {
     let mut headers = vec![0u16; N * N].into_boxed_slice();
     let mut cells: Vec<Voxel> = Vec::new();
-    let mut slots = FxHashMap::<&'a [Voxel], u16>::default();
+    // Sized for every row up front: growing it rehashed each row again (a few percent of a load).
+    let mut slots =
+        FxHashMap::<&'a [Voxel], u16>::with_capacity_and_hasher(N * N, Default::default());
     for (r, row) in rows.enumerate() {
         headers[r] = match packed_header::<N>(row) {
             Some(h) => h,
