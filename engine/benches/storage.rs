@@ -1,5 +1,6 @@
-//! Storage benches: row and box reads against a plain dense array holding the same voxels, and the
-//! memory figures of `canyons 1024,256,1024 seed 1` (printed once; set STRATA_BENCH_SMALL=1 to skip
+//! Storage benches: row and box reads against a plain dense array holding the same voxels, building
+//! a chunk (row packing and mips, what loading a file does per chunk) against copying its dense
+//! voxels, and the memory figures of `canyons 1024,256,1024 seed 1` (printed once; set STRATA_BENCH_SMALL=1 to skip
 //! the big world).
 
 mod common;
@@ -7,7 +8,7 @@ mod common;
 use std::hint::black_box;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use strata_engine::storage::{Grid, MemoryReport};
+use strata_engine::storage::{Chunk, Grid, MemoryReport};
 use strata_engine::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos};
 
 fn memory_figures() {
@@ -156,9 +157,41 @@ fn reads(c: &mut Criterion) {
     g.finish();
 }
 
+/// Building every chunk of the timing world from its dense voxels, as a file load does after
+/// decoding, against the plain copy an unpacked store would make.
+fn builds(c: &mut Criterion) {
+    let grid = common::canyons(common::timing_size());
+    let dense: Vec<Vec<Voxel>> = grid
+        .sorted_positions()
+        .into_iter()
+        .map(|p| {
+            let mut v = vec![Voxel::AIR; Chunk::VOLUME];
+            grid.read_box(VoxelBox::from_min_size(p.min_voxel(), [32, 32, 32]), &mut v);
+            v
+        })
+        .collect();
+    let mut g = c.benchmark_group("build_chunk");
+    g.throughput(Throughput::Elements((dense.len() * Chunk::VOLUME) as u64));
+    g.bench_function("strata", |b| {
+        b.iter(|| {
+            for v in &dense {
+                black_box(Chunk::from_dense(v));
+            }
+        });
+    });
+    g.bench_function("dense_copy", |b| {
+        b.iter(|| {
+            for v in &dense {
+                black_box(v.clone());
+            }
+        });
+    });
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = reads
+    targets = reads, builds
 }
 criterion_main!(benches);
