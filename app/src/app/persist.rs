@@ -243,17 +243,21 @@ mod tests {
     use strata_engine::gen::{GeneratorSettings, Preset};
     use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
+    /// A small flat world to start the editor on.
+    fn small_flat() -> GeneratorSettings {
+        GeneratorSettings {
+            preset: Preset::Flat,
+            size: [64, 32, 64],
+            seed: 1,
+        }
+    }
+
     #[test]
     fn autosave_runs_on_a_timer_and_a_recovered_world_keeps_its_path() {
         let dir =
             std::env::temp_dir().join(format!("strata-autosave-timer-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let settings = GeneratorSettings {
-            preset: Preset::Flat,
-            size: [64, 32, 64],
-            seed: 1,
-        };
-        let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir.clone()));
+        let mut app = EditorApp::new(Start::Generate(small_flat()), false, Some(dir.clone()));
         app.wait_for_job();
         app.prefs.autosave_minutes = 1;
         let b = VoxelBox::new(VoxelPos::new(1, 20, 1), VoxelPos::new(5, 24, 5));
@@ -297,12 +301,7 @@ mod tests {
     fn a_level_of_detail_forced_from_the_command_line_is_not_saved() {
         let dir = std::env::temp_dir().join(format!("strata-lod-override-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let settings = GeneratorSettings {
-            preset: Preset::Flat,
-            size: [64, 32, 64],
-            seed: 1,
-        };
-        let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir.clone()));
+        let mut app = EditorApp::new(Start::Generate(small_flat()), false, Some(dir.clone()));
         assert!(app.viewport.meshes.lod_enabled, "on by default");
         // `strata open FILE --lod off`, then the window closes.
         app.viewport.meshes.lod_enabled = false;

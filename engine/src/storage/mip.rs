@@ -219,6 +219,8 @@ pub(crate) fn downsample_dense(src: &[Voxel], s: usize, dst: &mut Vec<Voxel>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     /// The first version of [`heaviest`]: every child against every other.
     fn heaviest_reference(children: &[Voxel; 8], candidates: u8) -> Voxel {
@@ -252,13 +254,8 @@ mod tests {
 
     #[test]
     fn dense_downsampling_is_the_rule_at_every_voxel() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut next = move || rng.random::<u64>();
         for s in [4usize, 8, 16, 32] {
             for _ in 0..20 {
                 // Layers: uniform Air or rock rows, mixed surface rows in between.
@@ -298,13 +295,8 @@ mod tests {
 
     #[test]
     fn heaviest_matches_the_pairwise_count() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        let mut next = || rng.random::<u64>();
         for _ in 0..200_000 {
             let r = next();
             let children: [Voxel; 8] = std::array::from_fn(|k| {
