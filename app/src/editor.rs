@@ -251,15 +251,7 @@ fn bench_step(app: &mut EditorApp, bench: &mut FrameBench, ready: bool, ctx: &eg
     }
     let pivot = app.doc.as_ref().map_or_else(
         || app.viewport.camera.target(),
-        |d| {
-            let b = d.header().bounds;
-            let mid = |lo: i32, hi: i32| (lo as f32 + hi as f32) * 0.5;
-            three_d::vec3(
-                mid(b.min.x, b.max.x),
-                mid(b.min.y, b.max.y),
-                mid(b.min.z, b.max.z),
-            )
-        },
+        |d| crate::viewport::box_center(d.header().bounds).into(),
     );
     let step = std::f32::consts::TAU / bench.frames as f32;
     app.viewport.camera.orbit(pivot, step, 0.0);

@@ -446,7 +446,7 @@ impl Viewport {
 }
 
 /// The centre of `bounds`, world voxels.
-fn box_center(bounds: VoxelBox) -> [f32; 3] {
+pub fn box_center(bounds: VoxelBox) -> [f32; 3] {
     let mid = |lo: i32, hi: i32| (lo as f32 + hi as f32) * 0.5;
     [
         mid(bounds.min.x, bounds.max.x),

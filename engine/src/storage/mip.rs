@@ -198,12 +198,6 @@ pub(crate) fn downsample_dense(src: &[Voxel], s: usize, dst: &mut Vec<Voxel>) {
                 row(2 * y, 2 * z + 1),
                 row(2 * y + 1, 2 * z + 1),
             ];
-            // Rows of one voxel (Air above the ground, rock below it) downsample to themselves.
-            let first = rows[0][0];
-            if rows.iter().all(|r| r.iter().all(|&v| v == first)) {
-                dst.extend(std::iter::repeat_n(first, d));
-                continue;
-            }
             for x in 0..d {
                 let (a, b) = (2 * x, 2 * x + 1);
                 let children = [
