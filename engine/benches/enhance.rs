@@ -1,11 +1,12 @@
 //! Voxel detail enhancement on the default world (`hills` 256×96×256, seed 1).
 //!
 //! Printed before the criterion groups (medians; ratios are within one run):
-//! - **Kernel**: recursive subdivision of one 32³ chunk (plus its 2-voxel border) through the tables,
-//!   on one thread, in output fragments per second, against plain nearest-neighbour upsampling of the
-//!   same chunk into the same byte volume (the peer), and against the kernel's scalar twin. Three
-//!   chunks: the surface chunk with the most surface voxels, a chunk of 50 % random noise (every cell
-//!   goes through the table) and, at 4 levels, the surface chunk again.
+//! - **Kernel**: recursive subdivision of one 32³ chunk (plus its 2-voxel border) on one thread, in
+//!   output fragments per second: the fast kernel (AVX2 where the processor has it), the portable
+//!   table kernel and their scalar twin, against plain nearest-neighbour upsampling of the same chunk
+//!   into the same byte volume (the peer: each row widened once, then copied). Three chunks: the
+//!   surface chunk with the most surface voxels, a chunk of 50 % random noise (almost no cell sits in
+//!   a uniform window) and, at 4 levels, the surface chunk again; then every stored chunk.
 //! - **Surface only vs full volume** at 2 and 4 levels: `Enhanced::build` (surface voxels only, stored
 //!   sparsely) against `Enhancer::enhance_dense` of every voxel of the same chunks (every fragment
 //!   computed; its memory is what the fragments take at one byte each, the raw form; a bit each would
@@ -14,8 +15,9 @@
 //!   `Enhanced::update` for the dab's changed box (goal ≤ 16 ms).
 //!
 //! `STRATA_BENCH_QUICK=1` skips the 4-level full-volume pass (about 26 G fragments).
-//! `STRATA_ENHANCE_PROFILE=table|noise|nearest|build|update` runs only that work (for callgrind) and
-//! skips everything else.
+//! `STRATA_ENHANCE_PROFILE=table|noise|nearest|all|build|update` runs only that work (for a profiler;
+//! `all` is every stored chunk) and skips everything else; `STRATA_ENHANCE_PROFILE=kernel` prints
+//! only the kernel figures.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -24,7 +26,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use strata_engine::enhance::{Enhanced, Enhancer, Method, SubdivideParams};
+use strata_engine::enhance::{Enhanced, Enhancer, Kernel, Method, SubdivideParams};
 use strata_engine::gen::{generate, GeneratorSettings, Preset};
 use strata_engine::progress::Progress;
 use strata_engine::storage::Grid;
@@ -111,10 +113,22 @@ fn best(runs: usize, f: impl FnMut()) -> Duration {
 }
 
 fn kernel_figures(grid: &Grid, table: &MaterialTable) {
-    println!("\nsubdivision kernel, one thread: output fragments/s (best of 15; 5 at 4 levels)");
+    let fast_kernel = Kernel::best();
     println!(
-        "{:<28} {:>10} {:>11} {:>11} {:>11} {:>8} {:>8}",
-        "chunk", "fragments", "table G/s", "scalar G/s", "nearest G/s", "÷nearest", "÷scalar"
+        "\nsubdivision kernel, one thread: output fragments/s (best of 15; 9 at 4 levels); \
+         fast = {fast_kernel:?}, table = the portable kernel"
+    );
+    println!(
+        "{:<28} {:>10} {:>9} {:>9} {:>9} {:>9} {:>8} {:>8} {:>8}",
+        "chunk",
+        "fragments",
+        "fast G/s",
+        "table",
+        "scalar",
+        "nearest",
+        "÷nearest",
+        "table ÷",
+        "÷scalar"
     );
     let e2 = Enhancer::new(&subdivide(2), table).expect("valid");
     let e4 = Enhancer::new(&subdivide(4), table).expect("valid");
@@ -126,43 +140,63 @@ fn kernel_figures(grid: &Grid, table: &MaterialTable) {
         .collect();
     let mut out = Vec::new();
     for (name, e, cells, runs) in [
-        (format!("surface {pos:?}, 2 levels"), &e2, &surface, 15),
+        (
+            format!("surface ({},{},{}), 2 levels", pos.x, pos.y, pos.z),
+            &e2,
+            &surface,
+            15,
+        ),
         ("50 % noise, 2 levels".to_string(), &e2, &noise, 15),
-        ("surface, 4 levels".to_string(), &e4, &surface, 5),
+        ("surface, 4 levels".to_string(), &e4, &surface, 9),
     ] {
-        let fast = best(runs, || e.subdivide_cells(cells, dims, y0, &mut out));
+        let with = |k: Kernel, out: &mut Vec<u8>| {
+            best(runs, || e.subdivide_cells_with(k, cells, dims, y0, out))
+        };
+        let fast = with(fast_kernel, &mut out);
         let n = out.len() as f64;
-        let scalar = best(runs, || e.subdivide_cells_scalar(cells, dims, y0, &mut out));
+        let portable = with(Kernel::Table, &mut out);
+        let scalar = with(Kernel::Scalar, &mut out);
         let nearest = best(runs, || e.upsample_cells(cells, dims, &mut out));
         let g = |d: Duration| n / d.as_secs_f64() / 1e9;
+        let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
         println!(
-            "{:<28} {:>10} {:>11.2} {:>11.2} {:>11.2} {:>7.2}× {:>7.2}×",
+            "{:<28} {:>10} {:>9.2} {:>9.2} {:>9.2} {:>9.2} {:>7.2}× {:>7.2}× {:>7.2}×",
             name,
             n,
             g(fast),
+            g(portable),
             g(scalar),
             g(nearest),
-            fast.as_secs_f64() / nearest.as_secs_f64(),
-            fast.as_secs_f64() / scalar.as_secs_f64(),
+            ratio(fast, nearest),
+            ratio(portable, nearest),
+            ratio(fast, scalar),
         );
     }
     // Every stored chunk of the world, each side at its best of 5, summed.
-    let (mut fast, mut nearest, mut n) = (Duration::ZERO, Duration::ZERO, 0usize);
+    let (mut fast, mut portable, mut nearest, mut n) =
+        (Duration::ZERO, Duration::ZERO, Duration::ZERO, 0usize);
     for pos in grid.sorted_positions() {
         let (cells, dims, y0) = chunk_cells(&e2, grid, pos);
-        fast += best(5, || e2.subdivide_cells(&cells, dims, y0, &mut out));
+        fast += best(5, || {
+            e2.subdivide_cells_with(fast_kernel, &cells, dims, y0, &mut out)
+        });
         n += out.len();
+        portable += best(5, || {
+            e2.subdivide_cells_with(Kernel::Table, &cells, dims, y0, &mut out)
+        });
         nearest += best(5, || e2.upsample_cells(&cells, dims, &mut out));
     }
     let g = |d: Duration| n as f64 / d.as_secs_f64() / 1e9;
     println!(
-        "{:<28} {:>10} {:>11.2} {:>11} {:>11.2} {:>7.2}×",
+        "{:<28} {:>10} {:>9.2} {:>9.2} {:>9} {:>9.2} {:>7.2}× {:>7.2}×",
         format!("all {} chunks, 2 levels", grid.chunk_count()),
         n,
         g(fast),
+        g(portable),
         "",
         g(nearest),
         fast.as_secs_f64() / nearest.as_secs_f64(),
+        portable.as_secs_f64() / nearest.as_secs_f64(),
     );
 }
 
@@ -292,6 +326,19 @@ fn profile(what: &str, grid: &mut Grid, table: &MaterialTable) {
     let (cells, dims, y0) = chunk_cells(&e2, grid, pos);
     let mut out = Vec::new();
     match what {
+        "kernel" => kernel_figures(grid, table),
+        "all" => {
+            let all: Vec<_> = grid
+                .sorted_positions()
+                .into_iter()
+                .map(|pos| chunk_cells(&e2, grid, pos))
+                .collect();
+            for _ in 0..20 {
+                for (cells, dims, y0) in &all {
+                    e2.subdivide_cells(cells, *dims, *y0, &mut out);
+                }
+            }
+        }
         "table" => (0..20).for_each(|_| e2.subdivide_cells(&cells, dims, y0, &mut out)),
         "noise" => {
             let mut rng = ChaCha8Rng::seed_from_u64(1);
@@ -301,12 +348,12 @@ fn profile(what: &str, grid: &mut Grid, table: &MaterialTable) {
             (0..20).for_each(|_| e2.subdivide_cells(&noise, dims, y0, &mut out));
         }
         "nearest" => (0..20).for_each(|_| e2.upsample_cells(&cells, dims, &mut out)),
-        "build" => {
+        "build" => (0..20).for_each(|_| {
             black_box(
                 Enhanced::build(grid, table, &subdivide(2), None, &Progress::new())
                     .expect("builds"),
             );
-        }
+        }),
         _ => {
             let mut e = Enhanced::build(grid, table, &subdivide(2), None, &Progress::new())
                 .expect("builds");
@@ -338,8 +385,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("subdivide", |b| {
         b.iter(|| e2.subdivide_cells(&cells, dims, y0, &mut out))
     });
+    g.bench_function("subdivide_table", |b| {
+        b.iter(|| e2.subdivide_cells_with(Kernel::Table, &cells, dims, y0, &mut out))
+    });
     g.bench_function("subdivide_scalar", |b| {
-        b.iter(|| e2.subdivide_cells_scalar(&cells, dims, y0, &mut out))
+        b.iter(|| e2.subdivide_cells_with(Kernel::Scalar, &cells, dims, y0, &mut out))
     });
     g.bench_function("nearest_neighbour", |b| {
         b.iter(|| e2.upsample_cells(&cells, dims, &mut out))

@@ -108,28 +108,117 @@ pub(crate) struct Encoded {
 /// Pack `frags` (`f³` class bytes, X fastest) into `out`; returns false (and leaves `out` unusable)
 /// when the block equals the uniform block of `implicit`, which need not be stored.
 pub(crate) fn encode(frags: &[u8], implicit: u8, out: &mut Encoded) -> bool {
-    if frags.iter().all(|&c| c == implicit) {
+    let all_implicit = words(frags, |w| w == u64::from(implicit) * ONES)
+        && remainder(frags).iter().all(|&c| c == implicit);
+    if all_implicit {
         return false;
     }
     out.bits.clear();
     out.bits.extend(frags.chunks(64).map(|chunk| {
-        chunk
-            .iter()
-            .enumerate()
-            .fold(0u64, |w, (b, &c)| w | (u64::from(c != 0) << b))
+        let mut bits = 0u64;
+        let mut groups = chunk.chunks_exact(8);
+        for (k, g) in (&mut groups).enumerate() {
+            bits |= nonzero_bits(word(g)) << (8 * k);
+        }
+        let done = chunk.len() - groups.remainder().len();
+        for (b, &c) in groups.remainder().iter().enumerate() {
+            bits |= u64::from(c != 0) << (done + b);
+        }
+        bits
     }));
+    // One material when every non-zero byte equals the first non-zero one.
     let first = frags.iter().copied().find(|&c| c != 0).unwrap_or(0);
-    out.material = if frags.iter().any(|&c| c != 0 && c != first) {
-        MIXED
-    } else {
-        first
-    };
+    let f_word = u64::from(first) * ONES;
+    let single = words(frags, |w| nonzero_bits(w) & nonzero_bits(w ^ f_word) == 0)
+        && remainder(frags).iter().all(|&c| c == 0 || c == first);
+    out.material = if single { first } else { MIXED };
     true
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+#[inline]
+fn word(b: &[u8]) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(b);
+    u64::from_le_bytes(a)
+}
+
+/// True when `test` holds for every whole 8-byte word of `frags`.
+#[inline]
+fn words(frags: &[u8], test: impl Fn(u64) -> bool) -> bool {
+    frags.chunks_exact(8).all(|b| test(word(b)))
+}
+
+/// The bytes after the last whole 8-byte word.
+#[inline]
+fn remainder(frags: &[u8]) -> &[u8] {
+    frags.chunks_exact(8).remainder()
+}
+
+/// Bit `i` set when byte `i` of `v` is not zero.
+#[inline]
+fn nonzero_bits(v: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let high = (((v & LOW7) + LOW7) | v) & !LOW7;
+    // Gather the eight high bits into the low byte.
+    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// `encode` written byte by byte, as it first was.
+    fn encode_reference(frags: &[u8], implicit: u8, out: &mut Encoded) -> bool {
+        if frags.iter().all(|&c| c == implicit) {
+            return false;
+        }
+        out.bits.clear();
+        out.bits.extend(frags.chunks(64).map(|chunk| {
+            chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (b, &c)| w | (u64::from(c != 0) << b))
+        }));
+        let first = frags.iter().copied().find(|&c| c != 0).unwrap_or(0);
+        out.material = if frags.iter().any(|&c| c != 0 && c != first) {
+            MIXED
+        } else {
+            first
+        };
+        true
+    }
+
+    #[test]
+    fn word_encoding_equals_the_byte_by_byte_reference() {
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        let (mut a, mut b) = (Encoded::default(), Encoded::default());
+        for f in 1..=16usize {
+            for case in 0..40 {
+                let palette = [0u8, 3, 3 + (case % 3) as u8, 63];
+                let base = palette[case % 4];
+                let frags: Vec<u8> = (0..f * f * f)
+                    .map(|_| {
+                        if rng.random_range(0..8) < case % 9 {
+                            palette[rng.random_range(0..4)]
+                        } else {
+                            base
+                        }
+                    })
+                    .collect();
+                for implicit in [0, base, 3] {
+                    let want = encode_reference(&frags, implicit, &mut a);
+                    assert_eq!(encode(&frags, implicit, &mut b), want, "f {f} case {case}");
+                    if want {
+                        assert_eq!(a, b, "f {f} case {case} implicit {implicit}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn rows_and_fragments_read_back_for_every_factor() {

@@ -204,14 +204,7 @@ pub(crate) fn compute_box(
                                     if !s.surface[(vz * size[1] + vy) * size[0] + vx] {
                                         continue;
                                     }
-                                    s.block.clear();
-                                    for k in 0..f {
-                                        for j in 0..f {
-                                            let at =
-                                                ((z * f + k) * od[1] + y * f + j) * od[0] + x * f;
-                                            s.block.extend_from_slice(&s.tile_out[at..at + f]);
-                                        }
-                                    }
+                                    voxel_fragments(&s.tile_out, od, [x, y, z], f, &mut s.block);
                                     let implicit = s.cells[cell_at(vx, vy, vz)];
                                     if encode(&s.block, implicit, &mut s.encoded) {
                                         list.push(key_of(vx, vy, vz), &s.encoded, &s.block);
@@ -237,6 +230,43 @@ pub(crate) fn compute_box(
                             list.push(key_of(x, y, z), &s.encoded, &s.block);
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+/// The `f³` fragments of voxel `v` of a tile's output (`od` fragments per axis) into `block`, X
+/// fastest. Subdivision factors are powers of two; those rows are copied at a size known when
+/// compiling, which keeps the copies inline.
+fn voxel_fragments(tile: &[u8], od: [usize; 3], v: [usize; 3], f: usize, block: &mut Vec<u8>) {
+    fn rows<const F: usize>(
+        tile: &[u8],
+        od: [usize; 3],
+        [x, y, z]: [usize; 3],
+        block: &mut Vec<u8>,
+    ) {
+        for k in 0..F {
+            for j in 0..F {
+                let at = ((z * F + k) * od[1] + y * F + j) * od[0] + x * F;
+                let mut row = [0u8; F];
+                row.copy_from_slice(&tile[at..at + F]);
+                block.extend_from_slice(&row);
+            }
+        }
+    }
+    block.clear();
+    match f {
+        2 => rows::<2>(tile, od, v, block),
+        4 => rows::<4>(tile, od, v, block),
+        8 => rows::<8>(tile, od, v, block),
+        16 => rows::<16>(tile, od, v, block),
+        _ => {
+            let [x, y, z] = v;
+            for k in 0..f {
+                for j in 0..f {
+                    let at = ((z * f + k) * od[1] + y * f + j) * od[0] + x * f;
+                    block.extend_from_slice(&tile[at..at + f]);
                 }
             }
         }

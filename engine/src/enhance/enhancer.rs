@@ -7,7 +7,7 @@
 use super::approx::ApproxTables;
 use super::resample::Pattern;
 use super::rules::SubdivideRules;
-use super::subdivide::{subdivide, subdivide_scalar, upsample_nearest, Scratch};
+use super::subdivide::{subdivide, subdivide_with, upsample_nearest, Kernel, Scratch};
 use super::surface::Window;
 use super::Method;
 use crate::storage::Grid;
@@ -134,12 +134,9 @@ impl Enhancer {
     /// a liquid), else 0.
     #[inline]
     pub fn classify(&self, v: Voxel) -> u8 {
+        // Without branches (`solid[0]` is false), so gathering a box vectorizes.
         let m = v.material & 0x3f;
-        if m != 0 && v.occupancy >= 127 && self.solid[usize::from(m)] {
-            m
-        } else {
-            0
-        }
+        m * u8::from((v.occupancy >= 127) & self.solid[usize::from(m)])
     }
 
     /// Class bytes of box `b` into `out` (X fastest).
@@ -299,16 +296,20 @@ impl Enhancer {
         }
     }
 
-    /// [`Enhancer::subdivide_cells`] cell by cell, without the uniform-run fast path (its scalar twin).
-    pub fn subdivide_cells_scalar(
+    /// [`Enhancer::subdivide_cells`] with a chosen kernel: [`Kernel::Scalar`] is the cell-by-cell
+    /// twin the fast kernels are tested against. A kernel this processor lacks falls back to
+    /// [`Kernel::Table`].
+    pub fn subdivide_cells_with(
         &self,
+        kernel: Kernel,
         cells: &[u8],
         dims: [usize; 3],
         origin_y: i32,
         out: &mut Vec<u8>,
     ) {
         if let Kind::Subdivide { levels, rules } = &self.kind {
-            subdivide_scalar(
+            subdivide_with(
+                kernel,
                 cells,
                 dims,
                 origin_y,

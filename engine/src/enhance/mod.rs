@@ -75,7 +75,7 @@ pub use face_mesh::{mesh_fragment_chunk, FragmentMesh};
 pub use fragments::{EnhanceStats, EnhanceUpdate, Enhanced};
 pub use lit::{bake_fragments, fragment_settings, fragment_solidity};
 pub use rules::{corner_count, plain_table, strata_table, HeightBand};
-pub use subdivide::upsample_nearest;
+pub use subdivide::{upsample_nearest, Kernel};
 pub use surface::Window;
 pub use volume::{FragmentBox, FragmentVolume};
 

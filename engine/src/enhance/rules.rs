@@ -73,6 +73,10 @@ pub(crate) struct RuleSet {
     pub lut: Box<[[u8; 128]; MATERIAL_COUNT]>,
     /// `thresholds[material]`.
     pub thresholds: [EnhanceThreshold; MATERIAL_COUNT],
+    /// `threshold − 5` per material as a wrapping byte, for even (`[0]`) and odd (`[1]`) altitudes:
+    /// the vector kernel's form. With `e` minus the number of a fragment's four cells that do not
+    /// count, the fragment is solid when `e > threshold − 5` (at least `threshold` count).
+    pub minus_five: [[u8; MATERIAL_COUNT]; 2],
 }
 
 impl RuleSet {
@@ -90,7 +94,13 @@ impl RuleSet {
             };
             lut[m] = table;
         }
-        Self { lut, thresholds }
+        let minus_five =
+            [false, true].map(|odd| thresholds.map(|t| t.at_parity(odd).wrapping_sub(5)));
+        Self {
+            lut,
+            thresholds,
+            minus_five,
+        }
     }
 }
 

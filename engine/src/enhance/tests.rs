@@ -259,7 +259,7 @@ fn the_fast_kernel_equals_its_scalar_twin() {
                 .collect();
             let (mut fast, mut scalar) = (Vec::new(), Vec::new());
             e.subdivide_cells(&cells, dims, -3, &mut fast);
-            e.subdivide_cells_scalar(&cells, dims, -3, &mut scalar);
+            e.subdivide_cells_with(Kernel::Scalar, &cells, dims, -3, &mut scalar);
             assert_eq!(fast, scalar, "levels {levels} borders {borders}");
         }
     }

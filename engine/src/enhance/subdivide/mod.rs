@@ -16,16 +16,25 @@
 //! 26 neighbours of the box) changes the result.
 //!
 //! # Speed
-//! Most cells of terrain sit in uniform windows (all seven cells equal), and their children all equal
-//! the cell. Eight cells of a row are tested at once with 64-bit compares of the centre row against
-//! its ±x shifts and the four neighbouring rows; a uniform run writes its cells doubled (`double`)
-//! into the four output rows, which is what plain nearest-neighbour upsampling does too. Other cells
-//! go through the table: 7 window bits, one lookup, 8 fragment bits spread to bytes. An empty cell
-//! between solid neighbours of different materials takes the per-corner path (`rules::rule_cell`).
-//! [`subdivide_scalar`] is the same computation cell by cell, kept beside the fast path and
-//! compared with it in tests.
+//! Three kernels compute the same bytes ([`Kernel`]):
+//! - **Table** (portable): most cells of terrain sit in uniform windows (all seven cells equal), and
+//!   their children all equal the cell. Eight cells of a row are tested at once with 64-bit compares
+//!   of the centre row against its ±x shifts and the four neighbouring rows; a uniform run writes its
+//!   cells doubled (`double`) into the four output rows, which is what plain nearest-neighbour
+//!   upsampling does too. Other cells go through the table: 7 window bits, one lookup, 8 fragment
+//!   bits spread to bytes. An empty cell between solid neighbours of different materials takes the
+//!   per-corner path (`rules::rule_cell`).
+//! - **Avx2** (`simd.rs`, x86-64 processors that have it): 32 cells at a time, the rule computed
+//!   with byte vectors instead of the table.
+//! - **Scalar**: cell by cell through the table, without shortcuts; the twin both fast kernels are
+//!   tested against.
+//!
+//! Every kernel first fills a row whose window is one value throughout (a memset of its children).
 
 use super::rules::{rule_cell, RuleSet, SubdivideRules, CENTRE};
+
+#[cfg(target_arch = "x86_64")]
+mod simd;
 
 /// `SPREAD[bits]`: byte `i` is 0xff when bit `i` is set.
 const SPREAD: [u64; 256] = {
@@ -111,13 +120,67 @@ pub(crate) fn subdivide(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) {
-    run_levels(
-        input, dims, origin_y, levels, rules, scratch, out, step_fast,
+    subdivide_with(
+        Kernel::best(),
+        input,
+        dims,
+        origin_y,
+        levels,
+        rules,
+        scratch,
+        out,
     );
 }
 
-/// [`subdivide`] cell by cell without the uniform-run shortcut (the scalar twin of the fast path).
-pub(crate) fn subdivide_scalar(
+/// The implementations of one level, all computing the same bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kernel {
+    /// Cell by cell through the table (the reference twin).
+    Scalar,
+    /// Uniform runs as whole words, other cells through the table, 8 at a time: portable.
+    Table,
+    /// 32 cells at a time with AVX2 (x86-64 only, when the processor has it).
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this processor runs.
+    pub fn best() -> Self {
+        if Self::Avx2.available() {
+            Self::Avx2
+        } else {
+            Self::Table
+        }
+    }
+
+    /// True when this processor runs the kernel.
+    pub fn available(self) -> bool {
+        match self {
+            Self::Scalar | Self::Table => true,
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx2 => simd::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            Self::Avx2 => false,
+        }
+    }
+
+    fn step(self) -> StepFn {
+        match self {
+            Self::Scalar => step_scalar,
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx2 if simd::available() => simd::step,
+            Self::Table | Self::Avx2 => step_fast,
+        }
+    }
+}
+
+/// [`subdivide`] with a chosen kernel (tests and benches compare them).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the arguments of subdivide plus the kernel"
+)]
+pub(crate) fn subdivide_with(
+    kernel: Kernel,
     input: &[u8],
     dims: [usize; 3],
     origin_y: i32,
@@ -126,23 +189,14 @@ pub(crate) fn subdivide_scalar(
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
 ) {
-    run_levels(
-        input,
-        dims,
-        origin_y,
-        levels,
-        rules,
-        scratch,
-        out,
-        step_scalar,
-    );
+    run_levels(input, dims, origin_y, levels, rules, scratch, out, kernel);
 }
 
 type StepFn = fn(&[u8], &Step<'_>, &SubdivideRules, &mut [u8]);
 
 #[expect(
     clippy::too_many_arguments,
-    reason = "internal driver shared by the two kernels"
+    reason = "internal driver shared by the kernels"
 )]
 fn run_levels(
     input: &[u8],
@@ -152,7 +206,7 @@ fn run_levels(
     rules: &SubdivideRules,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
-    step_fn: StepFn,
+    kernel: Kernel,
 ) {
     assert!(levels >= 1, "at least one level");
     assert!(dims.iter().all(|&d| d >= 5), "a box needs a halo and a pad");
@@ -161,6 +215,17 @@ fn run_levels(
         dims[0] * dims[1] * dims[2],
         "input does not match dims"
     );
+    // A box of one value (all air, all rock) has every fragment that value: the fast kernels fill.
+    if kernel != Kernel::Scalar {
+        if let Some(v) = one_value(input) {
+            let f = 1usize << levels;
+            out.clear();
+            out.resize(dims.iter().map(|d| (d - 4) * f).product(), v);
+            scratch.rows.clear();
+            return;
+        }
+    }
+    let step_fn = kernel.step();
     let mut cur_dims = dims;
     let mut base_y = i64::from(origin_y);
     let mut bufs = [
@@ -318,6 +383,41 @@ fn step_scalar(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u
     }
 }
 
+/// The value of every byte of `cells`, when they are all equal.
+fn one_value(cells: &[u8]) -> Option<u8> {
+    let first = *cells.first()?;
+    let mut words = cells.chunks_exact(8);
+    let same =
+        words.by_ref().all(|w| w == [first; 8]) && words.remainder().iter().all(|&c| c == first);
+    same.then_some(first)
+}
+
+/// When the parent row starting at `row` holds one value, as do its four neighbouring rows and the
+/// cells just past its ends, every child is that value: fill the four output rows and return true.
+#[inline]
+fn fill_uniform_row(
+    src: &[u8],
+    step: &Step<'_>,
+    row: usize,
+    rows: &[usize; 4],
+    dst: &mut [u8],
+) -> bool {
+    let [sx, sy, _] = step.dims;
+    let (x0, n) = (step.first[0], step.count[0]);
+    let (start, end) = (row + x0 - 1, row + x0 + n + 1);
+    let first = src[row + x0];
+    let uniform = [0, sx, sx * sy].iter().all(|&d| {
+        one_value(&src[start - d..end - d]) == Some(first)
+            && one_value(&src[start + d..end + d]) == Some(first)
+    });
+    if uniform {
+        for &r in rows {
+            dst[r..r + 2 * n].fill(first);
+        }
+    }
+    uniform
+}
+
 fn step_fast(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]) {
     let [sx, sy, _] = step.dims;
     let sxy = sx * sy;
@@ -330,18 +430,7 @@ fn step_fast(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]
             let set = set_of(step, rules, py);
             let rows = out_rows(step, py, pz);
             let row = (pz * sy + py) * sx;
-            // A row of one value between four equal rows: its children are that value (memset).
-            let span = row + x0 - 1..row + x0 + n + 1;
-            let first = src[row + x0];
-            if src[span.clone()].iter().all(|&c| c == first)
-                && [sx, sxy].iter().all(|&d| {
-                    src[span.start - d..span.end - d] == src[span.clone()]
-                        && src[span.start + d..span.end + d] == src[span.clone()]
-                })
-            {
-                for &r in &rows {
-                    dst[r..r + 2 * n].fill(first);
-                }
+            if fill_uniform_row(src, step, row, &rows, dst) {
                 continue;
             }
             // Every cell doubled, as nearest-neighbour upsampling would: right for uniform windows.
@@ -470,27 +559,41 @@ fn nonzero_bytes(v: u64) -> u64 {
 }
 
 /// Plain nearest-neighbour upsampling of the interior of a padded box (the peer of `subdivide` in
-/// the bench): every cell becomes `factor³` copies of itself.
+/// the bench): every cell becomes `factor³` copies of itself. Each source row is widened once (by
+/// doubling words when `factor` is a power of two) and copied to its `factor²` output rows; every
+/// output byte is written once, so a buffer of the right length is reused without clearing.
 pub fn upsample_nearest(input: &[u8], dims: [usize; 3], factor: usize, out: &mut Vec<u8>) {
     let inner = dims.map(|d| d.saturating_sub(4));
     let od = inner.map(|d| d * factor);
-    out.clear();
     out.resize(od[0] * od[1] * od[2], 0);
+    let (mut row, mut wider) = (Vec::with_capacity(od[0]), Vec::with_capacity(od[0]));
     for z in 0..inner[2] {
         for y in 0..inner[1] {
             let src = ((z + 2) * dims[1] + y + 2) * dims[0] + 2;
-            let first = ((z * factor) * od[1] + y * factor) * od[0];
-            for x in 0..inner[0] {
-                let v = input[src + x];
-                out[first + x * factor..first + (x + 1) * factor].fill(v);
+            let cells = &input[src..src + inner[0]];
+            row.clear();
+            if factor.is_power_of_two() {
+                row.extend_from_slice(cells);
+                while row.len() < od[0] {
+                    wider.clear();
+                    let mut words = row.chunks_exact(8);
+                    for w in &mut words {
+                        let mut b = [0u8; 8];
+                        b.copy_from_slice(w);
+                        wider.extend_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
+                    }
+                    for &c in words.remainder() {
+                        wider.extend_from_slice(&[c, c]);
+                    }
+                    std::mem::swap(&mut row, &mut wider);
+                }
+            } else {
+                row.extend(cells.iter().flat_map(|&c| std::iter::repeat_n(c, factor)));
             }
             for k in 0..factor {
                 for j in 0..factor {
-                    if j == 0 && k == 0 {
-                        continue;
-                    }
                     let to = ((z * factor + k) * od[1] + y * factor + j) * od[0];
-                    out.copy_within(first..first + od[0], to);
+                    out[to..to + od[0]].copy_from_slice(&row);
                 }
             }
         }
@@ -500,7 +603,133 @@ pub fn upsample_nearest(input: &[u8], dims: [usize; 3], factor: usize, out: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::voxel::MaterialTable;
+    use crate::enhance::HeightBand;
+    use crate::voxel::{EnhanceThreshold, MaterialTable, MATERIAL_COUNT};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// The built-in table grown to every material id, each with a random threshold pair.
+    fn random_thresholds(rng: &mut ChaCha8Rng) -> MaterialTable {
+        let mut table = MaterialTable::builtin();
+        while table.materials.len() < MATERIAL_COUNT {
+            let mut m = table.materials[1].clone();
+            m.name = format!("Extra{}", table.materials.len());
+            table.materials.push(m);
+        }
+        for m in table.materials.iter_mut().skip(1) {
+            m.enhance = Some(EnhanceThreshold {
+                even: rng.random_range(1..=4),
+                odd: rng.random_range(1..=4),
+            });
+        }
+        table
+    }
+
+    /// Cells of one of five kinds: noise, ground with layers and holes, lumps, thin sheets, one value.
+    fn random_cells(rng: &mut ChaCha8Rng, kind: usize, dims: [usize; 3]) -> Vec<u8> {
+        let palette: Vec<u8> = (0..rng.random_range(1..5))
+            .map(|_| rng.random_range(1..64))
+            .collect();
+        let pick = |rng: &mut ChaCha8Rng| palette[rng.random_range(0..palette.len())];
+        let heights: Vec<usize> = (0..dims[0] * dims[2])
+            .map(|_| rng.random_range(0..dims[1]))
+            .collect();
+        let mut cells = Vec::with_capacity(dims[0] * dims[1] * dims[2]);
+        for z in 0..dims[2] {
+            for y in 0..dims[1] {
+                for x in 0..dims[0] {
+                    let v = match kind {
+                        0 => {
+                            if rng.random_bool(0.5) {
+                                pick(rng)
+                            } else {
+                                0
+                            }
+                        }
+                        1 => {
+                            let h = heights[z * dims[0] + x].max(heights[(z * dims[0] + x) / 2]);
+                            if y > h || rng.random_bool(0.03) {
+                                0
+                            } else {
+                                palette[(h - y).min(palette.len() - 1)]
+                            }
+                        }
+                        4 => palette[0] * u8::from(palette.len() % 2 == 0),
+                        2 => {
+                            if (x / 3 + y / 2 + z / 4) % 3 == 0 {
+                                pick(rng)
+                            } else {
+                                0
+                            }
+                        }
+                        _ => {
+                            if (x + 2 * y + z) % 5 == 0 || rng.random_bool(0.02) {
+                                pick(rng)
+                            } else {
+                                0
+                            }
+                        }
+                    };
+                    cells.push(v);
+                }
+            }
+        }
+        cells
+    }
+
+    /// Every kernel this processor runs gives the scalar twin's bytes: rows narrower and wider than
+    /// a vector, tails of every length, all material ids, strata, bands, borders, 1 to 4 levels.
+    #[test]
+    fn every_kernel_equals_the_scalar_twin() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let kernels: Vec<Kernel> = [Kernel::Table, Kernel::Avx2]
+            .into_iter()
+            .filter(|k| k.available())
+            .collect();
+        let (mut want, mut got) = (Vec::new(), Vec::new());
+        for case in 0..160 {
+            let table = random_thresholds(&mut rng);
+            let levels = if case % 16 == 0 { 4 } else { 1 + case % 3 } as u32;
+            let wide = if levels == 4 { 9 } else { 44 };
+            let dims = [
+                rng.random_range(5..=wide),
+                rng.random_range(5..=if levels == 4 { 8 } else { 14 }),
+                rng.random_range(5..=if levels == 4 { 7 } else { 10 }),
+            ];
+            let cells = random_cells(&mut rng, case % 5, dims);
+            let threshold = (case % 5 == 1).then(|| rng.random_range(1..=4));
+            let bands = if case % 3 == 2 {
+                vec![HeightBand {
+                    min_y: rng.random_range(-4..4),
+                    max_y: rng.random_range(4..12),
+                    threshold: EnhanceThreshold {
+                        even: rng.random_range(1..=4),
+                        odd: rng.random_range(1..=4),
+                    },
+                }]
+            } else {
+                Vec::new()
+            };
+            let borders = rng.random_bool(0.5);
+            let rules = SubdivideRules::new(&table, threshold, &bands, borders);
+            let origin_y = rng.random_range(-5..5);
+            let run = |k: Kernel, out: &mut Vec<u8>| {
+                let mut scratch = Scratch::default();
+                subdivide_with(k, &cells, dims, origin_y, levels, &rules, &mut scratch, out);
+            };
+            run(Kernel::Scalar, &mut want);
+            for &k in &kernels {
+                got.fill(0xee);
+                run(k, &mut got);
+                let first_difference = got.iter().zip(&want).position(|(a, b)| a != b);
+                assert!(
+                    got.len() == want.len() && first_difference.is_none(),
+                    "case {case}: {k:?}, dims {dims:?}, {levels} levels, borders {borders}: \
+                     byte {first_difference:?} differs"
+                );
+            }
+        }
+    }
 
     #[test]
     fn doubling_spreads_bytes_in_order() {
@@ -542,6 +771,22 @@ mod tests {
         let second = input[(2 * 5 + 2) * 6 + 3];
         for row in out.chunks(6) {
             assert_eq!(row, [first, first, first, second, second, second]);
+        }
+        // Every factor, into a reused buffer full of other bytes, against the definition.
+        let dims = [15, 7, 6];
+        let input: Vec<u8> = (0..dims.iter().product::<usize>())
+            .map(|i| (i * 37 % 251) as u8)
+            .collect();
+        for factor in [1, 2, 3, 4, 8, 16] {
+            let od = dims.map(|d| (d - 4) * factor);
+            out.clear();
+            out.resize(od[0] * od[1] * od[2], 0xee);
+            upsample_nearest(&input, dims, factor, &mut out);
+            for (i, &v) in out.iter().enumerate() {
+                let (x, y, z) = (i % od[0], i / od[0] % od[1], i / (od[0] * od[1]));
+                let cell = ((z / factor + 2) * dims[1] + y / factor + 2) * dims[0] + x / factor + 2;
+                assert_eq!(v, input[cell], "factor {factor}, fragment {i}");
+            }
         }
     }
 }
