@@ -7,7 +7,7 @@
 use super::approx::ApproxTables;
 use super::resample::Pattern;
 use super::rules::SubdivideRules;
-use super::subdivide::{subdivide, subdivide_with, upsample_nearest, Kernel, Scratch};
+use super::subdivide::{subdivide, upsample_nearest, Kernel, Scratch};
 use super::surface::Window;
 use super::Method;
 use crate::storage::Grid;
@@ -308,14 +308,13 @@ impl Enhancer {
         out: &mut Vec<u8>,
     ) {
         if let Kind::Subdivide { levels, rules } = &self.kind {
-            subdivide_with(
-                kernel,
+            subdivide(
                 cells,
                 dims,
                 origin_y,
                 *levels,
                 rules,
-                &mut Scratch::default(),
+                &mut Scratch::with_kernel(kernel),
                 out,
             );
         }

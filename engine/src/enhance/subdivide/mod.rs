@@ -53,11 +53,13 @@ const SPREAD: [u64; 256] = {
     t
 };
 
-/// Reusable buffers for the intermediate levels, and which rows of the result are wanted.
+/// Reusable buffers for the intermediate levels, which rows of the result are wanted, and the
+/// kernel (`None`: the fastest this processor runs).
 #[derive(Debug, Default)]
 pub(crate) struct Scratch {
     a: Vec<u8>,
     b: Vec<u8>,
+    kernel: Option<Kernel>,
     /// Wanted voxel rows of the interior (`[z · rows_y + y]`); empty: all. The last level skips the
     /// fragments of unwanted rows (their output bytes are left as they were).
     rows: Vec<bool>,
@@ -65,6 +67,14 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
+    /// Scratch that runs `kernel` (tests and benches compare them).
+    pub fn with_kernel(kernel: Kernel) -> Self {
+        Self {
+            kernel: Some(kernel),
+            ..Self::default()
+        }
+    }
+
     /// Compute only the fragments of the interior's voxel rows marked in `rows` (`[z · rows_y + y]`)
     /// at the last level; an empty `rows` computes everything.
     pub fn want_rows(&mut self, rows: impl IntoIterator<Item = bool>, rows_y: usize) {
@@ -103,33 +113,31 @@ impl Step<'_> {
     fn out_dims(&self) -> [usize; 3] {
         self.count.map(|c| 2 * c)
     }
+
+    /// The wanted parent rows, Z then Y.
+    fn rows<'r>(&'r self, rules: &'r SubdivideRules) -> impl Iterator<Item = Row<'r>> + 'r {
+        let [sx, sy, _] = self.dims;
+        (self.first[2]..self.first[2] + self.count[2]).flat_map(move |pz| {
+            (self.first[1]..self.first[1] + self.count[1])
+                .filter(move |&py| self.wanted(py, pz))
+                .map(move |py| Row {
+                    at: (pz * sy + py) * sx,
+                    set: set_of(self, rules, py),
+                    out: out_rows(self, py, pz),
+                })
+        })
+    }
 }
 
-/// Subdivide `input` (`dims` cells per axis, X fastest) `levels` times. The interior is
-/// `dims − 4` per axis (a halo of 1 and a pad of 1 around it); `origin_y` is the voxel altitude of
-/// input row 0. Writes the interior's fragments (`(dims − 4)·2^levels` per axis) into `out`.
-///
-/// # Panics
-/// If a dimension is below 5, `levels` is 0, or `input` does not match `dims`.
-pub(crate) fn subdivide(
-    input: &[u8],
-    dims: [usize; 3],
-    origin_y: i32,
-    levels: u32,
-    rules: &SubdivideRules,
-    scratch: &mut Scratch,
-    out: &mut Vec<u8>,
-) {
-    subdivide_with(
-        Kernel::best(),
-        input,
-        dims,
-        origin_y,
-        levels,
-        rules,
-        scratch,
-        out,
-    );
+/// One parent row of a level, as every kernel walks them.
+#[derive(Clone, Copy)]
+struct Row<'r> {
+    /// Input index of the row's cell at x = 0.
+    at: usize,
+    /// The rule set of the row's altitude.
+    set: &'r RuleSet,
+    /// Output index of the first child in each of the four child rows (`dy + 2·dz`).
+    out: [usize; 4],
 }
 
 /// The implementations of one level, all computing the same bytes.
@@ -174,31 +182,17 @@ impl Kernel {
     }
 }
 
-/// [`subdivide`] with a chosen kernel (tests and benches compare them).
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the arguments of subdivide plus the kernel"
-)]
-pub(crate) fn subdivide_with(
-    kernel: Kernel,
-    input: &[u8],
-    dims: [usize; 3],
-    origin_y: i32,
-    levels: u32,
-    rules: &SubdivideRules,
-    scratch: &mut Scratch,
-    out: &mut Vec<u8>,
-) {
-    run_levels(input, dims, origin_y, levels, rules, scratch, out, kernel);
-}
-
 type StepFn = fn(&[u8], &Step<'_>, &SubdivideRules, &mut [u8]);
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "internal driver shared by the kernels"
-)]
-fn run_levels(
+/// Subdivide `input` (`dims` cells per axis, X fastest) `levels` times. The interior is
+/// `dims − 4` per axis (a halo of 1 and a pad of 1 around it); `origin_y` is the voxel altitude of
+/// input row 0. Writes the interior's fragments (`(dims − 4)·2^levels` per axis) into `out`.
+///
+/// Runs the kernel of `scratch` (the fastest this processor runs unless set).
+///
+/// # Panics
+/// If a dimension is below 5, `levels` is 0, or `input` does not match `dims`.
+pub(crate) fn subdivide(
     input: &[u8],
     dims: [usize; 3],
     origin_y: i32,
@@ -206,8 +200,8 @@ fn run_levels(
     rules: &SubdivideRules,
     scratch: &mut Scratch,
     out: &mut Vec<u8>,
-    kernel: Kernel,
 ) {
+    let kernel = scratch.kernel.unwrap_or_else(Kernel::best);
     assert!(levels >= 1, "at least one level");
     assert!(dims.iter().all(|&d| d >= 5), "a box needs a halo and a pad");
     assert_eq!(
@@ -366,19 +360,11 @@ fn put(dst: &mut [u8], rows: &[usize; 4], ox: usize, w: u64) {
 
 fn step_scalar(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]) {
     let [sx, sy, _] = step.dims;
-    let sxy = sx * sy;
-    for pz in step.first[2]..step.first[2] + step.count[2] {
-        for py in step.first[1]..step.first[1] + step.count[1] {
-            if !step.wanted(py, pz) {
-                continue;
-            }
-            let set = set_of(step, rules, py);
-            let rows = out_rows(step, py, pz);
-            for px in step.first[0]..step.first[0] + step.count[0] {
-                let i = (pz * sy + py) * sx + px;
-                let w = cell(src, i, sx, sxy, set, rules.borders);
-                put(dst, &rows, 2 * (px - step.first[0]), w);
-            }
+    let x0 = step.first[0];
+    for row in step.rows(rules) {
+        for px in x0..x0 + step.count[0] {
+            let w = cell(src, row.at + px, sx, sx * sy, row.set, rules.borders);
+            put(dst, &row.out, 2 * (px - x0), w);
         }
     }
 }
@@ -422,78 +408,75 @@ fn step_fast(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]
     let [sx, sy, _] = step.dims;
     let sxy = sx * sy;
     let (x0, n) = (step.first[0], step.count[0]);
-    for pz in step.first[2]..step.first[2] + step.count[2] {
-        for py in step.first[1]..step.first[1] + step.count[1] {
-            if !step.wanted(py, pz) {
-                continue;
-            }
-            let set = set_of(step, rules, py);
-            let rows = out_rows(step, py, pz);
-            let row = (pz * sy + py) * sx;
-            if fill_uniform_row(src, step, row, &rows, dst) {
-                continue;
-            }
-            // Every cell doubled, as nearest-neighbour upsampling would: right for uniform windows.
-            let centre = &src[row + x0..row + x0 + n];
-            let out0 = &mut dst[rows[0]..rows[0] + 2 * n];
-            let mut groups = centre.chunks_exact(8);
-            let mut outs = out0.chunks_exact_mut(16);
-            for (c, o) in (&mut groups).zip(&mut outs) {
-                let mut b = [0u8; 8];
-                b.copy_from_slice(c);
-                o.copy_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
-            }
-            for (&c, o) in groups
-                .remainder()
-                .iter()
-                .zip(outs.into_remainder().chunks_exact_mut(2))
-            {
-                o.fill(c);
-            }
-            for &r in &rows[1..] {
-                dst.copy_within(rows[0]..rows[0] + 2 * n, r);
-            }
-            // Then the cells whose window is not uniform, through the table.
-            let mut px = x0;
-            while px < x0 + n {
-                let i = row + px;
-                if px + 8 <= x0 + n && px + 9 <= sx {
-                    let words = Words {
-                        c: load(src, i),
-                        n: [
-                            load(src, i - 1),
-                            load(src, i + 1),
-                            load(src, i - sx),
-                            load(src, i + sx),
-                            load(src, i - sxy),
-                            load(src, i + sxy),
-                        ],
-                    };
-                    let diff = words.n.iter().fold(0, |d, &w| d | (w ^ words.c));
-                    if diff != 0 {
-                        fix_group(&words, diff, set, rules.borders, |lane, w| {
-                            put(dst, &rows, 2 * (px + lane - x0), w);
-                        });
-                    }
-                    px += 8;
-                } else {
-                    let c = src[i];
-                    let uniform = src[i - 1] == c
-                        && src[i + 1] == c
-                        && src[i - sx] == c
-                        && src[i + sx] == c
-                        && src[i - sxy] == c
-                        && src[i + sxy] == c;
-                    if !uniform {
-                        put(
-                            dst,
-                            &rows,
-                            2 * (px - x0),
-                            cell(src, i, sx, sxy, set, rules.borders),
-                        );
-                    }
-                    px += 1;
+    for Row {
+        at: row,
+        set,
+        out: rows,
+    } in step.rows(rules)
+    {
+        if fill_uniform_row(src, step, row, &rows, dst) {
+            continue;
+        }
+        // Every cell doubled, as nearest-neighbour upsampling would: right for uniform windows.
+        let centre = &src[row + x0..row + x0 + n];
+        let out0 = &mut dst[rows[0]..rows[0] + 2 * n];
+        let mut groups = centre.chunks_exact(8);
+        let mut outs = out0.chunks_exact_mut(16);
+        for (c, o) in (&mut groups).zip(&mut outs) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(c);
+            o.copy_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
+        }
+        for (&c, o) in groups
+            .remainder()
+            .iter()
+            .zip(outs.into_remainder().chunks_exact_mut(2))
+        {
+            o.fill(c);
+        }
+        for &r in &rows[1..] {
+            dst.copy_within(rows[0]..rows[0] + 2 * n, r);
+        }
+        // Then the cells whose window is not uniform, through the table.
+        let mut px = x0;
+        while px < x0 + n {
+            let i = row + px;
+            if px + 8 <= x0 + n && px + 9 <= sx {
+                let words = Words {
+                    c: load(src, i),
+                    n: [
+                        load(src, i - 1),
+                        load(src, i + 1),
+                        load(src, i - sx),
+                        load(src, i + sx),
+                        load(src, i - sxy),
+                        load(src, i + sxy),
+                    ],
+                };
+                let diff = words.n.iter().fold(0, |d, &w| d | (w ^ words.c));
+                if diff != 0 {
+                    fix_group(&words, diff, set, rules.borders, |lane, w| {
+                        put(dst, &rows, 2 * (px + lane - x0), w);
+                    });
                 }
+                px += 8;
+            } else {
+                let c = src[i];
+                let uniform = src[i - 1] == c
+                    && src[i + 1] == c
+                    && src[i - sx] == c
+                    && src[i + sx] == c
+                    && src[i - sxy] == c
+                    && src[i + sxy] == c;
+                if !uniform {
+                    put(
+                        dst,
+                        &rows,
+                        2 * (px - x0),
+                        cell(src, i, sx, sxy, set, rules.borders),
+                    );
+                }
+                px += 1;
             }
         }
     }
@@ -714,8 +697,8 @@ mod tests {
             let rules = SubdivideRules::new(&table, threshold, &bands, borders);
             let origin_y = rng.random_range(-5..5);
             let run = |k: Kernel, out: &mut Vec<u8>| {
-                let mut scratch = Scratch::default();
-                subdivide_with(k, &cells, dims, origin_y, levels, &rules, &mut scratch, out);
+                let mut scratch = Scratch::with_kernel(k);
+                subdivide(&cells, dims, origin_y, levels, &rules, &mut scratch, out);
             };
             run(Kernel::Scalar, &mut want);
             for &k in &kernels {
