@@ -91,8 +91,8 @@ unsafe fn rows(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u
             };
             let mut px = x0;
             while px < end {
-                // Whole vectors, then the last one overlapping the one before; a row shorter than
-                // a vector, or a tail of a few cells, goes cell by cell.
+                // Whole vectors, then one more ending at the row's end (it overlaps the one before
+                // and writes the same bytes there); a row shorter than a vector goes cell by cell.
                 let start = if px + LANES <= end {
                     px
                 } else if n >= LANES {
