@@ -29,7 +29,8 @@
 //! - **Scalar**: cell by cell through the table, without shortcuts; the twin both fast kernels are
 //!   tested against.
 //!
-//! Every kernel first fills a row whose window is one value throughout (a memset of its children).
+//! The table kernel fills a row whose window is one value throughout with one memset of its
+//! children; both fast kernels fill a box of one value without running the levels.
 
 use super::rules::{rule_cell, RuleSet, SubdivideRules, CENTRE};
 
@@ -129,7 +130,7 @@ impl Step<'_> {
     }
 }
 
-/// One parent row of a level, as every kernel walks them.
+/// One parent row of a level, as the table and scalar kernels walk them.
 #[derive(Clone, Copy)]
 struct Row<'r> {
     /// Input index of the row's cell at x = 0.
@@ -392,10 +393,11 @@ fn fill_uniform_row(
     let (x0, n) = (step.first[0], step.count[0]);
     let (start, end) = (row + x0 - 1, row + x0 + n + 1);
     let first = src[row + x0];
-    let uniform = [0, sx, sx * sy].iter().all(|&d| {
-        one_value(&src[start - d..end - d]) == Some(first)
-            && one_value(&src[start + d..end + d]) == Some(first)
-    });
+    let uniform = one_value(&src[start..end]) == Some(first)
+        && [sx, sx * sy].iter().all(|&d| {
+            one_value(&src[start - d..end - d]) == Some(first)
+                && one_value(&src[start + d..end + d]) == Some(first)
+        });
     if uniform {
         for &r in rows {
             dst[r..r + 2 * n].fill(first);
