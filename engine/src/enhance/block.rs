@@ -10,6 +10,8 @@
 //! an empty source between solid voxels of several materials mixes them), so a block costs
 //! `⌈f³ / 64⌉` words and a byte.
 
+use super::bytes::{nonzero_bits, one_value, word};
+
 /// Marks a block whose solid fragments have more than one material.
 pub(crate) const MIXED: u8 = 0xff;
 
@@ -108,9 +110,7 @@ pub(crate) struct Encoded {
 /// Pack `frags` (`f³` class bytes, X fastest) into `out`; returns false (and leaves `out` unusable)
 /// when the block equals the uniform block of `implicit`, which need not be stored.
 pub(crate) fn encode(frags: &[u8], implicit: u8, out: &mut Encoded) -> bool {
-    let all_implicit = words(frags, |w| w == u64::from(implicit) * ONES)
-        && remainder(frags).iter().all(|&c| c == implicit);
-    if all_implicit {
+    if frags.is_empty() || one_value(frags) == Some(implicit) {
         return false;
     }
     out.bits.clear();
@@ -118,7 +118,7 @@ pub(crate) fn encode(frags: &[u8], implicit: u8, out: &mut Encoded) -> bool {
         let mut bits = 0u64;
         let mut groups = chunk.chunks_exact(8);
         for (k, g) in (&mut groups).enumerate() {
-            bits |= nonzero_bits(word(g)) << (8 * k);
+            bits |= nonzero_bits(word(g, 0)) << (8 * k);
         }
         let done = chunk.len() - groups.remainder().len();
         for (b, &c) in groups.remainder().iter().enumerate() {
@@ -128,41 +128,14 @@ pub(crate) fn encode(frags: &[u8], implicit: u8, out: &mut Encoded) -> bool {
     }));
     // One material when every non-zero byte equals the first non-zero one.
     let first = frags.iter().copied().find(|&c| c != 0).unwrap_or(0);
-    let f_word = u64::from(first) * ONES;
-    let single = words(frags, |w| nonzero_bits(w) & nonzero_bits(w ^ f_word) == 0)
-        && remainder(frags).iter().all(|&c| c == 0 || c == first);
+    let f_word = u64::from_le_bytes([first; 8]);
+    let mut groups = frags.chunks_exact(8);
+    let single = groups
+        .by_ref()
+        .all(|g| nonzero_bits(word(g, 0)) & nonzero_bits(word(g, 0) ^ f_word) == 0)
+        && groups.remainder().iter().all(|&c| c == 0 || c == first);
     out.material = if single { first } else { MIXED };
     true
-}
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-
-#[inline]
-fn word(b: &[u8]) -> u64 {
-    let mut a = [0u8; 8];
-    a.copy_from_slice(b);
-    u64::from_le_bytes(a)
-}
-
-/// True when `test` holds for every whole 8-byte word of `frags`.
-#[inline]
-fn words(frags: &[u8], test: impl Fn(u64) -> bool) -> bool {
-    frags.chunks_exact(8).all(|b| test(word(b)))
-}
-
-/// The bytes after the last whole 8-byte word.
-#[inline]
-fn remainder(frags: &[u8]) -> &[u8] {
-    frags.chunks_exact(8).remainder()
-}
-
-/// Bit `i` set when byte `i` of `v` is not zero.
-#[inline]
-fn nonzero_bits(v: u64) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let high = (((v & LOW7) + LOW7) | v) & !LOW7;
-    // Gather the eight high bits into the low byte.
-    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
 #[cfg(test)]

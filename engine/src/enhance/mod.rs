@@ -50,6 +50,7 @@
 
 mod approx;
 mod block;
+mod bytes;
 mod compute;
 mod enhancer;
 mod export;

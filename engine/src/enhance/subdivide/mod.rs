@@ -20,7 +20,7 @@
 //! - **Table** (portable): most cells of terrain sit in uniform windows (all seven cells equal), and
 //!   their children all equal the cell. Eight cells of a row are tested at once with 64-bit compares
 //!   of the centre row against its ±x shifts and the four neighbouring rows; a uniform run writes its
-//!   cells doubled (`double`) into the four output rows, which is what plain nearest-neighbour
+//!   cells doubled (`bytes::double_into`) into the four output rows, which is what plain nearest-neighbour
 //!   upsampling does too. Other cells go through the table: 7 window bits, one lookup, 8 fragment
 //!   bits spread to bytes. An empty cell between solid neighbours of different materials takes the
 //!   per-corner path (`rules::rule_cell`).
@@ -32,6 +32,7 @@
 //! The table kernel fills a row whose window is one value throughout with one memset of its
 //! children; both fast kernels fill a box of one value without running the levels.
 
+use super::bytes::{double_into, nonzero_bytes, one_value, word};
 use super::rules::{rule_cell, RuleSet, SubdivideRules, CENTRE};
 
 #[cfg(target_arch = "x86_64")]
@@ -269,23 +270,6 @@ pub(crate) fn subdivide(
     scratch.rows.clear();
 }
 
-/// Byte `i` of `v` at bytes `2i` and `2i + 1`.
-#[inline]
-fn double(v: u64) -> u128 {
-    let x = u128::from(v);
-    let x = (x | (x << 32)) & 0x0000_0000_ffff_ffff_0000_0000_ffff_ffff;
-    let x = (x | (x << 16)) & 0x0000_ffff_0000_ffff_0000_ffff_0000_ffff;
-    let x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff_00ff_00ff_00ff_00ff;
-    x | (x << 8)
-}
-
-#[inline]
-fn load(s: &[u8], i: usize) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(&s[i..i + 8]);
-    u64::from_le_bytes(b)
-}
-
 /// Output row starts of the four (dy, dz) rows of parent row (py, pz).
 #[inline]
 fn out_rows(step: &Step<'_>, py: usize, pz: usize) -> [usize; 4] {
@@ -370,15 +354,6 @@ fn step_scalar(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u
     }
 }
 
-/// The value of every byte of `cells`, when they are all equal.
-fn one_value(cells: &[u8]) -> Option<u8> {
-    let first = *cells.first()?;
-    let mut words = cells.chunks_exact(8);
-    let same =
-        words.by_ref().all(|w| w == [first; 8]) && words.remainder().iter().all(|&c| c == first);
-    same.then_some(first)
-}
-
 /// When the parent row starting at `row` holds one value, as do its four neighbouring rows and the
 /// cells just past its ends, every child is that value: fill the four output rows and return true.
 #[inline]
@@ -420,22 +395,10 @@ fn step_fast(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]
             continue;
         }
         // Every cell doubled, as nearest-neighbour upsampling would: right for uniform windows.
-        let centre = &src[row + x0..row + x0 + n];
-        let out0 = &mut dst[rows[0]..rows[0] + 2 * n];
-        let mut groups = centre.chunks_exact(8);
-        let mut outs = out0.chunks_exact_mut(16);
-        for (c, o) in (&mut groups).zip(&mut outs) {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            o.copy_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
-        }
-        for (&c, o) in groups
-            .remainder()
-            .iter()
-            .zip(outs.into_remainder().chunks_exact_mut(2))
-        {
-            o.fill(c);
-        }
+        double_into(
+            &src[row + x0..row + x0 + n],
+            &mut dst[rows[0]..rows[0] + 2 * n],
+        );
         for &r in &rows[1..] {
             dst.copy_within(rows[0]..rows[0] + 2 * n, r);
         }
@@ -445,14 +408,14 @@ fn step_fast(src: &[u8], step: &Step<'_>, rules: &SubdivideRules, dst: &mut [u8]
             let i = row + px;
             if px + 8 <= x0 + n && px + 9 <= sx {
                 let words = Words {
-                    c: load(src, i),
+                    c: word(src, i),
                     n: [
-                        load(src, i - 1),
-                        load(src, i + 1),
-                        load(src, i - sx),
-                        load(src, i + sx),
-                        load(src, i - sxy),
-                        load(src, i + sxy),
+                        word(src, i - 1),
+                        word(src, i + 1),
+                        word(src, i - sx),
+                        word(src, i + sx),
+                        word(src, i - sxy),
+                        word(src, i + sxy),
                     ],
                 };
                 let diff = words.n.iter().fold(0, |d, &w| d | (w ^ words.c));
@@ -536,13 +499,6 @@ fn fix_group(g: &Words, diff: u64, set: &RuleSet, borders: bool, mut put: impl F
     }
 }
 
-/// Bit 7 of each byte of the result is set when that byte of `v` is not zero (and no other bit).
-#[inline]
-fn nonzero_bytes(v: u64) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    (((v & LOW7) + LOW7) | v) & !LOW7
-}
-
 /// Plain nearest-neighbour upsampling of the interior of a padded box (the peer of `subdivide` in
 /// the bench): every cell becomes `factor³` copies of itself. Each source row is widened once (by
 /// doubling words when `factor` is a power of two) and copied to its `factor²` output rows; every
@@ -560,16 +516,8 @@ pub fn upsample_nearest(input: &[u8], dims: [usize; 3], factor: usize, out: &mut
             if factor.is_power_of_two() {
                 row.extend_from_slice(cells);
                 while row.len() < od[0] {
-                    wider.clear();
-                    let mut words = row.chunks_exact(8);
-                    for w in &mut words {
-                        let mut b = [0u8; 8];
-                        b.copy_from_slice(w);
-                        wider.extend_from_slice(&double(u64::from_le_bytes(b)).to_le_bytes());
-                    }
-                    for &c in words.remainder() {
-                        wider.extend_from_slice(&[c, c]);
-                    }
+                    wider.resize(2 * row.len(), 0);
+                    double_into(&row, &mut wider);
                     std::mem::swap(&mut row, &mut wider);
                 }
             } else {
@@ -714,12 +662,6 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn doubling_spreads_bytes_in_order() {
-        let d = double(0x0807_0605_0403_0201).to_le_bytes();
-        assert_eq!(d, [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8]);
     }
 
     #[test]
