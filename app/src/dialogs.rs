@@ -17,6 +17,8 @@ pub struct Dialogs {
     pub recover: Option<RecoveryInfo>,
     /// An error to show.
     pub error: Option<String>,
+    /// Something the user should know that went right in the end (what loading repaired).
+    pub warning: Option<String>,
     /// The in-app file browser, when a prompt uses it.
     pub browser: Option<FileBrowser>,
 }
@@ -105,11 +107,21 @@ fn recover(ctx: &egui::Context, dialogs: &mut Dialogs, out: &mut Vec<Action>) {
 }
 
 fn errors(ctx: &egui::Context, dialogs: &mut Dialogs) {
-    let Some(message) = dialogs.error.clone() else {
-        return;
-    };
+    if let Some(message) = dialogs.error.clone() {
+        if notice(ctx, "Error", &message) {
+            dialogs.error = None;
+        }
+    } else if let Some(message) = dialogs.warning.clone() {
+        if notice(ctx, "Warning", &message) {
+            dialogs.warning = None;
+        }
+    }
+}
+
+/// A centred window with `message` and OK; true when OK was pressed.
+fn notice(ctx: &egui::Context, title: &str, message: &str) -> bool {
     let mut close = false;
-    egui::Window::new("Error")
+    egui::Window::new(title)
         .collapsible(false)
         .resizable(false)
         .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
@@ -117,7 +129,5 @@ fn errors(ctx: &egui::Context, dialogs: &mut Dialogs) {
             ui.label(message);
             close = ui.button("OK").clicked();
         });
-    if close {
-        dialogs.error = None;
-    }
+    close
 }

@@ -26,6 +26,7 @@ use strata_engine::physics::{PhysicsRefresh, PhysicsWorld, WorldHit, DEFAULT_CAC
 use strata_engine::progress::Progress;
 use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
+use strata_engine::stray::{StrayMatter, CLEAR_STEP_NAME};
 use strata_engine::tools::{Brush, SeaLevelMode, Stroke, Tool};
 use strata_engine::voxel::{MaterialTable, VoxelBox};
 
@@ -48,7 +49,9 @@ pub trait EditConsumer {
 /// One open project and its derived state.
 pub struct Document {
     project: Project,
-    physics: PhysicsWorld,
+    /// Built when the editor opens the document, or at first use; a command-line edit has no
+    /// physics consumer and never builds it.
+    physics: Option<PhysicsWorld>,
     /// Where the document was loaded from or last saved to; `None` for a new world.
     path: Option<PathBuf>,
     /// Bumped by every change to the voxels.
@@ -70,17 +73,21 @@ pub struct Document {
 }
 
 impl Document {
-    /// Wrap a project; `path` is where it came from (`None` for a new, unsaved world).
+    /// Wrap a project for the editor, building its physics world; `path` is where it came from
+    /// (`None` for a new, unsaved world).
     pub fn new(project: Project, path: Option<PathBuf>) -> Self {
-        let physics = PhysicsWorld::new(
-            &project.grid,
-            &project.header.materials,
-            DEFAULT_CACHE_BYTES,
-        );
+        let mut doc = Self::headless(project, path);
+        doc.physics_mut();
+        doc
+    }
+
+    /// Wrap a project for command-line edits: the same edit path as the editor, without a physics
+    /// world (built at first use, if ever).
+    pub fn headless(project: Project, path: Option<PathBuf>) -> Self {
         let revision = u64::from(path.is_none());
         Self {
             project,
-            physics,
+            physics: None,
             path,
             revision,
             saved_revision: 0,
@@ -137,9 +144,24 @@ impl Document {
         self.project.header.bounds
     }
 
-    /// The physics world of the current voxels.
-    pub fn physics(&self) -> &PhysicsWorld {
-        &self.physics
+    /// The physics world of the current voxels (`None` for a headless document that never needed
+    /// it).
+    pub fn physics(&self) -> Option<&PhysicsWorld> {
+        self.physics.as_ref()
+    }
+
+    /// The physics world, built now if it was not yet.
+    pub fn physics_mut(&mut self) -> &mut PhysicsWorld {
+        let Self {
+            physics, project, ..
+        } = self;
+        physics.get_or_insert_with(|| {
+            PhysicsWorld::new(
+                &project.grid,
+                &project.header.materials,
+                DEFAULT_CACHE_BYTES,
+            )
+        })
     }
 
     /// Where the document lives on disk, if anywhere.
@@ -200,7 +222,9 @@ impl Document {
         if changed.is_empty() {
             return;
         }
-        self.physics.on_edit(&self.project.grid, changed);
+        if let Some(physics) = self.physics.as_mut() {
+            physics.on_edit(&self.project.grid, changed);
+        }
         self.published_edit(changed);
     }
 
@@ -210,7 +234,9 @@ impl Document {
         if changed.is_empty() {
             return;
         }
-        self.physics.on_edit_refreshed(refresh);
+        if let Some(physics) = self.physics.as_mut() {
+            physics.on_edit_refreshed(refresh);
+        }
         self.published_edit(changed);
     }
 
@@ -219,7 +245,7 @@ impl Document {
         if let Some(light) = self.project.light.as_mut() {
             light.mark_stale(changed);
             let reach = light.settings().reach().ceil() as i32;
-            self.relit_pending = self.relit_pending.union(&grown(changed, reach));
+            self.relit_pending = self.relit_pending.union(&changed.grown(reach));
             if self.stroke.is_none() {
                 self.flush_relit();
             }
@@ -377,6 +403,16 @@ impl Document {
         Some(changed)
     }
 
+    /// Turn `stray` (found by `strata_engine::stray::find_stray` on the current voxels) to Air as
+    /// one undo step; returns the bounding box of the change, `None` when there was nothing.
+    pub fn clear_stray(&mut self, stray: &StrayMatter) -> Option<VoxelBox> {
+        if stray.is_empty() {
+            return None;
+        }
+        self.edit_boxes(CLEAR_STEP_NAME, &stray.boxes(), |g| stray.clear(g));
+        Some(stray.bounds())
+    }
+
     /// Run `op` (clipped to the world's bounds) as one undo step called `name`: each chunk's tight
     /// changed box is recorded before it is written, and each changed box is published. Returns the
     /// union of the changed boxes (empty when nothing changed; then no step is recorded).
@@ -385,15 +421,28 @@ impl Document {
     /// When nothing of `op` lies inside the world, or the engine refuses it; the grid and the
     /// history are then as they were.
     pub fn region_edit(&mut self, name: &str, op: &RegionOp) -> AppResult<VoxelBox> {
+        self.region_edit_with(name, op, &Progress::new())
+    }
+
+    /// [`Document::region_edit`] counting its work in `progress` (cancelling it rolls the edit
+    /// back).
+    ///
+    /// # Errors
+    /// As for [`Document::region_edit`], or [`strata_engine::Error::Cancelled`].
+    pub fn region_edit_with(
+        &mut self,
+        name: &str,
+        op: &RegionOp,
+        progress: &Progress,
+    ) -> AppResult<VoxelBox> {
         self.end_stroke();
-        let progress = Progress::new();
         let bounds = self.project.header.bounds;
         let project = &mut self.project;
         let mut edit = RegionEdit::begin(
             &mut project.grid,
             Some(&mut project.history),
             name,
-            &progress,
+            progress,
         );
         let boxes = op.run(&mut edit, bounds)?;
         let changed = edit.finish();
@@ -455,28 +504,16 @@ impl Document {
 
     /// The terrain surface along a ray (solid and water), if any within `max_t` voxels.
     pub fn raycast(&mut self, origin: [f32; 3], dir: [f32; 3], max_t: f32) -> Option<WorldHit> {
-        self.physics
-            .raycast(&self.project.grid, origin, dir, max_t)
+        self.physics_mut();
+        let Self {
+            physics, project, ..
+        } = self;
+        physics
+            .as_mut()?
+            .raycast(&project.grid, origin, dir, max_t)
             .ok()
             .flatten()
     }
-}
-
-/// `b` grown by `r` voxels on every side.
-fn grown(b: VoxelBox, r: i32) -> VoxelBox {
-    use strata_engine::voxel::VoxelPos;
-    VoxelBox::new(
-        VoxelPos::new(
-            b.min.x.saturating_sub(r),
-            b.min.y.saturating_sub(r),
-            b.min.z.saturating_sub(r),
-        ),
-        VoxelPos::new(
-            b.max.x.saturating_add(r),
-            b.max.y.saturating_add(r),
-            b.max.z.saturating_add(r),
-        ),
-    )
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@
 //! - [`gen`]: seeded procedural terrain (presets, biome mixes), region fills, previews, heightmap import.
 //! - [`floating`]: pieces of solid terrain not connected to the world's bottom layer (parallel
 //!   per-chunk labelling, union–find across chunk faces), and their deletion as one undo step.
+//! - [`stray`]: matter no surface shows (thinner than the carving floor, or under half full with no
+//!   half-full neighbour), found to be cleared.
 //! - [`format`](mod@format): atomic writes, the `.strata` project file (which stores the history) and the
 //!   godot_voxel block, container and region formats.
 //! - [`mesh`]: the smooth-surface mesher (surface nets with sharp-material placement, LOD skirts) and
@@ -51,6 +53,7 @@ pub mod progress;
 pub mod region;
 pub mod render;
 pub mod storage;
+pub mod stray;
 pub mod tools;
 pub mod vec3;
 pub mod voxel;

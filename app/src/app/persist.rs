@@ -33,6 +33,10 @@ impl EditorApp {
                 if save_path.is_some() {
                     doc.set_path(save_path);
                 }
+                let warnings = &doc.project().warnings;
+                if !warnings.is_empty() {
+                    self.dialogs.warning = Some(warnings.join("\n\n"));
+                }
                 self.set_document(doc);
             }
             Ok(JobOutput::Saved { path, revision }) => {

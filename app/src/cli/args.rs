@@ -29,6 +29,37 @@ pub fn parse_triple<T: std::str::FromStr + Copy>(text: &str, what: &str) -> AppR
     Ok([v[0], v[1], v[2]])
 }
 
+/// Parse `X,Y,Z` finite numbers (a point in the world, `--at 12.5,40,7`).
+///
+/// # Errors
+/// [`AppError::Usage`] for the wrong count, a non-number, NaN or an infinity.
+pub fn parse_point(text: &str, what: &str) -> AppResult<[f32; 3]> {
+    let v = parse_triple::<f32>(text, what)?;
+    if v.iter().any(|x| !x.is_finite()) {
+        return Err(AppError::Usage(format!(
+            "{what} {text}: every coordinate must be a finite number"
+        )));
+    }
+    Ok(v)
+}
+
+/// Parse one finite number in `lo..=hi`.
+///
+/// # Errors
+/// [`AppError::Usage`] naming the option and the range.
+pub fn parse_in_range(text: &str, what: &str, lo: f64, hi: f64) -> AppResult<f64> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| AppError::Usage(format!("{what}: {text:?} is not a number")))?;
+    if !v.is_finite() || v < lo || v > hi {
+        return Err(AppError::Usage(format!(
+            "{what} {text} is out of range: it must be {lo} to {hi}"
+        )));
+    }
+    Ok(v)
+}
+
 /// Parse `A,B` numbers (`--size W,H` of an image or window, `X,Z` of a heightmap world).
 ///
 /// # Errors
@@ -94,5 +125,13 @@ mod tests {
         let b = parse_box("-4,0,-4,4,8,4").expect("box");
         assert_eq!(b.volume(), 8 * 8 * 8);
         assert!(parse_box("0,0,0,0,1,1").is_err());
+        assert_eq!(parse_point("1.5,-2,3", "--at").ok(), Some([1.5, -2.0, 3.0]));
+        for bad in ["nan,0,0", "0,inf,0", "1,2", "a,b,c"] {
+            assert!(parse_point(bad, "--at").is_err(), "{bad}");
+        }
+        assert_eq!(parse_in_range("0.5", "--s", 0.1, 1.0).ok(), Some(0.5));
+        for bad in ["0", "1.5", "nan", "-inf", "x"] {
+            assert!(parse_in_range(bad, "--s", 0.1, 1.0).is_err(), "{bad}");
+        }
     }
 }

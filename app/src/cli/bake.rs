@@ -9,7 +9,6 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
-use strata_engine::format::project::Project;
 use strata_engine::light::settings::{MAX_PARTICLES, MAX_STEPS};
 use strata_engine::light::{bake_grid, mean_light_by_material, BakeStats, LightSettings};
 
@@ -134,7 +133,7 @@ fn run(
     threads: Option<usize>,
     json: bool,
 ) -> AppResult<()> {
-    let mut project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let mut project = super::project_edit::load(file)?;
     let table = project.header.materials.clone();
     let grid = &project.grid;
     let job = |p: &strata_engine::progress::Progress| bake_grid(grid, &table, settings, p);

@@ -7,7 +7,7 @@ use strata_engine::region::Region;
 
 use super::args::parse_box;
 use super::progress::with_bar;
-use super::region_edit::{clip_to_world, fmt_box, fmt_size, load};
+use super::project_edit::{clip_to_world, fmt_box, fmt_size, load};
 use crate::{AppError, AppResult};
 
 /// `strata copy`.
@@ -36,7 +36,7 @@ impl CopyArgs {
             )));
         }
         let project = load(&self.file)?;
-        let b = clip_to_world(b, &project, &self.file)?;
+        let b = clip_to_world(b, project.header.bounds, &self.file)?;
         let region = with_bar("copying", |p| Region::copy_with(&project.grid, b, p))?;
         let name = self
             .out

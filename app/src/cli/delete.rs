@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use super::args::parse_box;
-use super::region_edit::{clip_to_world, edit, load, save};
+use super::project_edit::{clip_to_world, open, region_edit, save};
+use crate::region_op::RegionOp;
 use crate::AppResult;
 
 /// `strata delete`.
@@ -26,9 +27,9 @@ impl DeleteArgs {
     /// Bad or empty box, a box outside the world, unreadable input, unwritable output.
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
-        let mut project = load(&self.file)?;
-        let b = clip_to_world(b, &project, &self.file)?;
-        let changed = edit(&mut project, "Delete", |e| e.delete(b))?;
-        save(&project, &self.file, self.out.as_deref(), changed)
+        let mut doc = open(&self.file)?;
+        let b = clip_to_world(b, doc.bounds(), &self.file)?;
+        let changed = region_edit(&mut doc, "Delete", &RegionOp::Delete(b))?;
+        save(&doc, &self.file, self.out.as_deref(), changed)
     }
 }

@@ -13,7 +13,6 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use strata_engine::format::project::Project;
 use strata_engine::physics::body::{run_drop, DropReport, DropSettings, Lost, ShapeChoice};
 use strata_engine::physics::{PhysicsWorld, DEFAULT_CACHE_BYTES};
 
@@ -96,7 +95,7 @@ fn settings(args: &DropArgs) -> AppResult<DropSettings> {
 
 fn run(file: &Path, args: &DropArgs) -> AppResult<()> {
     let settings = settings(args)?;
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     if let Some(p) = settings.at {
         // Bodies dropped beside the world would only fall out of it: say so instead.
         let b = project.header.bounds;

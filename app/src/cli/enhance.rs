@@ -14,7 +14,6 @@ use strata_engine::enhance::{
     HeightBand, Method, OutputFormat, ResampleParams, SubdivideParams, MAX_COUNT, MAX_FACTOR,
     MAX_LEVELS, MAX_SPREAD,
 };
-use strata_engine::format::project::Project;
 use strata_engine::light::LightSettings;
 use strata_engine::voxel::{EnhanceThreshold, VoxelBox};
 
@@ -273,7 +272,7 @@ fn run(
     light: LightChoice,
 ) -> AppResult<()> {
     strata_engine::format::refuse_same_file(file, out)?;
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
     let started = Instant::now();
     let enhanced = with_bar("enhancing", |p| {

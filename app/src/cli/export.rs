@@ -157,7 +157,7 @@ fn run(
         return export_v4(file, out, region, godot.compression);
     }
     check_box_size(region, format)?;
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     if format == Format::Light && project.light.is_none() {
         return Err(AppError::Usage(format!(
             "{} has no baked light: run `strata bake {}` first",

@@ -8,7 +8,8 @@ use strata_engine::region::Fill;
 use strata_engine::voxel::{MaterialTable, Voxel, AIR};
 
 use super::args::parse_box;
-use super::region_edit::{clip_to_world, edit, load, save};
+use super::project_edit::{clip_to_world, open, region_edit, save};
+use crate::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `strata fill`.
@@ -42,16 +43,16 @@ impl FillArgs {
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
         let occupancy = self.occupancy.as_deref().map(occupancy_byte).transpose()?;
-        let mut project = load(&self.file)?;
-        let voxel = fill_voxel(&project.header.materials, &self.material, occupancy)?;
-        let b = clip_to_world(b, &project, &self.file)?;
+        let mut doc = open(&self.file)?;
+        let voxel = fill_voxel(doc.materials(), &self.material, occupancy)?;
+        let b = clip_to_world(b, doc.bounds(), &self.file)?;
         let fill = if self.only_air {
             Fill::only_air(voxel)
         } else {
             Fill::new(voxel)
         };
-        let changed = edit(&mut project, "Fill", |e| e.fill(b, fill))?;
-        save(&project, &self.file, self.out.as_deref(), changed)
+        let changed = region_edit(&mut doc, "Fill", &RegionOp::Fill { b, fill })?;
+        save(&doc, &self.file, self.out.as_deref(), changed)
     }
 }
 

@@ -6,17 +6,19 @@
 //! JSON output: `{"count": N, "voxels": total, "pieces": [{"voxels": n, "min": [x, y, z], "max":
 //! [x, y, z]}, ...]}`, pieces largest first, `max` inclusive. `--delete` turns every piece to Air as
 //! one undo step and saves the project in place (atomically, keeping `FILE.bak`) or to `OUT`; with
-//! nothing to delete, the file is left alone (and `OUT`, if given, is still written).
+//! nothing to delete, the file is left alone (and `OUT`, if given, is still written). The deletion is
+//! the editor's own edit (`Document::delete_floating`), so baked light is marked stale where it
+//! reaches.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::{json, Value};
-use strata_engine::floating::{delete_pieces, find_floating, FloatingPiece};
-use strata_engine::format::project::Project;
+use strata_engine::floating::{find_floating, FloatingPiece};
 
 use super::progress::with_bar;
+use super::project_edit::open;
 use crate::{AppError, AppResult};
 
 /// `strata floating`.
@@ -46,19 +48,19 @@ impl FloatingArgs {
                 "-o OUT writes the project with its floating pieces deleted; add --delete".into(),
             ));
         }
-        let mut project = with_bar("loading", |p| Project::load_with(&self.file, p))?;
-        let bottom = project.header.bounds.min.y;
+        let mut doc = open(&self.file)?;
+        let bottom = doc.bounds().min.y;
         let started = Instant::now();
         let pieces = with_bar("searching", |p| {
-            find_floating(&project.grid, &project.header.materials, bottom, p)
+            find_floating(doc.grid(), doc.materials(), bottom, p)
         })?;
         let search_ms = started.elapsed().as_secs_f64() * 1e3;
         let mut saved = None;
         if self.delete {
-            let changed = delete_pieces(&mut project.grid, &mut project.history, &pieces);
+            let changed = doc.delete_floating(&pieces);
             let target = self.out.clone().or(changed.map(|_| self.file.clone()));
             if let Some(path) = target {
-                with_bar("saving", |p| project.save_with(&path, p))?;
+                with_bar("saving", |p| doc.project().save_with(&path, p))?;
                 saved = Some(path);
             }
         }

@@ -66,7 +66,7 @@ pub fn export_vxr(
         compression: compression.map_or(container::Compression::Lz4, Into::into),
         lods,
     };
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     let report = with_bar("exporting", |p| {
         export_forest(
             &project.grid,
@@ -135,7 +135,7 @@ pub fn export_v4(
     region: VoxelBox,
     compression: Option<CompressionArg>,
 ) -> AppResult<()> {
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     let bytes = with_bar("exporting", |_| -> AppResult<Vec<u8>> {
         let block = block_of_box(&project.grid, region)?;
         let payload = block.to_bytes()?;

@@ -3,11 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
-use strata_engine::format::project::{encoded_sizes, Project};
+use strata_engine::format::project::encoded_sizes;
 use strata_engine::storage::MemoryReport;
 
 use super::escape;
-use super::progress::with_bar;
 use crate::{AppError, AppResult};
 
 /// Everything `info` reports, as JSON (the text form is rendered from it).
@@ -18,7 +17,7 @@ pub fn report(file: &Path) -> AppResult<Value> {
     let file_bytes = std::fs::metadata(file)
         .map_err(|e| AppError::io(file, e))?
         .len();
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     let stats = project.grid.stats();
     let memory = MemoryReport::of(&project.grid);
     let sizes = encoded_sizes(&project.grid);
@@ -79,6 +78,11 @@ pub fn report(file: &Path) -> AppResult<Value> {
         "file_bytes": file_bytes,
         "history_steps": project.history.undo_len(),
         "redo_steps": project.history.redo_len(),
+        "light": project.light.as_ref().map(|l| json!({
+            "lit_voxels": l.len(),
+            "stale_boxes": l.stale_boxes().count(),
+        })),
+        "warnings": project.warnings,
     }))
 }
 

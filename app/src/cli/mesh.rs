@@ -5,7 +5,6 @@
 
 use std::path::Path;
 
-use strata_engine::format::project::Project;
 use strata_engine::mesh::{export_glb_lit, export_obj_lit, MAX_LOD};
 
 use super::args::parse_box;
@@ -34,7 +33,7 @@ pub fn export_mesh(
     if let Some(b) = region {
         b.check_range("--box")?;
     }
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
     let light = project.light.as_ref().filter(|_| use_light);
     strata_engine::format::refuse_same_file(file, out)?;

@@ -23,6 +23,7 @@ macro_rules! note {
 
 mod args;
 mod bake;
+mod cleanup;
 mod copy;
 mod delete;
 mod drop;
@@ -43,14 +44,16 @@ mod new_estimate;
 mod open;
 mod paste;
 mod progress;
+mod project_edit;
 mod raycast;
-mod region_edit;
 mod render;
+mod sculpt;
+mod sea_level;
 
 use clap::{Parser, Subcommand};
 
 use crate::AppResult;
-pub use args::{parse_box, parse_pair, parse_triple};
+pub use args::{parse_box, parse_in_range, parse_pair, parse_point, parse_triple};
 pub use format::Format;
 pub use godot::CompressionArg;
 pub use progress::with_bar;
@@ -109,6 +112,8 @@ commands! {
     /// Find solid terrain not connected to the world's bottom layer (floating pieces), and optionally
     /// delete it as one undo step.
     Floating(floating::FloatingArgs),
+    /// Turn matter no surface shows (left by older versions' digging) into Air, as one undo step.
+    Cleanup(cleanup::CleanupArgs),
     /// Bake snowflake lighting (sun and sky particles) into a project's light section.
     Bake(bake::BakeArgs),
     /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw
@@ -122,6 +127,10 @@ commands! {
     Fill(fill::FillArgs),
     /// Turn a box to Air as one undo step.
     Delete(delete::DeleteArgs),
+    /// Sculpt with the editor's brushes: N dabs of one tool at one spot, as one undo step.
+    Sculpt(sculpt::SculptArgs),
+    /// Fill every empty voxel below a height with water (or clear water), as one undo step.
+    SeaLevel(sea_level::SeaLevelArgs),
     /// Measure the editor's frame interval while the camera orbits a project (JSON line).
     Frames(frames::FramesArgs),
 }

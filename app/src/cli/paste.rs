@@ -17,7 +17,8 @@ use strata_engine::voxel::VoxelPos;
 
 use super::args::parse_triple;
 use super::progress::with_bar;
-use super::region_edit::{edit, fmt_box, fmt_pos, fmt_size, load, save};
+use super::project_edit::{fmt_box, fmt_pos, fmt_size, load, open, region_edit, save};
+use crate::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `--mode`.
@@ -101,17 +102,15 @@ impl PasteArgs {
             "270" => 3,
             _ => 0,
         };
-        let mut project = load(&self.file)?;
-        let stamp = with_bar("loading", |p| {
-            strata_engine::format::project::Project::load_with(&self.stamp, p)
-        })?;
+        let mut doc = open(&self.file)?;
+        let stamp = load(&self.stamp)?;
         let stamp_size = check_stamp_size(&stamp.header.bounds, &self.stamp)?;
         let turned_size = if turns % 2 == 1 {
             [stamp_size[2], stamp_size[1], stamp_size[0]]
         } else {
             stamp_size
         };
-        let world = project.header.bounds.size();
+        let world = doc.bounds().size();
         if turned_size.iter().zip(world).any(|(&s, w)| s as usize > w) {
             return Err(AppError::Usage(format!(
                 "the stamp {} is {} voxels{}, larger than the world {} ({})",
@@ -127,13 +126,13 @@ impl PasteArgs {
         })
         .map_err(|e| e.in_file(&self.stamp))?;
         region
-            .remap_materials(&stamp.header.materials, &project.header.materials)
+            .remap_materials(&stamp.header.materials, doc.materials())
             .map_err(|e| e.in_file(&self.stamp))?;
         let mut region = region.rotated(Axis::Y, turns);
         if let Some(m) = self.mirror {
             region = region.mirrored(m.into());
         }
-        let bounds = project.header.bounds;
+        let bounds = doc.bounds();
         let placed = region.placed_at(at);
         let Some((kept, local)) = region.clip_to(at, bounds) else {
             return Err(AppError::Usage(format!(
@@ -155,8 +154,14 @@ impl PasteArgs {
             region = region.cropped(local)?;
         }
         let mode = PasteMode::from(self.mode);
-        let changed = edit(&mut project, "Paste", |e| e.paste(&region, kept.min, mode))?;
-        save(&project, &self.file, self.out.as_deref(), changed)
+        let op = RegionOp::Place {
+            clear: None,
+            region: std::sync::Arc::new(region),
+            at: kept.min,
+            mode,
+        };
+        let changed = region_edit(&mut doc, "Paste", &op)?;
+        save(&doc, &self.file, self.out.as_deref(), changed)
     }
 }
 

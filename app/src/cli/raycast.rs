@@ -9,11 +9,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use strata_engine::format::input::{read_input_text, MAX_TEXT_BYTES};
-use strata_engine::format::project::Project;
 use strata_engine::physics::{PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
 use strata_engine::voxel::MaterialTable;
 
-use super::progress::with_bar;
 use crate::{AppError, AppResult};
 
 /// One ray from the command line or a rays file.
@@ -94,7 +92,7 @@ fn run(file: &Path, source: RaySource<'_>, json: bool) -> AppResult<()> {
             parse_rays(&text).map_err(|m| AppError::Usage(format!("{}: {m}", path.display())))?
         }
     };
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
     let mut world = PhysicsWorld::new(&project.grid, table, DEFAULT_CACHE_BYTES);
     let stdout = std::io::stdout();

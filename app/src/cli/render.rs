@@ -5,12 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use strata_engine::format::project::Project;
 use strata_engine::format::{refuse_same_file, write_atomic};
 use strata_engine::render::{fit_size, render_topdown_lit, topdown_bounds};
 
 use super::args::parse_pair;
-use super::progress::with_bar;
 use crate::png::encode_rgba;
 use crate::{AppError, AppResult};
 
@@ -56,7 +54,7 @@ fn run(file: &Path, out: &Path, size: Option<&str>, use_light: bool) -> AppResul
         }
     }
     refuse_same_file(file, out)?;
-    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
     let started = Instant::now();
     let [width, height] = size.unwrap_or_else(|| {

@@ -22,7 +22,7 @@ use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::VoxelBox;
 
-use super::{grown, Document};
+use super::Document;
 use crate::jobs::{Job, JobKind, JobOutput};
 use crate::region_op::RegionOp;
 use crate::{AppError, AppResult};
@@ -192,7 +192,7 @@ impl Document {
         let bounds = self.bounds();
         let writes = op_boxes(&op, bounds);
         let voxels = writes.iter().map(|b| b.volume() as u64).sum();
-        let boxes: Vec<VoxelBox> = writes.iter().map(|b| grown(*b, REFRESH_REACH)).collect();
+        let boxes: Vec<VoxelBox> = writes.iter().map(|b| b.grown(REFRESH_REACH)).collect();
         RegionWork {
             name: name.to_owned(),
             kind: WriteKind::Edit { op, select },
@@ -202,7 +202,7 @@ impl Document {
             bounds,
             edits: self.edits,
             voxels,
-            physics: self.physics.refresher(),
+            physics: self.physics_mut().refresher(),
         }
     }
 
@@ -227,7 +227,7 @@ impl Document {
         let boxes: Vec<VoxelBox> = copy
             .regions()
             .into_iter()
-            .map(|b| grown(b, REFRESH_REACH))
+            .map(|b| b.grown(REFRESH_REACH))
             .collect();
         Some(RegionWork {
             name,
@@ -242,7 +242,7 @@ impl Document {
             bounds: self.bounds(),
             edits: self.edits,
             voxels,
-            physics: self.physics.refresher(),
+            physics: self.physics_mut().refresher(),
         })
     }
 
@@ -355,7 +355,7 @@ mod tests {
         for z in cell(b.min.z) - 2..=cell(b.max.z) + 1 {
             for y in cell(b.min.y) - 2..=cell(b.max.y) + 1 {
                 for x in cell(b.min.x) - 2..=cell(b.max.x) + 1 {
-                    let entry = doc.physics().broadphase().cell([x, y, z]);
+                    let entry = doc.physics().expect("built").broadphase().cell([x, y, z]);
                     out.push(format!("{x},{y},{z}: {entry:?}"));
                 }
             }

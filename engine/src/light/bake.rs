@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::map::{grown, order_key, Entry, LightMap, LightPatch, RebakeRequest};
+use super::map::{order_key, Entry, LightMap, LightPatch, RebakeRequest};
 use super::settings::LightSettings;
 use super::solid::{SolidVolume, SurfaceVoxel};
 use super::walk::{rgb16, Walker};
@@ -101,7 +101,7 @@ pub fn rebake(
     let mut surface: Vec<SurfaceVoxel> = request
         .boxes
         .iter()
-        .flat_map(|(_, b)| volume.surface_in(grown(b, 1)))
+        .flat_map(|(_, b)| volume.surface_in(b.grown(1)))
         .collect();
     surface.extend(request.reached.iter().filter_map(|&pos| {
         volume

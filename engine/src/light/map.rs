@@ -90,22 +90,6 @@ pub(crate) fn within_reach(p: VoxelPos, b: &VoxelBox, reach: f32) -> bool {
     dx * dx + dy * dy + dz * dz <= f64::from(reach) * f64::from(reach)
 }
 
-/// `b` grown by `r` voxels on every side.
-pub(crate) fn grown(b: &VoxelBox, r: i32) -> VoxelBox {
-    VoxelBox::new(
-        VoxelPos::new(
-            b.min.x.saturating_sub(r),
-            b.min.y.saturating_sub(r),
-            b.min.z.saturating_sub(r),
-        ),
-        VoxelPos::new(
-            b.max.x.saturating_add(r),
-            b.max.y.saturating_add(r),
-            b.max.z.saturating_add(r),
-        ),
-    )
-}
-
 /// What a re-bake of the stale regions needs: the settings, the stale boxes with their ids and the
 /// lit voxels whose walks reached them. Cheap to clone and `Send`, so a job can take it off the UI
 /// thread.
@@ -148,7 +132,7 @@ impl LightPatch {
         self.request
             .boxes
             .iter()
-            .any(|(_, b)| grown(b, 1).contains(p))
+            .any(|(_, b)| b.grown(1).contains(p))
             || self
                 .entries
                 .binary_search_by_key(&order_key(p), |e| order_key(e.0))
@@ -328,7 +312,7 @@ impl LightMap {
     /// Boxes holding every stale voxel: each changed box grown by the reach.
     pub fn stale_regions(&self) -> Vec<VoxelBox> {
         let r = self.settings.reach().ceil() as i32;
-        self.stale.iter().map(|s| grown(&s.1, r)).collect()
+        self.stale.iter().map(|s| s.1.grown(r)).collect()
     }
 
     /// What a job needs to re-bake the stale regions ([`crate::light::rebake`]): the stale boxes and
@@ -339,7 +323,7 @@ impl LightMap {
         let mut touched: Vec<ChunkPos> = self
             .stale
             .iter()
-            .flat_map(|(_, b)| grown(b, r).chunks().collect::<Vec<_>>())
+            .flat_map(|(_, b)| b.grown(r).chunks().collect::<Vec<_>>())
             .collect();
         touched.sort_unstable_by_key(|p| (p.z, p.y, p.x));
         touched.dedup();
@@ -379,7 +363,7 @@ impl LightMap {
             .request
             .boxes
             .iter()
-            .map(|(_, b)| grown(b, 1))
+            .map(|(_, b)| b.grown(1))
             .collect();
         let mut fresh: FxHashMap<ChunkPos, Vec<(u16, [u16; 3], WalkExtent)>> = FxHashMap::default();
         for &(p, rgb, extent) in &patch.entries {

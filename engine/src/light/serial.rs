@@ -1,5 +1,5 @@
 //! The byte form of baked light: the payload of the project file's `LITE` section (spec:
-//! `docs/formats/strata.md`), and the check that a loaded light fits the loaded voxels.
+//! `docs/formats/strata.md`), and the repair that makes a loaded light fit the loaded voxels.
 //!
 //! ```text
 //!   u8 version = 1 | settings (60 bytes) | u32 S | S stale boxes (6 × i32) | u32 C | C chunk records
@@ -10,6 +10,8 @@ use super::map::{voxel_at, ChunkLight, LightMap};
 use super::settings::LightSettings;
 use super::solid::SolidVolume;
 use super::walk::WalkExtent;
+use rustc_hash::FxHashMap;
+
 use crate::codec::Reader;
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SIZE};
@@ -216,41 +218,57 @@ pub fn from_bytes(bytes: &[u8], base: usize) -> Result<LightMap> {
     Ok(map)
 }
 
-/// Check that `map` fits `grid`: outside stale regions, light is stored for exactly the surface
-/// voxels. `offset` is where the light section starts, for the error.
+/// Make `map` fit `grid`: outside stale regions, light is stored for exactly the surface voxels.
+/// Where it is not (the voxels were changed by a program that did not mark the light stale), the
+/// tight box of the misfits in each chunk is marked stale, so the voxels load, the viewport shows
+/// that light as stale and a re-bake refreshes it. Returns a warning naming the first misfit and
+/// how much was marked, or `None` when everything fits.
 ///
 /// # Errors
-/// [`Error::Corrupt`] at `offset` naming the first voxel that does not fit.
-pub fn check_against(
-    map: &LightMap,
+/// When the surface cannot be computed at all (the world is too large for the solidity volume); the
+/// caller then drops the light.
+pub fn fit_to_voxels(
+    map: &mut LightMap,
     grid: &Grid,
     table: &MaterialTable,
-    offset: usize,
-) -> Result<()> {
-    let vol =
-        SolidVolume::from_grid(grid, table).map_err(|e| Error::corrupt(offset, e.to_string()))?;
+) -> Result<Option<String>> {
+    let vol = SolidVolume::from_grid(grid, table)?;
+    let mut misfits: FxHashMap<ChunkPos, VoxelBox> = FxHashMap::default();
+    let mut first: Option<String> = None;
+    let mut count = 0usize;
+    let mut note = |p: VoxelPos, why: &str| {
+        count += 1;
+        if first.is_none() {
+            first = Some(format!("voxel ({}, {}, {}) {why}", p.x, p.y, p.z));
+        }
+        let b = misfits.entry(p.chunk()).or_default();
+        *b = b.union(&VoxelBox::from_min_size(p, [1, 1, 1]));
+    };
     for c in map.sorted_chunks() {
         for &i in &map.chunks[&c].index {
             let p = voxel_at(c, i);
             if vol.surface_at(p).is_none() && !map.is_stale(p) {
-                return Err(Error::corrupt(
-                    offset,
-                    format!(
-                        "light for voxel ({}, {}, {}), which is not a surface voxel",
-                        p.x, p.y, p.z
-                    ),
-                ));
+                note(p, "has light but is not a surface voxel");
             }
         }
     }
     for s in vol.surface_in(vol.bounds()) {
         if map.rgb16(s.pos).is_none() && !map.is_stale(s.pos) {
-            let p = s.pos;
-            return Err(Error::corrupt(
-                offset,
-                format!("surface voxel ({}, {}, {}) has no light", p.x, p.y, p.z),
-            ));
+            note(s.pos, "is a surface voxel without light");
         }
     }
-    Ok(())
+    let Some(first) = first else {
+        return Ok(None);
+    };
+    let mut boxes: Vec<(ChunkPos, VoxelBox)> = misfits.into_iter().collect();
+    boxes.sort_unstable_by_key(|(c, _)| (c.z, c.y, c.x));
+    let chunks = boxes.len();
+    for (_, b) in boxes {
+        map.mark_stale(b);
+    }
+    Ok(Some(format!(
+        "the baked light does not fit the voxels ({first}; {count} voxels in {chunks} chunks, \
+         edited without marking the light stale); that light is now marked stale: re-bake to \
+         refresh it"
+    )))
 }

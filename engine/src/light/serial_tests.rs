@@ -163,9 +163,26 @@ fn light_payload_rejects() {
     reject(&b, "follow");
 }
 
+/// Loads `p`'s bytes: the voxels always load; returns the warnings. The light, if kept, fits the
+/// voxels afterwards (a second check finds nothing).
+fn load_repaired(p: &Project) -> (Project, String) {
+    let back = Project::from_bytes(&p.to_bytes().expect("enc")).expect("the voxels load");
+    assert!(back.grid == p.grid, "the voxels are the file's");
+    if let Some(light) = &back.light {
+        let mut again = light.clone();
+        let second = super::serial::fit_to_voxels(&mut again, &back.grid, &back.header.materials)
+            .expect("checks");
+        assert_eq!(second, None, "the repaired light fits");
+    }
+    let w = back.warnings.join("\n");
+    (back, w)
+}
+
 #[test]
-fn files_whose_light_does_not_fit_their_voxels_are_rejected() {
+fn light_that_does_not_fit_its_voxels_is_marked_stale_and_the_voxels_load() {
     let p = baked_project();
+    let (clean, w) = load_repaired(&p);
+    assert!(w.is_empty() && clean.light == p.light, "{w}");
     let mut wrong = p.clone();
     // Light for a buried voxel (not a surface voxel).
     let light = wrong.light.as_mut().expect("light");
@@ -179,39 +196,42 @@ fn files_whose_light_does_not_fit_their_voxels_are_rejected() {
         (c.z, c.y, c.x, super::map::local_index(*p))
     });
     *light = LightMap::from_sorted(*light.settings(), &entries);
-    let msg = match Project::from_bytes(&wrong.to_bytes().expect("enc")) {
-        Err(e) => e.to_string(),
-        Ok(_) => panic!("light for a buried voxel loaded"),
-    };
+    let (back, msg) = load_repaired(&wrong);
     assert!(
         msg.contains("(10, 1, 10)") && msg.contains("not a surface voxel"),
         "{msg}"
     );
-    // Light for a voxel of air.
+    let light = back.light.expect("kept");
+    assert!(light.is_stale(VoxelPos::new(10, 1, 10)));
+    assert!(
+        !light.is_stale(VoxelPos::new(19, 3, 19)),
+        "only near the misfit"
+    );
+    // Light for a voxel of air (voxels changed by a program that did not mark the light stale).
     let mut air = p.clone();
     air.grid.fill_box(bx([5, 3, 5], [8, 10, 8]), Voxel::AIR);
-    let msg = match Project::from_bytes(&air.to_bytes().expect("enc")) {
-        Err(e) => e.to_string(),
-        Ok(_) => panic!("light for air loaded"),
-    };
-    assert!(msg.contains("not a surface voxel"), "{msg}");
+    let (back, msg) = load_repaired(&air);
+    assert!(
+        msg.contains("not a surface voxel") && msg.contains("re-bake"),
+        "{msg}"
+    );
+    assert!(back.light.expect("kept").is_stale(VoxelPos::new(5, 9, 5)));
     // A surface voxel without light.
     let mut grown = p.clone();
     grown
         .grid
         .fill_box(bx([15, 5, 15], [16, 6, 16]), Voxel::filled(7));
-    let msg = match Project::from_bytes(&grown.to_bytes().expect("enc")) {
-        Err(e) => e.to_string(),
-        Ok(_) => panic!("missing light loaded"),
-    };
-    assert!(msg.contains("has no light"), "{msg}");
-    // The same edits marked stale load fine.
+    let (back, msg) = load_repaired(&grown);
+    assert!(msg.contains("without light"), "{msg}");
+    assert!(back.light.expect("kept").is_stale(VoxelPos::new(15, 5, 15)));
+    // The same edits marked stale load without a warning.
     grown
         .light
         .as_mut()
         .expect("light")
         .mark_stale(bx([15, 5, 15], [16, 6, 16]));
-    Project::from_bytes(&grown.to_bytes().expect("enc")).expect("stale edit loads");
+    let (_, msg) = load_repaired(&grown);
+    assert!(msg.is_empty(), "{msg}");
     // A flipped byte inside the section is caught by its checksum.
     let mut bytes = p.to_bytes().expect("enc");
     let r = lite_payload(&bytes);

@@ -16,7 +16,7 @@
 //! `PhysicsWorld::on_edit`, which does its own (8³ physics chunk) bookkeeping.
 
 use crate::mesh::{BORDER, MAX_LOD};
-use crate::voxel::{ChunkPos, VoxelBox, VoxelPos};
+use crate::voxel::{ChunkPos, VoxelBox};
 
 /// Chunks whose full-resolution (LOD 0) meshes must be rebuilt after `changed` was edited, sorted by
 /// Z, then Y, then X. Empty for an empty box.
@@ -31,18 +31,7 @@ pub fn dirty_chunks_at_lod(changed: VoxelBox, lod: u32) -> Vec<ChunkPos> {
         return Vec::new();
     }
     let g = (BORDER << lod.min(MAX_LOD)) as i32;
-    let grown = VoxelBox::new(
-        VoxelPos::new(
-            changed.min.x.saturating_sub(g),
-            changed.min.y.saturating_sub(g),
-            changed.min.z.saturating_sub(g),
-        ),
-        VoxelPos::new(
-            changed.max.x.saturating_add(g),
-            changed.max.y.saturating_add(g),
-            changed.max.z.saturating_add(g),
-        ),
-    );
+    let grown = changed.grown(g);
     grown.chunks().collect()
 }
 
@@ -51,7 +40,7 @@ mod tests {
     use super::*;
     use crate::mesh::{mesh_chunk, MeshBuffer};
     use crate::storage::Grid;
-    use crate::voxel::{MaterialTable, Voxel};
+    use crate::voxel::{MaterialTable, Voxel, VoxelPos};
 
     fn one(x: i32, y: i32, z: i32) -> VoxelBox {
         VoxelBox::from_min_size(VoxelPos::new(x, y, z), [1, 1, 1])

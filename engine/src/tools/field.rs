@@ -7,7 +7,9 @@
 //! result of a dab does not depend on the order voxels are visited in.
 
 use crate::storage::Grid;
-use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, AIR, MATERIAL_COUNT};
+use crate::voxel::{
+    MaterialTable, Voxel, VoxelBox, VoxelPos, AIR, MATERIAL_COUNT, MIN_MATTER_OCCUPANCY,
+};
 
 /// What a dab needs to know about materials.
 #[derive(Debug, Clone)]
@@ -15,6 +17,8 @@ pub(crate) struct Palette {
     liquid: [bool; MATERIAL_COUNT],
     count: usize,
     water: Option<u8>,
+    /// Matter thinner than this occupancy byte becomes Air ([`MIN_MATTER_OCCUPANCY`]).
+    floor: u8,
 }
 
 impl Palette {
@@ -29,7 +33,16 @@ impl Palette {
             liquid,
             count: table.len().min(MATERIAL_COUNT),
             water,
+            floor: MIN_MATTER_OCCUPANCY,
         }
+    }
+
+    /// The palette with another thinnest-matter floor (0: keep any matter; tests compare the rule
+    /// against the behaviour without it).
+    #[cfg(test)]
+    pub fn with_floor(mut self, floor: u8) -> Self {
+        self.floor = floor;
+        self
     }
 
     /// True for a material of the table that is neither Air nor liquid.
@@ -170,32 +183,37 @@ impl Field {
     }
 }
 
-/// The voxel that results from changing `old` (solid fraction `old_solid`) to solid fraction `new`.
-///
-/// Growth takes `grow_material` (`None`: no growth possible); shrinking keeps the material and turns
-/// the voxel into Air at zero. When the change rounds away in the occupancy byte, `old` comes back
-/// unchanged, so a dab that changes nothing writes nothing.
-#[inline]
-pub(crate) fn settle(old: Voxel, old_solid: f32, new: f32, grow_material: Option<u8>) -> Voxel {
-    if new > old_solid {
-        let Some(m) = grow_material else {
-            return old;
-        };
-        let v = Voxel::from_fraction(m, new);
-        if v.occupancy_f32() > old_solid {
-            v
+impl Palette {
+    /// The voxel that results from changing `old` (solid fraction `old_solid`) to solid fraction
+    /// `new`.
+    ///
+    /// Growth takes `grow_material` (`None`: no growth possible); shrinking keeps the material, and
+    /// matter that shrinks below the palette's floor becomes Air, so carving always ends in empty
+    /// space. Growth keeps any amount, so weak dabs add up (a film too thin to show stays until more
+    /// is added; the Clean-up action clears what is left). When the change rounds away in the
+    /// occupancy byte, `old` comes back unchanged, so a dab that changes nothing writes nothing.
+    #[inline]
+    pub fn settle(&self, old: Voxel, old_solid: f32, new: f32, grow_material: Option<u8>) -> Voxel {
+        if new > old_solid {
+            let Some(m) = grow_material else {
+                return old;
+            };
+            let v = Voxel::from_fraction_above(m, new, 0);
+            if v.occupancy_f32() > old_solid {
+                v
+            } else {
+                old
+            }
+        } else if new < old_solid {
+            let v = Voxel::from_fraction_above(old.material, new, self.floor);
+            if v.occupancy_f32() < old_solid {
+                v
+            } else {
+                old
+            }
         } else {
             old
         }
-    } else if new < old_solid {
-        let v = Voxel::from_fraction(old.material, new);
-        if v.occupancy_f32() < old_solid {
-            v
-        } else {
-            old
-        }
-    } else {
-        old
     }
 }
 
@@ -205,14 +223,36 @@ mod tests {
 
     #[test]
     fn settle_keeps_unchanged_voxels_identical() {
+        let p = Palette::new(&MaterialTable::builtin());
         let rock = Voxel::new(3, 200);
         let s = rock.occupancy_f32();
-        assert_eq!(settle(rock, s, s + 0.0001, Some(5)), rock);
-        assert_eq!(settle(rock, s, s - 0.0001, Some(5)), rock);
-        assert_eq!(settle(rock, s, 1.0, Some(5)), Voxel::new(5, 255));
-        assert_eq!(settle(rock, s, 0.0, Some(5)), Voxel::AIR);
-        assert_eq!(settle(Voxel::AIR, 0.0, 0.5, None), Voxel::AIR);
-        assert_eq!(settle(Voxel::AIR, 0.0, 0.5, Some(4)), Voxel::new(4, 127));
+        assert_eq!(p.settle(rock, s, s + 0.0001, Some(5)), rock);
+        assert_eq!(p.settle(rock, s, s - 0.0001, Some(5)), rock);
+        assert_eq!(p.settle(rock, s, 1.0, Some(5)), Voxel::new(5, 255));
+        assert_eq!(p.settle(rock, s, 0.0, Some(5)), Voxel::AIR);
+        assert_eq!(p.settle(Voxel::AIR, 0.0, 0.5, None), Voxel::AIR);
+        assert_eq!(p.settle(Voxel::AIR, 0.0, 0.5, Some(4)), Voxel::new(4, 127));
+    }
+
+    #[test]
+    fn thin_matter_settles_to_air() {
+        let p = Palette::new(&MaterialTable::builtin());
+        let thin = Voxel::new(3, 0);
+        // Halving 1/256 rounds back to 1/256: without the floor carving could never reach Air.
+        let kept = p.clone().with_floor(0);
+        assert_eq!(
+            kept.settle(thin, thin.occupancy_f32(), 0.5 / 256.0, None),
+            thin
+        );
+        assert_eq!(
+            p.settle(thin, thin.occupancy_f32(), 0.5 / 256.0, None),
+            Voxel::AIR
+        );
+        let rock = Voxel::filled(3);
+        assert_eq!(p.settle(rock, 1.0, 0.05, None), Voxel::AIR);
+        assert_eq!(p.settle(rock, 1.0, 0.07, None), Voxel::new(3, 17));
+        // Growth keeps any amount, so weak dabs add up.
+        assert_eq!(p.settle(Voxel::AIR, 0.0, 0.05, Some(3)), Voxel::new(3, 12));
     }
 
     #[test]

@@ -51,6 +51,8 @@ mod stroke_path;
 mod tool;
 
 #[cfg(test)]
+mod carve_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod undo_tests;

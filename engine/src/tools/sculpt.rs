@@ -1,7 +1,8 @@
 //! The occupancy kernels: Add, Subtract, Grow, Erode, Smooth and Flatten.
 //!
 //! Each kernel maps one voxel (its old value, solid fraction `f`, and its neighbourhood in the
-//! [`Field`]) to a new solid fraction, then [`settle`] turns that into a valid voxel. With strength
+//! [`Field`]) to a new solid fraction, then [`Palette::settle`] turns that into a valid voxel (matter
+//! thinner than [`crate::voxel::MIN_MATTER_OCCUPANCY`] becomes Air, so carving ends in empty space). With strength
 //! `s`, coverage `a` and falloff `w` (see [`super::brush`]):
 //!
 //! | Tool     | new solid fraction                                   | new matter's material          |
@@ -18,7 +19,7 @@
 //! surface (occupancy ½) lies exactly on the plane, so it can set heights finer than a voxel.
 
 use super::brush::{Footprint, Plane};
-use super::field::{settle, Field, Palette};
+use super::field::{Field, Palette};
 use super::tool::{FlattenMode, Tool};
 use crate::voxel::{Voxel, VoxelPos};
 
@@ -56,7 +57,8 @@ pub(crate) fn add(c: &Ctx, p: VoxelPos, i: usize, old: Voxel) -> Voxel {
     if a <= f {
         return old;
     }
-    settle(old, f, f + (a - f) * c.strength, Some(c.tool.material))
+    c.palette
+        .settle(old, f, f + (a - f) * c.strength, Some(c.tool.material))
 }
 
 /// Subtract: pull occupancy down toward the inverse coverage.
@@ -66,7 +68,7 @@ pub(crate) fn subtract(c: &Ctx, p: VoxelPos, i: usize, old: Voxel) -> Voxel {
     if keep >= f {
         return old;
     }
-    settle(old, f, f - (f - keep) * c.strength, None)
+    c.palette.settle(old, f, f - (f - keep) * c.strength, None)
 }
 
 /// Grow: raise occupancy in proportion to the matter around.
@@ -81,7 +83,7 @@ pub(crate) fn grow(c: &Ctx, p: VoxelPos, i: usize, old: Voxel) -> Voxel {
         return old;
     }
     let new = (f + GROW_RATE * c.strength * w * pull).min(1.0);
-    settle(old, f, new, c.grow_material(i, old))
+    c.palette.settle(old, f, new, c.grow_material(i, old))
 }
 
 /// Erode: lower occupancy in proportion to the space around.
@@ -93,7 +95,7 @@ pub(crate) fn erode(c: &Ctx, p: VoxelPos, i: usize, old: Voxel) -> Voxel {
     }
     let pull = 1.0 - c.field.mean6(i);
     let new = (f - GROW_RATE * c.strength * w * pull).max(0.0);
-    settle(old, f, new, None)
+    c.palette.settle(old, f, new, None)
 }
 
 /// Smooth: blend occupancy toward the 3×3×3 mean.
@@ -105,9 +107,9 @@ pub(crate) fn smooth(c: &Ctx, p: VoxelPos, i: usize, old: Voxel) -> Voxel {
     let f = c.field.solid[i];
     let new = f + (c.field.mean27(i) - f) * c.strength * w;
     if new > f {
-        settle(old, f, new, c.grow_material(i, old))
+        c.palette.settle(old, f, new, c.grow_material(i, old))
     } else {
-        settle(old, f, new, None)
+        c.palette.settle(old, f, new, None)
     }
 }
 
@@ -130,8 +132,8 @@ pub(crate) fn flatten(c: &Ctx, plane: &Plane, p: VoxelPos, i: usize, old: Voxel)
     }
     let new = f + (target - f) * c.strength * w;
     if new > f {
-        settle(old, f, new, c.grow_material(i, old))
+        c.palette.settle(old, f, new, c.grow_material(i, old))
     } else {
-        settle(old, f, new, None)
+        c.palette.settle(old, f, new, None)
     }
 }

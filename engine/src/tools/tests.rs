@@ -131,7 +131,7 @@ fn add_fills_inside_the_radius_and_nothing_outside_the_brush_box() {
                 "{p:?} inside the radius is not full"
             );
         }
-        if d < 5.5 && old.is_air() {
+        if d < 5.5 - 1.0 / 256.0 && old.is_air() {
             assert!(
                 !new.is_air() && new.material == w.grass,
                 "{p:?} at {d} got {new:?}"

@@ -242,6 +242,23 @@ impl VoxelBox {
         }
     }
 
+    /// The box grown by `r` voxels on every side (shrunk for negative `r`), saturating at the
+    /// coordinate type's limits.
+    pub fn grown(&self, r: i32) -> VoxelBox {
+        VoxelBox {
+            min: VoxelPos::new(
+                self.min.x.saturating_sub(r),
+                self.min.y.saturating_sub(r),
+                self.min.z.saturating_sub(r),
+            ),
+            max: VoxelPos::new(
+                self.max.x.saturating_add(r),
+                self.max.y.saturating_add(r),
+                self.max.z.saturating_add(r),
+            ),
+        }
+    }
+
     /// True when `p` lies inside.
     pub fn contains(&self, p: VoxelPos) -> bool {
         p.x >= self.min.x

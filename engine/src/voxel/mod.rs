@@ -3,6 +3,12 @@
 //! A voxel is a material id (6 bits; 0 is Air) and an occupancy byte. Occupancy decodes as
 //! `(v + 1) / 256` for non-air materials and exactly 0 for Air, so every value is exact in an `f32`.
 //! Air with a non-zero occupancy byte cannot be stored: [`Voxel::new`] normalizes without a branch.
+//!
+//! Matter made from a fraction (carving brushes, the generator, Sea Level, heightmaps) is never
+//! thinner than [`MIN_MATTER_OCCUPANCY`]: [`Voxel::from_fraction`] turns anything thinner into Air.
+//! Such matter shows no surface of its own (the surface sits where occupancy crosses ½) and barely
+//! moves a neighbouring one, but it is not empty: Sea Level would not flood it and a fill of "only
+//! Air" would skip it. So carving ends in Air.
 
 mod coords;
 mod look;
@@ -18,6 +24,9 @@ pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub const MATERIAL_COUNT: usize = 64;
 /// The Air material id.
 pub const AIR: u8 = 0;
+/// The thinnest matter a fraction makes: occupancy byte 15, a solid fraction of 16/256 = 1/16.
+/// [`Voxel::from_fraction`] gives Air below it (fractions under 15.5/256 ≈ 0.061).
+pub const MIN_MATTER_OCCUPANCY: u8 = 15;
 
 /// One voxel: material id and quantized occupancy.
 ///
@@ -90,14 +99,29 @@ impl Voxel {
         }
     }
 
-    /// The voxel of `material` whose decoded occupancy is closest to `fraction` (Air if it rounds to 0).
+    /// The voxel of `material` whose decoded occupancy is closest to `fraction`, or Air when that
+    /// is thinner than [`MIN_MATTER_OCCUPANCY`] (and for NaN).
     pub fn from_fraction(material: u8, fraction: f32) -> Self {
-        let steps = (fraction.clamp(0.0, 1.0) * 256.0).round() as u32;
-        if steps == 0 {
+        Self::from_fraction_above(material, fraction, MIN_MATTER_OCCUPANCY)
+    }
+
+    /// [`Voxel::from_fraction`] with another floor: Air when the occupancy byte would be below
+    /// `min_occupancy` (0 keeps every fraction that rounds to matter).
+    pub(crate) fn from_fraction_above(material: u8, fraction: f32, min_occupancy: u8) -> Self {
+        let f = if fraction.is_nan() { 0.0 } else { fraction };
+        let steps = (f.clamp(0.0, 1.0) * 256.0).round() as u32;
+        if steps == 0 || steps - 1 < u32::from(min_occupancy) {
             Self::AIR
         } else {
             Self::new(material, (steps - 1).min(255) as u8)
         }
+    }
+
+    /// True for matter thinner than [`MIN_MATTER_OCCUPANCY`] (left by older versions' carving, or
+    /// written with an explicit occupancy): it shows no surface.
+    #[inline]
+    pub fn is_thin_matter(self) -> bool {
+        !self.is_air() && self.occupancy < MIN_MATTER_OCCUPANCY
     }
 }
 
@@ -122,9 +146,21 @@ mod tests {
         assert_eq!(Voxel::AIR.occupancy_f32(), 0.0);
         for occ in 0..=255u8 {
             let v = Voxel::new(9, occ);
-            assert_eq!(Voxel::from_fraction(9, v.occupancy_f32()), v);
+            assert_eq!(Voxel::from_fraction_above(9, v.occupancy_f32(), 0), v);
+            let snapped = Voxel::from_fraction(9, v.occupancy_f32());
+            if occ < MIN_MATTER_OCCUPANCY {
+                assert_eq!(snapped, Voxel::AIR, "{occ}");
+                assert!(v.is_thin_matter());
+            } else {
+                assert_eq!(snapped, v, "{occ}");
+                assert!(!v.is_thin_matter());
+            }
         }
         assert_eq!(Voxel::from_fraction(9, 0.001), Voxel::AIR);
+        assert_eq!(Voxel::from_fraction(9, 15.4 / 256.0), Voxel::AIR);
+        assert_eq!(Voxel::from_fraction(9, 15.6 / 256.0), Voxel::new(9, 15));
+        assert_eq!(Voxel::from_fraction(9, f32::NAN), Voxel::AIR);
+        assert!(!Voxel::AIR.is_thin_matter());
     }
 
     #[test]

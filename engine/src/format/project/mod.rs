@@ -54,6 +54,8 @@ pub struct Project {
     pub history: History,
     /// Baked light, if the project has been baked (with the regions edits made stale since).
     pub light: Option<LightMap>,
+    /// What loading repaired or dropped, one sentence each (not saved; empty for a new project).
+    pub warnings: Vec<String>,
 }
 
 impl Project {
@@ -64,6 +66,7 @@ impl Project {
             grid,
             history: History::default(),
             light: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -143,19 +146,15 @@ impl Project {
             Some(s) => History::from_bytes(s.payload(bytes), s.offset)?,
             None => History::default(),
         };
-        let light = match find(TAG_LIGHT) {
-            Some(s) => {
-                let light = light_serial::from_bytes(s.payload(bytes), s.offset)?;
-                light_serial::check_against(&light, &grid, &header.materials, s.offset)?;
-                Some(light)
-            }
-            None => None,
-        };
+        let mut warnings = Vec::new();
+        let light =
+            find(TAG_LIGHT).and_then(|s| load_light(s, bytes, &grid, &header, &mut warnings));
         Ok(Self {
             header,
             grid,
             history,
             light,
+            warnings,
         })
     }
 
@@ -190,7 +189,46 @@ impl Project {
     /// As for [`Project::load`], or [`Error::Cancelled`].
     pub fn load_with(path: &Path, progress: &Progress) -> Result<Self> {
         let bytes = super::input::read_input(path, super::input::MAX_PROJECT_BYTES)?;
-        Self::from_bytes_with(&bytes, progress).map_err(|e| e.in_file(path))
+        let mut project = Self::from_bytes_with(&bytes, progress).map_err(|e| e.in_file(path))?;
+        for w in &mut project.warnings {
+            *w = format!("{}: {w}", path.display());
+        }
+        Ok(project)
+    }
+}
+
+/// The light of section `s`, made to fit the voxels. Light that cannot be decoded or checked is
+/// dropped and light that does not fit is marked stale, each with a warning: the voxels always load.
+fn load_light(
+    s: &Section,
+    bytes: &[u8],
+    grid: &Grid,
+    header: &ProjectHeader,
+    warnings: &mut Vec<String>,
+) -> Option<LightMap> {
+    let mut light = match light_serial::from_bytes(s.payload(bytes), s.offset) {
+        Ok(light) => light,
+        Err(e) => {
+            warnings.push(format!(
+                "the baked light could not be read and was left out ({e}); bake again"
+            ));
+            return None;
+        }
+    };
+    match light_serial::fit_to_voxels(&mut light, grid, &header.materials) {
+        Ok(None) => Some(light),
+        Ok(Some(w)) => {
+            warnings.push(format!("byte {}: {w}", s.offset));
+            Some(light)
+        }
+        Err(e) => {
+            warnings.push(format!(
+                "byte {}: the baked light could not be checked against the voxels and was left \
+                 out ({e}); bake again",
+                s.offset
+            ));
+            None
+        }
     }
 }
 

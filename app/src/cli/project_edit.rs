@@ -1,16 +1,16 @@
-//! What `copy`, `paste`, `fill` and `delete` share: clipping a box to the world, running an edit as
-//! one undo step with a progress bar, and saving in place or to `-o OUT`.
+//! What the commands that read or edit a project share: loading it (with the loader's warnings),
+//! opening it as the editor's [`Document`] so every command-line edit takes the editor's one edit
+//! path, clipping a box to the world, running a region edit as one undo step with a progress bar,
+//! and saving in place or to `-o OUT`.
 
 use std::path::Path;
 
 use strata_engine::format::project::Project;
-use strata_engine::history::History;
-use strata_engine::progress::Progress;
-use strata_engine::region::RegionEdit;
-use strata_engine::storage::Grid;
 use strata_engine::voxel::{VoxelBox, VoxelPos};
 
 use super::progress::with_bar;
+use crate::document::Document;
+use crate::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `X,Y,Z`.
@@ -28,20 +28,33 @@ pub fn fmt_size(s: [u32; 3]) -> String {
     format!("{}×{}×{}", s[0], s[1], s[2])
 }
 
-/// Load a project with a progress bar.
+/// Load a project with a progress bar, printing what loading repaired (light that no longer fit
+/// its voxels, say) as warnings on stderr.
 ///
 /// # Errors
 /// Unreadable or corrupt file (the message names it).
 pub fn load(file: &Path) -> AppResult<Project> {
-    Ok(with_bar("loading", |p| Project::load_with(file, p))?)
+    let project = with_bar("loading", |p| Project::load_with(file, p))?;
+    for w in &project.warnings {
+        note!("warning: {w}")?;
+    }
+    Ok(project)
+}
+
+/// Load a project to edit it: the editor's [`Document`], so an edit here has the editor's
+/// consequences (one undo step, the baked light marked stale where the edit reaches).
+///
+/// # Errors
+/// As for [`load`].
+pub fn open(file: &Path) -> AppResult<Document> {
+    Ok(Document::headless(load(file)?, Some(file.to_path_buf())))
 }
 
 /// `b` clipped to the world's bounds; says so on stderr when it was cut.
 ///
 /// # Errors
 /// [`AppError::Usage`] when nothing of `b` lies inside the world.
-pub fn clip_to_world(b: VoxelBox, project: &Project, file: &Path) -> AppResult<VoxelBox> {
-    let bounds = project.header.bounds;
+pub fn clip_to_world(b: VoxelBox, bounds: VoxelBox, file: &Path) -> AppResult<VoxelBox> {
     let kept = b.intersect(&bounds);
     if kept.is_empty() {
         return Err(AppError::Usage(format!(
@@ -62,23 +75,13 @@ pub fn clip_to_world(b: VoxelBox, project: &Project, file: &Path) -> AppResult<V
     Ok(kept)
 }
 
-/// Run `op` as one undo step called `name` in the project's history, with a progress bar; returns
-/// the exact changed box (empty when nothing changed, and then no step is recorded).
+/// Run `op` on `doc` as one undo step called `name`, with a progress bar; returns the exact changed
+/// box (empty when nothing changed, and then no step is recorded).
 ///
 /// # Errors
-/// Whatever `op` reports; the grid and history are then as they were.
-pub fn edit(
-    project: &mut Project,
-    name: &str,
-    op: impl FnOnce(&mut RegionEdit<'_>) -> strata_engine::Result<VoxelBox> + Send,
-) -> AppResult<VoxelBox> {
-    let Project { grid, history, .. } = project;
-    let run = |grid: &mut Grid, history: &mut History, progress: &Progress| {
-        let mut edit = RegionEdit::begin(grid, Some(history), name, progress);
-        op(&mut edit)?;
-        Ok::<_, strata_engine::Error>(edit.finish())
-    };
-    Ok(with_bar(name, |p| run(grid, history, p))?)
+/// Whatever the edit reports; the voxels and history are then as they were.
+pub fn region_edit(doc: &mut Document, name: &str, op: &RegionOp) -> AppResult<VoxelBox> {
+    with_bar(name, |p| doc.region_edit_with(name, op, p))
 }
 
 /// Save the edited project to `out`, or over `file` (atomically, keeping `.bak`), and report the
@@ -86,12 +89,7 @@ pub fn edit(
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn save(
-    project: &Project,
-    file: &Path,
-    out: Option<&Path>,
-    changed: VoxelBox,
-) -> AppResult<()> {
+pub fn save(doc: &Document, file: &Path, out: Option<&Path>, changed: VoxelBox) -> AppResult<()> {
     if changed.is_empty() {
         out!("changed nothing")?;
     } else {
@@ -105,11 +103,11 @@ pub fn save(
         }
         None => file,
     };
-    with_bar("saving", |p| project.save_with(target, p))?;
+    with_bar("saving", |p| doc.project().save_with(target, p))?;
     note!(
         "{}: saved (undo steps in its history: {})",
         target.display(),
-        project.history.undo_len()
+        doc.history().undo_len()
     )?;
     Ok(())
 }
