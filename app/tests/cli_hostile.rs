@@ -361,3 +361,67 @@ fn long_names_save_and_obj_never_shares_its_mtl() {
     assert!(names_in(&dir).iter().all(|n| !n.ends_with(".tmp")));
     let _ = strata(&["--version"]);
 }
+
+/// Every file a command writes, sidecars and backups included, is checked against every file it
+/// reads: the same path, a hard link, a symlink or another spelling; nothing is written then.
+#[cfg(unix)]
+#[test]
+fn no_command_writes_over_any_of_its_inputs_sidecars_included() {
+    let dir = temp_dir("clobber");
+    let w = new_world(&dir, "w", "flat", "32,16,32", 1);
+    // A project named like an OBJ's material file.
+    let q = dir.join("q.mtl");
+    std::fs::copy(&w, &q).expect("q.mtl");
+    let stamp = dir.join("stamp.strata");
+    ok(&["copy", s(&w), s(&stamp), "--box", "0,0,0,4,8,4"]);
+    let hard = dir.join("hard.strata");
+    std::fs::hard_link(&stamp, &hard).expect("hard link");
+    let soft = dir.join("soft.png");
+    std::os::unix::fs::symlink(&w, &soft).expect("symlink");
+    let q_obj = dir.join("q.obj");
+    let cases: Vec<Vec<&str>> = vec![
+        // The OBJ's .mtl sidecar would replace the project it was made from.
+        vec!["export", s(&q), s(&q_obj)],
+        vec![
+            "enhance",
+            s(&q),
+            "--method",
+            "subdivide",
+            "--box",
+            "0,0,0,8,8,8",
+            "--out",
+            s(&q_obj),
+        ],
+        // A screenshot over the project (the check comes before any window opens).
+        vec!["open", s(&w), "--screenshot", s(&w)],
+        vec!["open", s(&w), "--screenshot", s(&soft)],
+        vec!["render", s(&w), s(&soft)],
+        // A paste whose output is the stamp it reads, by name or by hard link.
+        vec!["paste", s(&w), s(&stamp), "--at", "0,8,0", "-o", s(&stamp)],
+        vec!["paste", s(&w), s(&stamp), "--at", "0,8,0", "-o", s(&hard)],
+        vec!["copy", s(&w), s(&soft), "--box", "0,0,0,2,2,2"],
+    ];
+    let snapshot = || {
+        [&w, &q, &stamp]
+            .iter()
+            .map(|p| std::fs::read(p).expect("input"))
+            .collect::<Vec<_>>()
+    };
+    let before = snapshot();
+    let names = names_in(&dir);
+    for args in &cases {
+        let e = fails(args);
+        assert!(
+            e.contains("is the input file") || e.contains("is the world being copied from"),
+            "{args:?}: {e}"
+        );
+        assert_eq!(snapshot(), before, "{args:?} changed an input");
+        assert_eq!(names_in(&dir), names, "{args:?} wrote a file");
+    }
+    // An input named like the output's backup: saving w.strata over itself keeps w.strata.bak.
+    let bak = dir.join("w.strata.bak");
+    std::fs::copy(&stamp, &bak).expect("bak-named stamp");
+    let e = fails(&["paste", s(&w), s(&bak), "--at", "0,8,0"]);
+    assert!(e.contains("the backup of"), "{e}");
+    assert_eq!(std::fs::read(&bak).expect("bak"), before[2]);
+}

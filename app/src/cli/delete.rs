@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use super::args::parse_box;
-use super::project_edit::{clip_to_world, open, region_edit, save};
+use super::project_edit::{clip_to_world, open_for_edit, region_edit, save};
 use crate::region_op::RegionOp;
 use crate::AppResult;
 
@@ -27,7 +27,7 @@ impl DeleteArgs {
     /// Bad or empty box, a box outside the world, unreadable input, unwritable output.
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let b = clip_to_world(b, doc.bounds(), &self.file)?;
         let changed = region_edit(&mut doc, "Delete", &RegionOp::Delete(b))?;
         save(&doc, &self.file, self.out.as_deref(), changed)

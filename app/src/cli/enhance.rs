@@ -271,7 +271,11 @@ fn run(
     json: bool,
     light: LightChoice,
 ) -> AppResult<()> {
-    strata_engine::format::refuse_same_file(file, out)?;
+    let mut writes = vec![out.to_path_buf()];
+    if format == OutputFormat::Obj {
+        writes.push(strata_engine::mesh::obj_material_path(out));
+    }
+    super::project_edit::refuse_clobbering(&[file], None, &writes)?;
     let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
     let started = Instant::now();

@@ -8,7 +8,7 @@ use strata_engine::region::Fill;
 use strata_engine::voxel::{MaterialTable, Voxel, AIR};
 
 use super::args::parse_box;
-use super::project_edit::{clip_to_world, open, region_edit, save};
+use super::project_edit::{clip_to_world, open_for_edit, region_edit, save};
 use crate::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
@@ -43,7 +43,7 @@ impl FillArgs {
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
         let occupancy = self.occupancy.as_deref().map(occupancy_byte).transpose()?;
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let voxel = fill_voxel(doc.materials(), &self.material, occupancy)?;
         let b = clip_to_world(b, doc.bounds(), &self.file)?;
         let fill = if self.only_air {

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use strata_engine::floating::{find_floating, FloatingPiece};
 
 use super::progress::with_bar;
-use super::project_edit::open;
+use super::project_edit::open_for_edit;
 use crate::{AppError, AppResult};
 
 /// `strata floating`.
@@ -48,7 +48,7 @@ impl FloatingArgs {
                 "-o OUT writes the project with its floating pieces deleted; add --delete".into(),
             ));
         }
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let bottom = doc.bounds().min.y;
         let started = Instant::now();
         let pieces = with_bar("searching", |p| {

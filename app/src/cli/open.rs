@@ -32,6 +32,13 @@ impl OpenArgs {
     /// A bad window size, a missing file, or no window.
     pub fn run(self) -> AppResult<()> {
         let size = window_inputs(self.window_size.as_deref(), &self.file)?;
+        if let Some(shot) = &self.screenshot {
+            super::project_edit::refuse_clobbering(
+                &[&self.file],
+                None,
+                std::slice::from_ref(shot),
+            )?;
+        }
         crate::editor::run(
             Start::Open(self.file),
             RunOptions {

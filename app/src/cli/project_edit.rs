@@ -3,7 +3,7 @@
 //! path, clipping a box to the world, running a region edit as one undo step with a progress bar,
 //! and saving in place or to `-o OUT`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use strata_engine::format::project::Project;
 use strata_engine::voxel::{VoxelBox, VoxelPos};
@@ -48,6 +48,33 @@ pub fn load(file: &Path) -> AppResult<Project> {
 /// As for [`load`].
 pub fn open(file: &Path) -> AppResult<Document> {
     Ok(Document::headless(load(file)?, Some(file.to_path_buf())))
+}
+
+/// [`open`] for a command that saves `file` in place or to `out`, after checking that the save
+/// replaces none of its other inputs (`also_reads`, such as a stamp).
+///
+/// # Errors
+/// As for [`open`] and [`refuse_clobbering`].
+pub fn open_for_edit(file: &Path, out: Option<&Path>, also_reads: &[&Path]) -> AppResult<Document> {
+    let mut reads = vec![file];
+    reads.extend_from_slice(also_reads);
+    let target = out.unwrap_or(file).to_path_buf();
+    refuse_clobbering(&reads, Some(file), &[target])?;
+    open(file)
+}
+
+/// Refuse a command whose writes would replace one of its inputs: `writes` are every file it writes
+/// (sidecars included; each save's `.bak` is added), `in_place` the project it edits in place.
+///
+/// # Errors
+/// [`AppError::Usage`] naming the output and the input.
+pub fn refuse_clobbering(
+    reads: &[&Path],
+    in_place: Option<&Path>,
+    writes: &[PathBuf],
+) -> AppResult<()> {
+    strata_engine::format::refuse_overwriting_inputs(reads, in_place, writes)
+        .map_err(|e| AppError::Usage(e.to_string()))
 }
 
 /// `b` clipped to the world's bounds; says so on stderr when it was cut.

@@ -9,4 +9,7 @@ pub mod project;
 
 /// Moved to [`crate::codec`]; re-exported here so existing paths keep working.
 pub use crate::codec::{lz4, rle, Reader};
-pub use atomic::{backup_path, refuse_same_file, same_file, write_atomic, AtomicFile};
+pub use atomic::{
+    backup_path, files_written_by_save, names_same_file, refuse_overwriting_inputs,
+    refuse_same_file, same_file, write_atomic, AtomicFile,
+};

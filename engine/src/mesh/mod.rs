@@ -73,6 +73,7 @@ pub use export::{
 };
 pub use input::{MeshInput, BORDER, MAX_LOD};
 pub use node::{mesh_node, NodeKey, MAX_NODE_LEVEL};
+pub use obj::obj_material_path;
 
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, VoxelPos, CHUNK_SIZE};

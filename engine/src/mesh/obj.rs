@@ -40,10 +40,15 @@ fn sanitize(name: &str) -> String {
         .collect()
 }
 
+/// The material (`.mtl`) file an OBJ at `path` comes with: `path` with the extension `.mtl`.
+pub fn obj_material_path(path: &Path) -> PathBuf {
+    path.with_extension("mtl")
+}
+
 impl ObjWriter {
-    /// Start `path` (and plan `path` with extension `.mtl`).
+    /// Start `path` (and plan its [`obj_material_path`]).
     pub fn create(path: &Path, table: &MaterialTable) -> Result<Self> {
-        let mtl_path = path.with_extension("mtl");
+        let mtl_path = obj_material_path(path);
         if mtl_path == path || crate::format::same_file(&mtl_path, path) {
             return Err(Error::Invalid(format!(
                 "{}: the OBJ's material file would be this same file; name the OBJ with another \
