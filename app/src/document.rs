@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 
 use strata_engine::floating::{delete_pieces, FloatingPiece};
 use strata_engine::format::project::{Project, ProjectHeader};
+use strata_engine::format::ProjectLock;
 use strata_engine::history::History;
 use strata_engine::light::{LightMap, LightPatch, SolidVolume};
 use strata_engine::physics::{PhysicsRefresh, PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
@@ -70,6 +71,8 @@ pub struct Document {
     selection: Option<VoxelBox>,
     /// Bumped by every change to the voxels (a background region write checks it before installing).
     edits: u64,
+    /// The advisory lock on the file, held while this document may save over it.
+    lock: Option<ProjectLock>,
 }
 
 impl Document {
@@ -97,7 +100,18 @@ impl Document {
             relit_pending: VoxelBox::default(),
             selection: None,
             edits: 0,
+            lock: None,
         }
+    }
+
+    /// Keep `lock` (on the document's file) for as long as the document is open.
+    pub fn set_lock(&mut self, lock: Option<ProjectLock>) {
+        self.lock = lock;
+    }
+
+    /// The lock held on the document's file, if any.
+    pub fn lock(&self) -> Option<&ProjectLock> {
+        self.lock.as_ref()
     }
 
     /// The region selection (a box of voxels inside the world), if any.

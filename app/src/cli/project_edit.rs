@@ -4,8 +4,10 @@
 //! and saving in place or to `-o OUT`.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use strata_engine::format::project::Project;
+use strata_engine::format::{names_same_file, LockWait, ProjectLock};
 use strata_engine::voxel::{VoxelBox, VoxelPos};
 
 use super::progress::with_bar;
@@ -59,8 +61,35 @@ pub fn open_for_edit(file: &Path, out: Option<&Path>, also_reads: &[&Path]) -> A
     let mut reads = vec![file];
     reads.extend_from_slice(also_reads);
     let target = out.unwrap_or(file).to_path_buf();
-    refuse_clobbering(&reads, Some(file), &[target])?;
-    open(file)
+    refuse_clobbering(&reads, Some(file), std::slice::from_ref(&target))?;
+    let lock = if names_same_file(&target, file) {
+        Some(lock_for_edit(file)?)
+    } else {
+        None
+    };
+    let mut doc = open(file)?;
+    doc.set_lock(lock);
+    Ok(doc)
+}
+
+/// How long an in-place edit waits for another program's edit of the same file to finish.
+pub const LOCK_WAIT: Duration = Duration::from_secs(30);
+
+/// The lock on `file` for a read-modify-write: taken at once when free, else after saying on stderr
+/// that another program holds it and waiting up to [`LOCK_WAIT`] for it.
+///
+/// # Errors
+/// The file cannot be opened, or the lock is still held after the wait.
+pub fn lock_for_edit(file: &Path) -> AppResult<ProjectLock> {
+    if let Ok(lock) = ProjectLock::acquire(file, LockWait::Never) {
+        return Ok(lock);
+    }
+    note!(
+        "{}: another program is editing it; waiting up to {} s for it to finish",
+        file.display(),
+        LOCK_WAIT.as_secs()
+    )?;
+    Ok(ProjectLock::acquire(file, LockWait::Up(LOCK_WAIT))?)
 }
 
 /// Refuse a command whose writes would replace one of its inputs: `writes` are every file it writes

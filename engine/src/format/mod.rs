@@ -5,6 +5,7 @@
 mod atomic;
 pub mod godot;
 pub mod input;
+mod lock;
 pub mod project;
 
 /// Moved to [`crate::codec`]; re-exported here so existing paths keep working.
@@ -13,3 +14,4 @@ pub use atomic::{
     backup_path, files_written_by_save, names_same_file, refuse_overwriting_inputs,
     refuse_same_file, same_file, write_atomic, AtomicFile,
 };
+pub use lock::{LockWait, ProjectLock};
