@@ -106,7 +106,7 @@ pub enum Action {
     /// Apply a voxel change as one undo step.
     Edit(BoxEdit),
     /// Turn these floating pieces to Air as one undo step (the Physics panel's Cleanup).
-    DeleteFloating(Vec<strata_engine::floating::FloatingPiece>),
+    DeleteFloating(std::sync::Arc<strata_engine::floating::Floating>, Vec<bool>),
     /// Set the region selection (`None` clears it); clipped to the world.
     Select(Option<VoxelBox>),
     /// Run a region edit as one undo step called `name`; on success select `select` (if given).

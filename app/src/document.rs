@@ -18,7 +18,7 @@
 
 use std::path::{Path, PathBuf};
 
-use strata_engine::floating::{delete_pieces, FloatingPiece};
+use strata_engine::floating::{delete_pieces, Floating};
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::format::ProjectLock;
 use strata_engine::history::History;
@@ -404,15 +404,17 @@ impl Document {
         }
     }
 
-    /// Turn the voxels of `pieces` (found by `strata_engine::floating::find_floating` on the current
-    /// voxels) to Air as one undo step; each piece's bounds are recorded and published. Returns the
-    /// bounding box of the change, `None` when there was nothing to delete.
-    pub fn delete_floating(&mut self, pieces: &[FloatingPiece]) -> Option<VoxelBox> {
+    /// Turn the chosen pieces of `found` (`strata_engine::floating::find_floating` on the current
+    /// voxels; `chosen[i]` for piece `i`) to Air as one undo step; each chunk's changed box is
+    /// recorded and published. Returns the bounding box of the change, `None` when nothing was
+    /// chosen.
+    pub fn delete_floating(&mut self, found: &Floating, chosen: &[bool]) -> Option<VoxelBox> {
         self.end_stroke();
+        let boxes = found.boxes(chosen);
         let project = &mut self.project;
-        let changed = delete_pieces(&mut project.grid, &mut project.history, pieces)?;
-        for p in pieces.iter().filter(|p| !p.runs.is_empty()) {
-            self.changed(p.bounds());
+        let changed = delete_pieces(&mut project.grid, &mut project.history, found, chosen)?;
+        for b in boxes {
+            self.changed(b);
         }
         Some(changed)
     }

@@ -425,3 +425,62 @@ fn no_command_writes_over_any_of_its_inputs_sidecars_included() {
     assert!(e.contains("the backup of"), "{e}");
     assert_eq!(std::fs::read(&bak).expect("bak"), before[2]);
 }
+
+/// Two million one-voxel floating pieces: the search keeps a summary per piece and prints as it
+/// goes, so it fits in a bounded address space; `--delete` records one box per chunk.
+#[cfg(unix)]
+#[test]
+fn millions_of_floating_pieces_fit_in_bounded_memory() {
+    let dir = temp_dir("checker");
+    let (x, y, z) = (256usize, 64usize, 256usize);
+    let mut raw = Vec::with_capacity(x * y * z * 2);
+    for k in 0..z {
+        for j in 0..y {
+            for i in 0..x {
+                let solid = j > 0 && (i + j + k) % 2 == 0;
+                raw.extend_from_slice(if solid { &[7, 255] } else { &[0, 0] });
+            }
+        }
+    }
+    let rawf = dir.join("ck.raw");
+    std::fs::write(&rawf, &raw).expect("raw");
+    drop(raw);
+    let w = dir.join("ck.strata");
+    ok(&[
+        "import",
+        s(&rawf),
+        s(&w),
+        "--format",
+        "raw",
+        "--size",
+        "256,64,256",
+    ]);
+    let run = |args: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v 1500000; exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_strata"))
+            .output()
+            .expect("sh")
+    };
+    let out = run(&format!("floating '{}' --json", s(&w)));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let pieces = 256 * 63 * 256 / 2;
+    assert_eq!(j["count"], pieces);
+    assert_eq!(j["pieces"].as_array().map(Vec::len), Some(pieces));
+    let out = run(&format!("floating '{}' --delete", s(&w)));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let info: serde_json::Value =
+        serde_json::from_slice(&ok(&["info", s(&w), "--json"]).stdout).expect("info");
+    assert_eq!(info["nonair_voxels"], 0);
+    assert_eq!(info["history_steps"], 1);
+}

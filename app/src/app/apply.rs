@@ -253,10 +253,11 @@ impl EditorApp {
                     doc.edit_boxes(&edit.name, &edit.boxes, edit.write);
                 }
             }
-            Action::DeleteFloating(pieces) if idle => {
+            Action::DeleteFloating(found, chosen) if idle => {
                 if let Some(doc) = self.doc.as_mut() {
-                    self.message = match doc.delete_floating(&pieces) {
-                        Some(_) => format!("Deleted {} floating pieces", pieces.len()),
+                    let n = chosen.iter().filter(|&&c| c).count();
+                    self.message = match doc.delete_floating(&found, &chosen) {
+                        Some(_) => format!("Deleted {n} floating pieces"),
                         None => "No floating terrain to delete".into(),
                     };
                 }
@@ -349,7 +350,7 @@ impl EditorApp {
             | Action::SeaLevel { .. }
             | Action::Region { .. }
             | Action::Edit(_)
-            | Action::DeleteFloating(_) => {
+            | Action::DeleteFloating(..) => {
                 self.message = "Busy: wait for the running job to finish".into();
             }
         }

@@ -21,14 +21,14 @@ fn cuboid(lo: [i32; 3], size: [u32; 3]) -> VoxelBox {
     VoxelBox::from_min_size(VoxelPos::new(lo[0], lo[1], lo[2]), size)
 }
 
-fn find(grid: &Grid, bottom: i32) -> Vec<FloatingPiece> {
+fn find(grid: &Grid, bottom: i32) -> Floating {
     find_floating(grid, &table(), bottom, &Progress::new()).expect("search")
 }
 
-/// Every voxel of a piece, sorted.
-fn voxels_of(p: &FloatingPiece) -> Vec<[i32; 3]> {
-    let mut v: Vec<[i32; 3]> = p
-        .runs
+/// Every voxel of piece `i`, sorted.
+fn voxels_of(found: &Floating, i: usize) -> Vec<[i32; 3]> {
+    let mut v: Vec<[i32; 3]> = found
+        .runs_of(i)
         .iter()
         .flat_map(|r| (0..r.len as i32).map(move |k| [r.start.x + k, r.start.y, r.start.z]))
         .collect();
@@ -65,7 +65,8 @@ fn islands() -> Grid {
 
 #[test]
 fn known_islands_are_found_with_their_sizes() {
-    let pieces = find(&islands(), 0);
+    let found = find(&islands(), 0);
+    let pieces = found.pieces();
     let sizes: Vec<u64> = pieces.iter().map(|p| p.voxels).collect();
     assert_eq!(sizes, [40, 27, 8, 4, 4, 1], "{pieces:#?}");
     let a = &pieces[1];
@@ -74,7 +75,9 @@ fn known_islands_are_found_with_their_sizes() {
         (VoxelPos::new(4, 10, 4), VoxelPos::new(6, 12, 6))
     );
     assert_eq!(a.bounds(), cuboid([4, 10, 4], [3, 3, 3]));
-    assert!(a.contains(VoxelPos::new(5, 11, 5)) && !a.contains(VoxelPos::new(7, 13, 7)));
+    assert!(
+        found.contains(1, VoxelPos::new(5, 11, 5)) && !found.contains(1, VoxelPos::new(7, 13, 7))
+    );
     let f = &pieces[0];
     assert_eq!(
         (f.min, f.max),
@@ -83,13 +86,13 @@ fn known_islands_are_found_with_their_sizes() {
     // Ties by size come lowest first: D (y 10) before C (y 13).
     assert_eq!(pieces[3].min, VoxelPos::new(20, 10, 20));
     assert_eq!(pieces[4].min, VoxelPos::new(3, 13, 3));
-    for p in &pieces {
-        assert_eq!(voxels_of(p).len() as u64, p.voxels);
+    for (i, p) in pieces.iter().enumerate() {
+        assert_eq!(voxels_of(&found, i).len() as u64, p.voxels);
     }
     // With the bottom layer somewhere without matter, everything floats, the ground too.
     let all = find(&islands(), -5);
     assert_eq!(all.len(), 7);
-    assert_eq!(all[0].voxels, 64 * 64 * 3 + 6 + 9);
+    assert_eq!(all.pieces()[0].voxels, 64 * 64 * 3 + 6 + 9);
 }
 
 /// A plain flood fill over a dense box: the reference the search must agree with.
@@ -172,7 +175,8 @@ fn random_worlds_agree_with_a_flood_fill() {
             }
         });
         let bottom = lo[1] + 3;
-        let mut got: Vec<Vec<[i32; 3]>> = find(&grid, bottom).iter().map(voxels_of).collect();
+        let found = find(&grid, bottom);
+        let mut got: Vec<Vec<[i32; 3]>> = (0..found.len()).map(|i| voxels_of(&found, i)).collect();
         got.sort();
         let want = reference(&grid, &table, b, bottom);
         assert_eq!(got.len(), want.len(), "seed {seed}: piece count");
@@ -185,8 +189,9 @@ fn deleting_is_one_undo_step_and_touches_nothing_else() {
     let mut grid = islands();
     let before = grid.clone();
     let mut history = History::default();
-    let pieces = find(&grid, 0);
-    let changed = delete_pieces(&mut grid, &mut history, &pieces).expect("changed");
+    let found = find(&grid, 0);
+    let all_chosen = vec![true; found.len()];
+    let changed = delete_pieces(&mut grid, &mut history, &found, &all_chosen).expect("changed");
     assert!(find(&grid, 0).is_empty());
     assert_eq!(history.undo_len(), 1);
     assert_eq!(history.undo_names().next(), Some(DELETE_STEP_NAME));
@@ -199,7 +204,7 @@ fn deleting_is_one_undo_step_and_touches_nothing_else() {
         .enumerate()
     {
         let q = VoxelPos::new((p % 64) as i32, ((p / 64) % 64) as i32, (p / 4096) as i32);
-        if pieces.iter().any(|piece| piece.contains(q)) {
+        if (0..found.len()).any(|i| found.contains(i, q)) {
             assert!(a.is_air(), "{q:?}");
             assert!(changed.contains(q));
         } else {
@@ -207,10 +212,10 @@ fn deleting_is_one_undo_step_and_touches_nothing_else() {
         }
     }
     history.undo(&mut grid).expect("undo");
-    assert_eq!(find(&grid, 0), pieces);
+    assert_eq!(find(&grid, 0).pieces(), found.pieces());
     assert_eq!(grid.read_box_vec(all), before.read_box_vec(all));
     // Nothing to delete: no step.
-    assert!(delete_pieces(&mut grid, &mut history, &[]).is_none());
+    assert!(delete_pieces(&mut grid, &mut history, &found, &[]).is_none());
     assert_eq!(history.undo_len(), 0);
 }
 
@@ -227,4 +232,44 @@ fn the_search_can_be_cancelled_and_reports_progress() {
         Err(Error::Cancelled)
     ));
     assert!(find(&Grid::new(), 0).is_empty());
+}
+
+#[test]
+fn only_the_chosen_pieces_are_deleted_one_record_per_chunk() {
+    let mut grid = islands();
+    let found = find(&grid, 0);
+    // Keep the big L and the cube; delete the rest.
+    let chosen: Vec<bool> = (0..found.len()).map(|i| i >= 2).collect();
+    let boxes = found.boxes(&chosen);
+    assert!(!boxes.is_empty() && boxes.len() <= 4, "{boxes:?}");
+    let mut history = History::default();
+    delete_pieces(&mut grid, &mut history, &found, &chosen).expect("changed");
+    let after = find(&grid, 0);
+    assert_eq!(after.pieces(), &found.pieces()[..2]);
+    history.undo(&mut grid).expect("undo");
+    assert_eq!(find(&grid, 0).pieces(), found.pieces());
+}
+
+/// A world of thousands of one-voxel pieces: each costs a summary, and deleting all of them
+/// records one box per chunk.
+#[test]
+fn many_tiny_pieces_are_cheap_to_find_and_delete() {
+    let mut grid = Grid::new();
+    let b = cuboid([0, 0, 0], [64, 32, 64]);
+    grid.modify_box(b, |p, _| {
+        if p.y > 0 && (p.x + p.y + p.z) % 2 == 0 {
+            Voxel::filled(ROCK)
+        } else {
+            Voxel::AIR
+        }
+    });
+    let found = find(&grid, 0);
+    assert_eq!(found.len(), 64 * 31 * 64 / 2);
+    assert!(found.pieces().iter().all(|p| p.voxels == 1));
+    let chosen = vec![true; found.len()];
+    assert_eq!(found.boxes(&chosen).len(), 4, "one record per chunk");
+    let mut history = History::default();
+    delete_pieces(&mut grid, &mut history, &found, &chosen).expect("changed");
+    assert!(find(&grid, 0).is_empty());
+    assert_eq!(grid.stats().nonair_voxels, 0);
 }

@@ -12,7 +12,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use eframe::egui;
-use strata_engine::floating::{find_floating, FloatingPiece};
+use strata_engine::floating::{find_floating, Floating, FloatingPiece};
 use strata_engine::progress::Progress;
 
 use super::NAME;
@@ -21,11 +21,11 @@ use crate::document::Document;
 use crate::jobs::{Job, JobKind, JobOutput};
 use crate::AppResult;
 
-/// Most pieces listed in the panel (all are highlighted and can be deleted).
+/// Most pieces listed in the panel and drawn as boxes (all can be deleted).
 const LISTED: usize = 200;
 
 /// What the search job hands back.
-pub struct Found(pub Vec<FloatingPiece>);
+pub struct Found(pub Floating);
 
 /// The Cleanup section's state.
 #[derive(Default)]
@@ -33,15 +33,21 @@ pub struct Cleanup {
     running: Option<Arc<Progress>>,
     /// An edit landed while the search ran: its result is out of date.
     edited_while_running: bool,
-    /// The pieces found, each with "delete" (true) or "keep".
-    pieces: Vec<(FloatingPiece, bool)>,
+    /// What the search found.
+    found: Arc<Floating>,
+    /// Per piece: "delete" (true) or "keep".
+    marks: Vec<bool>,
     report: Option<String>,
 }
 
 impl Cleanup {
-    /// The pieces found, each with whether it is marked for deletion.
-    pub fn pieces(&self) -> &[(FloatingPiece, bool)] {
-        &self.pieces
+    /// The pieces found (the largest [`LISTED`]), each with whether it is marked for deletion.
+    pub fn pieces(&self) -> impl Iterator<Item = (&FloatingPiece, bool)> + '_ {
+        self.found
+            .pieces()
+            .iter()
+            .zip(self.marks.iter().copied())
+            .take(LISTED)
     }
 
     /// True while the search runs.
@@ -63,7 +69,7 @@ impl Cleanup {
         .owned_by(NAME);
         self.running = Some(job.progress());
         self.edited_while_running = false;
-        self.pieces.clear();
+        self.clear_found();
         self.report = None;
         out.push(Action::Start(job));
     }
@@ -72,10 +78,15 @@ impl Cleanup {
     pub fn on_edit(&mut self) {
         if self.running.is_some() {
             self.edited_while_running = true;
-        } else if !self.pieces.is_empty() {
-            self.pieces.clear();
+        } else if !self.found.is_empty() {
+            self.clear_found();
             self.report = Some("The terrain changed: search again".into());
         }
+    }
+
+    fn clear_found(&mut self) {
+        self.found = Arc::default();
+        self.marks.clear();
     }
 
     /// The search finished: its pieces (all marked for deletion), or why it stopped.
@@ -97,12 +108,12 @@ impl Cleanup {
             self.report = Some("The terrain changed during the search: search again".into());
             return;
         }
-        let voxels: u64 = found.iter().map(|p| p.voxels).sum();
         self.report = Some(match found.len() {
             0 => "No floating terrain".into(),
-            n => format!("{n} floating pieces, {voxels} voxels"),
+            n => format!("{n} floating pieces, {} voxels", found.voxels()),
         });
-        self.pieces = found.into_iter().map(|p| (p, true)).collect();
+        self.marks = vec![true; found.len()];
+        self.found = Arc::new(found);
     }
 
     /// The document closed or changed.
@@ -138,22 +149,23 @@ impl Cleanup {
         if let Some(r) = &self.report {
             ui.weak(r);
         }
-        if self.pieces.is_empty() {
+        if self.found.is_empty() {
             return;
         }
         ui.horizontal(|ui| {
             if ui.small_button("Mark All").clicked() {
-                self.pieces.iter_mut().for_each(|p| p.1 = true);
+                self.marks.fill(true);
             }
             if ui.small_button("Keep All").clicked() {
-                self.pieces.iter_mut().for_each(|p| p.1 = false);
+                self.marks.fill(false);
             }
         });
         egui::ScrollArea::vertical()
             .id_salt("floating-pieces")
             .max_height(160.0)
             .show(ui, |ui| {
-                for (i, (p, delete)) in self.pieces.iter_mut().enumerate().take(LISTED) {
+                let pieces = self.found.pieces().iter().zip(self.marks.iter_mut());
+                for (i, (p, delete)) in pieces.enumerate().take(LISTED) {
                     let text = format!(
                         "Piece {}: {} voxels at {}, {}, {}",
                         i + 1,
@@ -166,13 +178,13 @@ impl Cleanup {
                         .on_hover_text("Ticked: deleted by Delete Marked; unticked: kept");
                 }
             });
-        if self.pieces.len() > LISTED {
+        if self.found.len() > LISTED {
             ui.weak(format!(
-                "{} more pieces not listed (marked as above)",
-                self.pieces.len() - LISTED
+                "{} more pieces not listed or drawn (marked as above)",
+                self.found.len() - LISTED
             ));
         }
-        let marked = self.pieces.iter().filter(|p| p.1).count();
+        let marked = self.marks.iter().filter(|&&m| m).count();
         if ui
             .add_enabled(
                 !busy && marked > 0,
@@ -181,8 +193,10 @@ impl Cleanup {
             .on_hover_text("Turn the marked pieces to air as one undo step")
             .clicked()
         {
-            let chosen = self.pieces.iter().filter(|p| p.1).map(|p| p.0.clone());
-            out.push(Action::DeleteFloating(chosen.collect()));
+            out.push(Action::DeleteFloating(
+                self.found.clone(),
+                self.marks.clone(),
+            ));
         }
     }
 }

@@ -424,7 +424,7 @@ impl Panel for PhysicsPanel {
             draw::contacts(self.play.contacts(), out);
         }
         if view.doc.is_some() {
-            draw::pieces(self.cleanup.pieces().iter().map(|(p, d)| (p, *d)), out);
+            draw::pieces(self.cleanup.pieces(), out);
         }
     }
 
