@@ -484,3 +484,61 @@ fn millions_of_floating_pieces_fit_in_bounded_memory() {
     assert_eq!(info["nonair_voxels"], 0);
     assert_eq!(info["history_steps"], 1);
 }
+
+/// A mesh export of a box as large as coordinates allow walks the stored chunks, not the box: it
+/// ends at once with the same mesh as the whole world.
+#[test]
+fn mesh_export_of_a_huge_box_walks_stored_chunks() {
+    let dir = temp_dir("hugebox");
+    let w = new_world(&dir, "w", "hills", "64,48,64", 3);
+    let huge = "--box=-1073741824,-1073741824,-1073741824,1073741824,1073741824,1073741824";
+    for ext in ["obj", "glb"] {
+        let whole = dir.join(format!("whole.{ext}"));
+        let boxed = dir.join(format!("boxed.{ext}"));
+        let a = ok(&["export", s(&w), s(&whole)]);
+        let started = std::time::Instant::now();
+        let b = ok(&["export", s(&w), s(&boxed), huge]);
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{ext} took {:?}",
+            started.elapsed()
+        );
+        let summary = |o: &std::process::Output| {
+            let e = String::from_utf8_lossy(&o.stderr).into_owned();
+            e.split_once(": ").map(|(_, r)| r.to_owned()).unwrap_or(e)
+        };
+        assert_eq!(summary(&a), summary(&b), "{ext}");
+    }
+}
+
+/// A fill of the largest world is refused with its estimate before anything is read or written; a
+/// delete of it changes only what is stored, a chunk at a time, and ends at once.
+#[test]
+fn fills_and_deletes_of_the_largest_world_are_estimated_or_cheap() {
+    use strata_engine::format::project::{Project, ProjectHeader};
+    use strata_engine::storage::Grid;
+    use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
+    let dir = temp_dir("largest");
+    let bounds = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(16384, 4096, 16384));
+    let mut grid = Grid::new();
+    grid.fill_box(
+        VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(256, 64, 256)),
+        Voxel::filled(7),
+    );
+    let w = dir.join("huge.strata");
+    Project::new(ProjectHeader::new("huge", bounds), grid)
+        .save(&w)
+        .expect("save");
+    let before = std::fs::read(&w).expect("read");
+    let whole = "0,0,0,16384,4096,16384";
+    let started = std::time::Instant::now();
+    let e = fails(&["fill", s(&w), "--box", whole, "--material", "Rock"]);
+    assert!(
+        e.contains("33554432 chunks") && e.contains("at most"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&w).expect("read"), before, "nothing written");
+    let out = ok(&["delete", s(&w), "--box", whole]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("changed 0,0,0,256,64,256"));
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}

@@ -8,7 +8,7 @@ use strata_engine::region::Fill;
 use strata_engine::voxel::{MaterialTable, Voxel, AIR};
 
 use super::args::parse_box;
-use super::project_edit::{clip_to_world, open_for_edit, region_edit, save};
+use super::project_edit::{check_edit_size, clip_to_world, open_for_edit, region_edit, save};
 use crate::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
@@ -51,6 +51,7 @@ impl FillArgs {
         } else {
             Fill::new(voxel)
         };
+        check_edit_size(&doc, b, !voxel.is_air())?;
         let changed = region_edit(&mut doc, "Fill", &RegionOp::Fill { b, fill })?;
         save(&doc, &self.file, self.out.as_deref(), changed)
     }

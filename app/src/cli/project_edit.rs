@@ -131,6 +131,50 @@ pub fn clip_to_world(b: VoxelBox, bounds: VoxelBox, file: &Path) -> AppResult<Vo
     Ok(kept)
 }
 
+/// The most chunks one `fill` or `delete` may change (4 Mi chunks, 2³⁷ voxels: a 16384 × 512 ×
+/// 16384 slab). Each changed chunk costs about [`EDIT_BYTES_PER_CHUNK`] while the edit runs and is
+/// saved (its undo record, its new contents, its share of the encoded file).
+pub const MAX_EDIT_CHUNKS: u64 = 1 << 22;
+/// Peak memory per changed chunk of a whole-chunk fill or delete, measured (2048 × 512 × 2048 flat
+/// world filled and deleted whole: 66 and 80 MB for 65 536 chunks) and rounded up.
+pub const EDIT_BYTES_PER_CHUNK: u64 = 1536;
+
+/// Refuse a fill or delete of `b` that would change more chunks than [`MAX_EDIT_CHUNKS`], or need
+/// more memory than the machine has free, before anything is read or written. `adds_matter`: a
+/// fill (every chunk of the box may change), not a delete (only stored chunks can).
+///
+/// # Errors
+/// [`AppError::Usage`] with the estimate and what to do instead.
+pub fn check_edit_size(doc: &Document, b: VoxelBox, adds_matter: bool) -> AppResult<()> {
+    let chunks = if adds_matter {
+        let last = VoxelPos::new(b.max.x - 1, b.max.y - 1, b.max.z - 1).chunk();
+        let first = b.min.chunk();
+        [last.x - first.x, last.y - first.y, last.z - first.z]
+            .iter()
+            .map(|&d| u64::try_from(d).map_or(0, |d| d + 1))
+            .product()
+    } else {
+        doc.grid()
+            .chunks()
+            .filter(|(p, _)| !p.voxel_box().intersect(&b).is_empty())
+            .count() as u64
+    };
+    let bytes = chunks.saturating_mul(EDIT_BYTES_PER_CHUNK);
+    let free = super::new_estimate::available_bytes();
+    let too_big = chunks > MAX_EDIT_CHUNKS || free.is_some_and(|f| bytes > f);
+    if too_big {
+        let gib = |v: u64| v as f64 / f64::from(1u32 << 30);
+        return Err(AppError::Usage(format!(
+            "--box {} would change up to {chunks} chunks of 32³, about {:.1} GiB of memory{}; one \
+             edit may change at most {MAX_EDIT_CHUNKS} chunks: edit smaller boxes",
+            fmt_box(b),
+            gib(bytes),
+            free.map_or_else(String::new, |f| format!(" ({:.1} GiB free)", gib(f)))
+        )));
+    }
+    Ok(())
+}
+
 /// Run `op` on `doc` as one undo step called `name`, with a progress bar; returns the exact changed
 /// box (empty when nothing changed, and then no step is recorded).
 ///

@@ -5,7 +5,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::voxel::VoxelBox;
+use crate::history::History;
+use crate::voxel::{Voxel, VoxelBox};
 
 const ROCK: u8 = 7;
 const WATER: u8 = 1;

@@ -211,15 +211,23 @@ pub fn surface_owners(p: ChunkPos) -> [ChunkPos; 4] {
 }
 
 /// Chunks that can own surface: stored chunks and their −X, −Y and −Z neighbours (an empty chunk owns
-/// the edges into the chunk above it), or every chunk near `region`. Sorted Z, Y, X.
+/// the edges into the chunk above it), those near `region` when there is one. Sorted Z, Y, X. The
+/// work follows the stored chunks, never the box's volume, so a box of any size is cheap.
 fn chunks_to_mesh(grid: &Grid, lod: u32, region: Option<VoxelBox>) -> Vec<ChunkPos> {
     let set: FxHashSet<ChunkPos> = grid.chunks().flat_map(|(p, _)| surface_owners(p)).collect();
     let mut v: Vec<ChunkPos> = match region {
         None => set.into_iter().collect(),
         Some(r) => {
             let s = 1i32 << lod;
-            let grown = VoxelBox::new(VoxelPos::new(r.min.x - s, r.min.y - s, r.min.z - s), r.max);
-            grown.chunks().filter(|p| set.contains(p)).collect()
+            let min = VoxelPos::new(
+                r.min.x.saturating_sub(s),
+                r.min.y.saturating_sub(s),
+                r.min.z.saturating_sub(s),
+            );
+            let grown = VoxelBox::new(min, r.max);
+            set.into_iter()
+                .filter(|p| !p.voxel_box().intersect(&grown).is_empty())
+                .collect()
         }
     };
     v.sort_unstable_by_key(|p| (p.z, p.y, p.x));
