@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 
 use image::DynamicImage;
 use strata_engine::format::project::{Project, ProjectHeader};
-use strata_engine::gen::{colormap_materials, heightmap_grid, Heightmap, HeightmapSettings};
+use strata_engine::gen::{
+    colormap_materials, heightmap_chunk_counts, heightmap_grid, Heightmap, HeightmapSettings,
+};
 use strata_engine::progress::Progress;
 use strata_engine::voxel::{MaterialTable, VoxelBox, VoxelPos};
 
@@ -57,6 +59,14 @@ impl HeightmapImport {
     /// # Errors
     /// As for [`HeightmapImport::build`], and a radius out of range.
     pub fn build_smoothed(&self, smooth_radius: u32, progress: &Progress) -> AppResult<Project> {
+        self.load(smooth_radius)?.build(progress)
+    }
+
+    /// Read and check the images, ready to build with terrace smoothing over `smooth_radius`.
+    ///
+    /// # Errors
+    /// As for [`HeightmapImport::build`], without cancellation.
+    pub fn load(&self, smooth_radius: u32) -> AppResult<LoadedHeightmap> {
         let input = self.map.as_path();
         let height = self.height.unwrap_or(DEFAULT_HEIGHT);
         let map = heightmap_of(&read_png(input)?);
@@ -71,15 +81,79 @@ impl HeightmapImport {
             height,
             smooth_radius,
         };
-        let grid = heightmap_grid(&map, materials.as_deref(), &settings, &table, progress)
-            .map_err(|e| e.in_file(input))?;
-        let bounds = VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), [size[0], height, size[1]]);
+        Ok(LoadedHeightmap {
+            input: input.to_path_buf(),
+            map,
+            materials,
+            settings,
+            table,
+        })
+    }
+}
+
+/// A heightmap read and checked, not yet built.
+#[derive(Debug, Clone)]
+pub struct LoadedHeightmap {
+    input: PathBuf,
+    map: Heightmap,
+    materials: Option<Vec<u8>>,
+    settings: HeightmapSettings,
+    table: MaterialTable,
+}
+
+/// Bytes a chunk stored as one material costs (measured: a 2048 × 512 × 2048 world of uniform
+/// chunks, 366 B each with its hash-table slot).
+const UNIFORM_CHUNK_BYTES: u64 = 400;
+/// Bytes a chunk the surface crosses costs, rounded up from generated hills (12.7 kB a chunk on
+/// average over a 1024 × 256 × 1024 world).
+const SURFACE_CHUNK_BYTES: u64 = 16 * 1024;
+/// Memory of the save on top of the grid (the encoded file is built in memory).
+const SAVE_OVERHEAD: f64 = 0.5;
+
+impl LoadedHeightmap {
+    /// The world's size in voxels.
+    pub fn size(&self) -> [u32; 3] {
+        let [x, z] = self.settings.size;
+        [x, self.settings.height, z]
+    }
+
+    /// Peak memory the build and save will need, bytes, and the chunks it will store, estimated
+    /// from the map's heights before any voxel is made.
+    ///
+    /// # Errors
+    /// Sizes out of range.
+    pub fn estimate(&self) -> AppResult<(u64, u64)> {
+        let [uniform, surface] = heightmap_chunk_counts(&self.map, &self.settings)
+            .map_err(|e| e.in_file(&self.input))?;
+        let grid = uniform * UNIFORM_CHUNK_BYTES + surface * SURFACE_CHUNK_BYTES;
+        let bytes =
+            (grid as f64 * (1.0 + SAVE_OVERHEAD)) as u64 + self.map.samples.len() as u64 * 6;
+        Ok((bytes, uniform + surface))
+    }
+
+    /// Build the project.
+    ///
+    /// # Errors
+    /// Sizes out of range, cancellation.
+    pub fn build(&self, progress: &Progress) -> AppResult<Project> {
+        let input = self.input.as_path();
+        let settings = self.settings;
+        let grid = heightmap_grid(
+            &self.map,
+            self.materials.as_deref(),
+            &settings,
+            &self.table,
+            progress,
+        )
+        .map_err(|e| e.in_file(input))?;
+        let [x, y, z] = self.size();
+        let bounds = VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), [x, y, z]);
         let name = input.file_stem().map_or_else(
             || "heightmap".to_owned(),
             |s| s.to_string_lossy().into_owned(),
         );
         let mut header = ProjectHeader::new(name, bounds);
-        header.materials = table;
+        header.materials = self.table.clone();
         Ok(Project::new(header, grid))
     }
 }

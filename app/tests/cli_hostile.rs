@@ -542,3 +542,42 @@ fn fills_and_deletes_of_the_largest_world_are_estimated_or_cheap() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("changed 0,0,0,256,64,256"));
     assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
 }
+
+/// A heightmap import whose world would not fit in memory is refused with its estimate before
+/// anything is built (as `strata new` refuses), under the process's address-space limit too.
+#[cfg(unix)]
+#[test]
+fn heightmap_imports_are_estimated_and_refused_when_too_large() {
+    let dir = temp_dir("hm-estimate");
+    let png = dir.join("one.png");
+    image::ImageBuffer::<image::Luma<u16>, Vec<u16>>::from_pixel(1, 1, image::Luma([65535]))
+        .save(&png)
+        .expect("png");
+    let out = dir.join("huge.strata");
+    let started = std::time::Instant::now();
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 8000000; exec \"$0\" import \"$1\" \"$2\" --format heightmap --size 16384,16384 --height 4096")
+        .arg(env!("CARGO_BIN_EXE_strata"))
+        .arg(&png)
+        .arg(&out)
+        .output()
+        .expect("sh");
+    let e = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "{e}");
+    assert!(e.contains("GiB of memory") && e.contains("chunks"), "{e}");
+    assert!(!out.exists(), "nothing written");
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    // A small one still imports.
+    ok(&[
+        "import",
+        s(&png),
+        s(&out),
+        "--format",
+        "heightmap",
+        "--size",
+        "64,64",
+        "--height",
+        "32",
+    ]);
+}

@@ -48,8 +48,8 @@ mod world;
 
 pub use biome::{Biome, BiomeSettings, DEFAULT_BIOME_SIZE, MAX_BIOME_SIZE, MIN_BIOME_SIZE};
 pub use heightmap::{
-    colormap_materials, heightmap_grid, nearest_material, Heightmap, HeightmapSettings,
-    MAX_SMOOTHING_RADIUS,
+    colormap_materials, heightmap_chunk_counts, heightmap_grid, nearest_material, Heightmap,
+    HeightmapSettings, MAX_SMOOTHING_RADIUS,
 };
 pub use preset::{
     GeneratorSettings, Preset, WorldSettings, MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE,
