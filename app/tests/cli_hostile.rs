@@ -581,3 +581,75 @@ fn heightmap_imports_are_estimated_and_refused_when_too_large() {
         "32",
     ]);
 }
+
+/// A world far from the origin (at 2^30 − 64) exports the same mesh as at the origin: positions
+/// are written relative to a nearby corner and the offset stated (OBJ comment, glTF translation),
+/// instead of collapsing onto the coarse `f32` grid out there.
+#[test]
+fn meshes_far_from_the_origin_keep_their_detail() {
+    let dir = temp_dir("far");
+    let w = new_world(&dir, "w", "hills", "64,48,64", 4);
+    let raw = dir.join("w.raw");
+    ok(&[
+        "export",
+        s(&w),
+        s(&raw),
+        "--format",
+        "raw",
+        "--box",
+        "0,0,0,64,48,64",
+    ]);
+    let far_at = 1_073_741_760i64;
+    let far = dir.join("far.strata");
+    let origin = format!("{far_at},0,{far_at}");
+    ok(&[
+        "import",
+        s(&raw),
+        s(&far),
+        "--format",
+        "raw",
+        "--size",
+        "64,48,64",
+        "--origin",
+        &origin,
+    ]);
+    let read_obj = |p: &Path| -> (Vec<[f64; 3]>, [i64; 3]) {
+        let text = std::fs::read_to_string(p).expect("obj");
+        let mut offset = [0i64; 3];
+        let mut v = Vec::new();
+        for line in text.lines() {
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            if line.starts_with("# origin") {
+                offset = [2, 3, 4].map(|i| parts[i].trim_end_matches(':').parse().expect("int"));
+            } else if parts.first() == Some(&"v") {
+                v.push([1, 2, 3].map(|i| parts[i].parse::<f64>().expect("number")));
+            }
+        }
+        (v, offset)
+    };
+    let (near_obj, far_obj) = (dir.join("near.obj"), dir.join("far.obj"));
+    ok(&["export", s(&w), s(&near_obj)]);
+    ok(&["export", s(&far), s(&far_obj)]);
+    let (a, oa) = read_obj(&near_obj);
+    let (b, ob) = read_obj(&far_obj);
+    assert_eq!(oa, [0, 0, 0]);
+    assert!(ob[0] > 1 << 29, "{ob:?}");
+    assert_eq!(a.len(), b.len());
+    assert!(a.len() > 1000);
+    for (p, q) in a.iter().zip(&b) {
+        for k in 0..3 {
+            let shift = if k == 1 { 0 } else { far_at };
+            let world = q[k] + ob[k] as f64 - shift as f64;
+            assert!((world - p[k]).abs() < 1e-3, "{p:?} against {q:?} + {ob:?}");
+        }
+    }
+    // glTF: the offset is the node's translation.
+    let glb = dir.join("far.glb");
+    ok(&["export", s(&far), s(&glb)]);
+    let bytes = std::fs::read(&glb).expect("glb");
+    let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).expect("json");
+    let t = &doc["nodes"][0]["translation"];
+    assert_eq!(t[0].as_f64(), Some(ob[0] as f64), "{t}");
+    assert_eq!(t[2].as_f64(), Some(ob[2] as f64), "{t}");
+}

@@ -23,8 +23,8 @@ use rustc_hash::FxHashSet;
 
 use super::buffer::MeshBuffer;
 use super::input::{gather_chunk, is_trivial, MeshInput, BORDER, MAX_LOD};
+use super::mesh;
 use super::weld::Welded;
-use super::{mesh, mesh_chunk_with};
 use crate::light::LightMap;
 use crate::progress::Progress;
 use crate::storage::Grid;
@@ -160,6 +160,8 @@ pub(crate) fn mesh_world(
     let chunks = chunks_to_mesh(grid, lod, region);
     progress.start(chunks.len() as u64);
     let mut welded = Welded::new(table);
+    welded.origin = export_origin(&chunks);
+    let origin = welded.origin;
     let mut bufs: Vec<MeshBuffer> = Vec::new();
     bufs.resize_with(BATCH.min(chunks.len()), MeshBuffer::new);
     for batch in chunks.chunks(BATCH) {
@@ -167,13 +169,11 @@ pub(crate) fn mesh_world(
         bufs[..batch.len()]
             .par_iter_mut()
             .zip(batch.par_iter())
-            .try_for_each_init(Vec::new, |scratch, (buf, &pos)| match region {
-                Some(r) if !r.contains_box(&MeshInput::padded_box(pos.voxel_box())) => {
-                    mesh_clipped(grid, pos, lod, table, r, scratch, buf);
-                    Ok(())
-                }
-                _ => mesh_chunk_with(grid, pos, lod, table, buf, false),
-            })?;
+            .for_each_init(Vec::new, |scratch, (buf, &pos)| {
+                let clip =
+                    region.filter(|r| !r.contains_box(&MeshInput::padded_box(pos.voxel_box())));
+                mesh_for_export(grid, pos, lod, table, clip, origin, scratch, buf);
+            });
         for buf in &bufs[..batch.len()] {
             let marks = Marks {
                 vertices: welded.positions.len(),
@@ -193,8 +193,9 @@ pub(crate) fn mesh_world(
 
 /// Multiply the colours of vertices `from..` by the light sampled at their positions.
 fn light_vertices(w: &mut Welded, from: usize, light: &LightMap) {
+    let origin = w.origin;
     for (c, p) in w.colors[from..].iter_mut().zip(&w.positions[from..]) {
-        if let Some(l) = light.sample(*p) {
+        if let Some(l) = light.sample_from(origin, *p) {
             for a in 0..3 {
                 c[a] = (c[a] * l[a]).clamp(0.0, 1.0);
             }
@@ -234,38 +235,71 @@ fn chunks_to_mesh(grid: &Grid, lod: u32, region: Option<VoxelBox>) -> Vec<ChunkP
     v
 }
 
-/// Mesh chunk `pos` with every sample outside `region` read as Air.
-fn mesh_clipped(
+/// Farthest a chunk may lie from the world origin (in voxels) for an export in world coordinates:
+/// `f32` positions keep 1/128 voxel of detail up to 2¹⁶.
+const WORLD_COORDINATE_REACH: i64 = 1 << 16;
+
+/// The position an export's vertices are relative to: the world origin when every chunk lies within
+/// [`WORLD_COORDINATE_REACH`] of it, else the lowest corner of the chunks (the mesh is written
+/// relative to it and the offset stated: a glTF node translation, an OBJ comment).
+fn export_origin(chunks: &[ChunkPos]) -> VoxelPos {
+    let far = |c: &ChunkPos| {
+        let m = c.min_voxel();
+        [m.x, m.y, m.z]
+            .iter()
+            .any(|&v| i64::from(v).abs() + 32 > WORLD_COORDINATE_REACH)
+    };
+    if !chunks.iter().any(far) {
+        return VoxelPos::new(0, 0, 0);
+    }
+    let mins = chunks.iter().map(|c| c.min_voxel());
+    let min = |f: fn(&VoxelPos) -> i32| mins.clone().map(|m| f(&m)).min().unwrap_or(0);
+    VoxelPos::new(min(|m| m.x), min(|m| m.y), min(|m| m.z))
+}
+
+/// Mesh chunk `pos` for export, without skirts: every sample outside `clip` (when given) read as
+/// Air, and positions relative to `origin`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one chunk's inputs and the caller's scratch"
+)]
+fn mesh_for_export(
     grid: &Grid,
     pos: ChunkPos,
     lod: u32,
     table: &MaterialTable,
-    region: VoxelBox,
+    clip: Option<VoxelBox>,
+    origin: VoxelPos,
     scratch: &mut Vec<Voxel>,
     buf: &mut MeshBuffer,
 ) {
     buf.clear();
-    if is_trivial(grid, pos, table) && grid.chunk(pos).is_none_or(|c| c.is_air()) {
+    if is_trivial(grid, pos, table)
+        && (clip.is_none() || grid.chunk(pos).is_none_or(|c| c.is_air()))
+    {
         return;
     }
     let size = gather_chunk(grid, pos, lod, scratch);
     let s = 1i32 << lod;
     let min = pos.min_voxel();
     let b = BORDER as i32 * s;
-    let origin = VoxelPos::new(min.x - b, min.y - b, min.z - b);
-    let mut k = 0;
-    for z in 0..size[2] as i32 {
-        for y in 0..size[1] as i32 {
-            for x in 0..size[0] as i32 {
-                let p = VoxelPos::new(origin.x + x * s, origin.y + y * s, origin.z + z * s);
-                if !region.contains(p) {
-                    scratch[k] = Voxel::AIR;
+    let first = VoxelPos::new(min.x - b, min.y - b, min.z - b);
+    if let Some(region) = clip {
+        let mut k = 0;
+        for z in 0..size[2] as i32 {
+            for y in 0..size[1] as i32 {
+                for x in 0..size[0] as i32 {
+                    let p = VoxelPos::new(first.x + x * s, first.y + y * s, first.z + z * s);
+                    if !region.contains(p) {
+                        scratch[k] = Voxel::AIR;
+                    }
+                    k += 1;
                 }
-                k += 1;
             }
         }
     }
-    mesh(&MeshInput::with_lod(scratch, size, origin, lod), table, buf);
+    let local = VoxelPos::new(first.x - origin.x, first.y - origin.y, first.z - origin.z);
+    mesh(&MeshInput::with_lod(scratch, size, local, lod), table, buf);
 }
 
 /// True when `inner` lies inside `outer` (used to skip clipping for chunks well inside the region).

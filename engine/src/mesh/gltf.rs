@@ -109,7 +109,12 @@ pub(crate) fn glb_bytes(w: &Welded, table: &MaterialTable) -> Result<Vec<u8>> {
     });
     if !primitives.is_empty() {
         doc["scenes"] = json!([{"nodes": [0]}]);
-        doc["nodes"] = json!([{"name": "terrain", "mesh": 0}]);
+        let mut node = json!({"name": "terrain", "mesh": 0});
+        let o = w.origin;
+        if (o.x, o.y, o.z) != (0, 0, 0) {
+            node["translation"] = json!([f64::from(o.x), f64::from(o.y), f64::from(o.z)]);
+        }
+        doc["nodes"] = json!([node]);
         doc["meshes"] = json!([{"name": "terrain", "primitives": primitives}]);
         doc["buffers"] = json!([{"byteLength": bin.bytes.len()}]);
         doc["bufferViews"] = Value::Array(bin.views);

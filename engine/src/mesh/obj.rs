@@ -98,6 +98,14 @@ impl ObjWriter {
 
     fn write_tail(&mut self, w: &Welded, from: Marks) -> std::io::Result<()> {
         let f = &mut self.file;
+        let o = w.origin;
+        if from.vertices == 0 && w.positions.len() > from.vertices && (o.x, o.y, o.z) != (0, 0, 0) {
+            writeln!(
+                f,
+                "# origin {} {} {}: vertex positions are relative to this world position (voxels)",
+                o.x, o.y, o.z
+            )?;
+        }
         for i in from.vertices..w.positions.len() {
             let [x, y, z] = w.positions[i];
             let c = w.colors[i].map(|l| f32::from(linear_to_srgb(l)) / 255.0);

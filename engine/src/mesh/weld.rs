@@ -8,12 +8,15 @@
 use rustc_hash::FxHashMap;
 
 use super::buffer::MeshBuffer;
-use crate::voxel::{linear_palette, MaterialTable};
+use crate::voxel::{linear_palette, MaterialTable, VoxelPos};
 
 /// The growing welded mesh.
 #[derive(Debug, Default)]
 pub(crate) struct Welded {
-    /// Positions, world units.
+    /// The world voxel position the positions are relative to (zero near the origin; the export's
+    /// lowest chunk corner far from it, where `f32` world coordinates would lose the surface's detail).
+    pub origin: VoxelPos,
+    /// Positions, world units relative to `origin`.
     pub positions: Vec<[f32; 3]>,
     /// Unit normals.
     pub normals: Vec<[f32; 3]>,
