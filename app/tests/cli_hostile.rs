@@ -653,3 +653,26 @@ fn meshes_far_from_the_origin_keep_their_detail() {
     assert_eq!(t[0].as_f64(), Some(ob[0] as f64), "{t}");
     assert_eq!(t[2].as_f64(), Some(ob[2] as f64), "{t}");
 }
+
+/// A save past the process's file-size limit (`ulimit -f`) fails with a sentence naming the limit,
+/// exit status 1 (not a signal), the previous file intact and no temporary left.
+#[cfg(unix)]
+#[test]
+fn the_file_size_limit_is_an_error_not_a_signal() {
+    let dir = temp_dir("fsize");
+    let w = new_world(&dir, "w", "hills", "128,64,128", 2);
+    let before = std::fs::read(&w).expect("read");
+    let names = names_in(&dir);
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 40; exec \"$0\" fill \"$1\" --box 0,0,0,100,40,100 --material Brick")
+        .arg(env!("CARGO_BIN_EXE_strata"))
+        .arg(&w)
+        .output()
+        .expect("sh");
+    let e = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{e}");
+    assert!(e.contains("file-size limit"), "{e}");
+    assert_eq!(std::fs::read(&w).expect("read"), before);
+    assert_eq!(names_in(&dir), names);
+}

@@ -58,4 +58,4 @@ pub mod tools;
 pub mod vec3;
 pub mod voxel;
 
-pub use error::{Error, Result};
+pub use error::{explain_io, Error, Result};

@@ -258,8 +258,12 @@ mod tests {
             ..LightSettings::default()
         };
         // README: `1 + steps × step length` at most 1024.
-        at(1023, 1.0).validate().expect("1 + 1023 × 1 = 1024 is allowed");
-        at(2046, 0.5).validate().expect("1 + 2046 × 0.5 = 1024 is allowed");
+        at(1023, 1.0)
+            .validate()
+            .expect("1 + 1023 × 1 = 1024 is allowed");
+        at(2046, 0.5)
+            .validate()
+            .expect("1 + 2046 × 0.5 = 1024 is allowed");
         assert!(at(1024, 1.0).validate().is_err());
         assert!(at(4092, 0.25).validate().is_ok());
         assert!(at(4096, 0.25).validate().is_err());
