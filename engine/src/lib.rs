@@ -25,6 +25,8 @@
 //! - [`enhance`]: voxel detail enhancement (recursive subdivision, direct resampling), surface only
 //!   and incremental, with raw / MagicaVoxel / mesh export.
 //! - [`light`]: the snowflake lighting bake (packed solidity, random walks, baked light).
+//! - [`materials`]: the project's own material table: edits (add, recolour, remove with the voxels
+//!   remapped...) and palettes, each one undo step.
 //! - [`region`]: region tools: copy, cut, paste, move, fill, delete, turn, mirror, resize, stamps
 //!   (over storage, history, format and the mesher).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
@@ -47,6 +49,7 @@ pub mod format;
 pub mod gen;
 pub mod history;
 pub mod light;
+pub mod materials;
 pub mod mesh;
 pub mod physics;
 pub mod progress;

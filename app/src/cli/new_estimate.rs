@@ -87,9 +87,9 @@ pub fn available_bytes() -> Option<u64> {
     let system = field(&meminfo, "MemAvailable:")? * 1024;
     let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let address_space = field(&limits, "Max address space").and_then(|limit| {
+    let address_space = field(&limits, "Max address space").map(|limit| {
         let mapped = field(&status, "VmSize:").unwrap_or(0) * 1024;
-        Some(limit.saturating_sub(mapped))
+        limit.saturating_sub(mapped)
     });
     Some(address_space.map_or(system, |a| a.min(system)))
 }

@@ -497,24 +497,28 @@ mod tests {
         fs::create_dir_all(dir.join("sub")).expect("sub");
         let r = [input.as_path()];
         for bad in [&input, &hard, &soft, &dotted] {
-            let e = refuse_overwriting_inputs(&r, None, &[bad.clone()]).expect_err("refused");
+            let e = refuse_overwriting_inputs(&r, None, std::slice::from_ref(bad))
+                .expect_err("refused");
             assert!(e.to_string().contains("is the input file"), "{e}");
         }
         // An OBJ whose sidecar is the input.
         let mtl = dir.join("q.obj").with_extension("mtl");
         assert!(refuse_overwriting_inputs(&r, None, &[dir.join("q.obj"), mtl]).is_err());
         // The project edited in place may replace itself, but not another input.
-        assert!(refuse_overwriting_inputs(&r, Some(&input), &[input.clone()]).is_ok());
+        assert!(refuse_overwriting_inputs(&r, Some(&input), std::slice::from_ref(&input)).is_ok());
         let stamp = dir.join("stamp.strata");
         write_atomic(&stamp, b"stamp").expect("stamp");
         let both = [input.as_path(), stamp.as_path()];
-        assert!(refuse_overwriting_inputs(&both, Some(&input), &[stamp.clone()]).is_err());
+        assert!(
+            refuse_overwriting_inputs(&both, Some(&input), std::slice::from_ref(&stamp)).is_err()
+        );
         // A save's backup counts: writing w.strata over an existing one keeps w.strata.bak.
         let w = dir.join("w.strata");
         write_atomic(&w, b"old").expect("w");
         let bak = backup_path(&w);
         write_atomic(&bak, b"an input named like the backup").expect("bak");
-        let e = refuse_overwriting_inputs(&[bak.as_path()], None, &[w.clone()]).expect_err("bak");
+        let e = refuse_overwriting_inputs(&[bak.as_path()], None, std::slice::from_ref(&w))
+            .expect_err("bak");
         assert!(e.to_string().contains("the backup of"), "{e}");
         assert!(refuse_overwriting_inputs(&r, None, &[other]).is_ok());
         fs::remove_dir_all(&dir).expect("cleanup");

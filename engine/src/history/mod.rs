@@ -6,6 +6,12 @@
 //! [`History::begin_group`] / [`History::end_group`]. When the packed bytes exceed the budget
 //! (256 MiB by default) the oldest steps are dropped. The history is saved in project files (the
 //! `HIST` section), so undo survives closing and reopening a project.
+//!
+//! A step can also change project data that is not voxels (the material table):
+//! [`History::record_data`] keeps that data's bytes before and after. Undo and redo cannot apply
+//! those bytes themselves (they belong to the project, not the grid), so they queue them;
+//! the owner takes them with [`History::take_data`] right after, and applies each one
+//! (`Project::undo` and `Project::redo` do both).
 
 mod serial;
 
@@ -34,16 +40,65 @@ impl Snapshot {
     }
 }
 
-/// One undoable step: a name for the Edit menu and the boxes it touched, in order.
+/// What kind of project data a [`DataChange`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DataKind {
+    /// The material table (the header's RON of it).
+    Materials,
+}
+
+impl DataKind {
+    /// The byte the history's file form stores.
+    pub(crate) fn code(self) -> u8 {
+        match self {
+            DataKind::Materials => 1,
+        }
+    }
+
+    /// The kind of a stored byte.
+    pub(crate) fn from_code(c: u8) -> Option<Self> {
+        match c {
+            1 => Some(DataKind::Materials),
+            _ => None,
+        }
+    }
+}
+
+/// Project data a step changed, as its owner stores it, before and after the step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataChange {
+    /// What the bytes are.
+    pub kind: DataKind,
+    /// The data before the step.
+    pub before: Vec<u8>,
+    /// The data after the step.
+    pub after: Vec<u8>,
+}
+
+impl DataChange {
+    fn bytes(&self) -> usize {
+        self.before.len() + self.after.len()
+    }
+}
+
+/// One undoable step: a name for the Edit menu, the boxes it touched in order, and the project data
+/// it changed in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Step {
     name: String,
     boxes: Vec<Snapshot>,
+    data: Vec<DataChange>,
 }
 
 impl Step {
     fn bytes(&self) -> usize {
-        self.boxes.iter().map(Snapshot::bytes).sum::<usize>() + self.name.len()
+        self.boxes.iter().map(Snapshot::bytes).sum::<usize>()
+            + self.data.iter().map(DataChange::bytes).sum::<usize>()
+            + self.name.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.boxes.is_empty() && self.data.is_empty()
     }
 }
 
@@ -55,6 +110,8 @@ pub struct History {
     open: Option<Step>,
     budget_bytes: usize,
     used_bytes: usize,
+    /// Data the last undo or redo restored, for the owner to apply ([`History::take_data`]).
+    applied: Vec<(DataKind, Vec<u8>)>,
 }
 
 impl Default for History {
@@ -88,6 +145,7 @@ impl History {
             open: None,
             budget_bytes,
             used_bytes: 0,
+            applied: Vec::new(),
         }
     }
 
@@ -124,7 +182,7 @@ impl History {
 
     /// Number of undoable steps.
     pub fn undo_len(&self) -> usize {
-        self.undo.len() + usize::from(self.open.as_ref().is_some_and(|s| !s.boxes.is_empty()))
+        self.undo.len() + usize::from(self.open.as_ref().is_some_and(|s| !s.is_empty()))
     }
 
     /// Number of redoable steps.
@@ -140,13 +198,14 @@ impl History {
         self.open = Some(Step {
             name: name.to_owned(),
             boxes: Vec::new(),
+            data: Vec::new(),
         });
     }
 
     /// Close the open group (an empty group leaves no step).
     pub fn end_group(&mut self) {
         if let Some(step) = self.open.take() {
-            if !step.boxes.is_empty() {
+            if !step.is_empty() {
                 self.used_bytes += step.name.len();
                 self.undo.push_back(step);
                 self.enforce_budget();
@@ -164,11 +223,17 @@ impl History {
         let Some(step) = self.open.take() else {
             return Ok(());
         };
-        self.used_bytes -= step.boxes.iter().map(Snapshot::bytes).sum::<usize>();
+        self.used_bytes -= step.bytes() - step.name.len();
         let mut scratch = Vec::new();
         for snap in step.boxes.iter().rev() {
             restore(grid, snap.region, &snap.before, &mut scratch)?;
         }
+        self.applied = step
+            .data
+            .into_iter()
+            .rev()
+            .map(|d| (d.kind, d.before))
+            .collect();
         Ok(())
     }
 
@@ -193,10 +258,40 @@ impl History {
                 self.undo.push_back(Step {
                     name: name.to_owned(),
                     boxes: vec![snap],
+                    data: Vec::new(),
                 });
                 self.enforce_budget();
             }
         }
+    }
+
+    /// Keep a change of project data that is not voxels: its bytes before and after (the caller has
+    /// made the change). Inside a group it joins the group's step; otherwise it becomes a step
+    /// called `name`. Clears the redo stack. A change whose bytes are equal is not kept.
+    pub fn record_data(&mut self, change: DataChange, name: &str) {
+        if change.before == change.after {
+            return;
+        }
+        self.clear_redo();
+        self.used_bytes += change.bytes();
+        match &mut self.open {
+            Some(step) => step.data.push(change),
+            None => {
+                self.used_bytes += name.len();
+                self.undo.push_back(Step {
+                    name: name.to_owned(),
+                    boxes: Vec::new(),
+                    data: vec![change],
+                });
+                self.enforce_budget();
+            }
+        }
+    }
+
+    /// The project data the last undo, redo or discarded group restored, in the order to apply it:
+    /// each entry is the bytes its kind now holds. Empty when the step changed voxels only.
+    pub fn take_data(&mut self) -> Vec<(DataKind, Vec<u8>)> {
+        std::mem::take(&mut self.applied)
     }
 
     /// Record `region`, then run `edit` on the grid: the usual way to make an undoable change.
@@ -273,6 +368,13 @@ impl History {
             let ours = self.undo.pop_back();
             debug_assert_eq!(ours.map(|s| s.name), Some(step.name.clone()));
         }
+        // Undone newest first, and pushed on the copy's redo stack in that order: applying each
+        // step's old data in stack order leaves the oldest undone step's.
+        self.applied = copy
+            .redo
+            .iter()
+            .flat_map(|s| s.data.iter().rev().map(|d| (d.kind, d.before.clone())))
+            .collect();
         self.redo.extend(copy.redo);
         self.recount();
         self.enforce_budget();
@@ -286,6 +388,11 @@ impl History {
             let ours = self.redo.pop();
             debug_assert_eq!(ours.map(|s| s.name), Some(step.name.clone()));
         }
+        self.applied = copy
+            .undo
+            .iter()
+            .flat_map(|s| s.data.iter().map(|d| (d.kind, d.after.clone())))
+            .collect();
         self.undo.extend(copy.undo);
         self.recount();
         self.enforce_budget();
@@ -318,7 +425,7 @@ impl History {
         if redo {
             self.redo.iter().rev().take(count).map(volume).sum()
         } else {
-            let open = self.open.iter().filter(|s| !s.boxes.is_empty());
+            let open = self.open.iter().filter(|s| !s.is_empty());
             open.chain(self.undo.iter().rev())
                 .take(count)
                 .map(volume)
@@ -346,6 +453,12 @@ impl History {
             self.used_bytes -= snap.after.replace(after).map_or(0, |a| a.bytes.len());
             progress.advance(1);
         }
+        self.applied = step
+            .data
+            .iter()
+            .rev()
+            .map(|d| (d.kind, d.before.clone()))
+            .collect();
         let name = step.name.clone();
         self.redo.push(step);
         self.enforce_budget();
@@ -371,6 +484,11 @@ impl History {
             }
             progress.advance(1);
         }
+        self.applied = step
+            .data
+            .iter()
+            .map(|d| (d.kind, d.after.clone()))
+            .collect();
         let name = step.name.clone();
         self.undo.push_back(step);
         Ok(Some(name))

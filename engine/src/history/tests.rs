@@ -350,3 +350,131 @@ fn steps_undone_redone_and_recorded_on_copies_install_like_in_place() {
     ));
     assert!(history.copy_undo(99).is_none());
 }
+
+fn change(kind: DataKind, before: &str, after: &str) -> DataChange {
+    DataChange {
+        kind,
+        before: before.as_bytes().to_vec(),
+        after: after.as_bytes().to_vec(),
+    }
+}
+
+/// Data changes undo and redo with their step, alone or beside boxes, in order, and survive a save;
+/// histories without them keep the first byte form.
+#[test]
+fn data_changes_undo_redo_and_save_with_their_steps() {
+    let mut grid = Grid::new();
+    let mut h = History::default();
+    let b = VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), [4, 4, 4]);
+    h.record(&grid, b, "Fill");
+    grid.fill_box(b, Voxel::filled(3));
+    assert_eq!(h.to_bytes()[0], 1, "voxels only: version 1");
+    h.record_data(change(DataKind::Materials, "t0", "t1"), "Recolour Grass");
+    // A step with a remap: boxes and two data changes.
+    h.begin_group("Remove Mud");
+    h.record(&grid, b, "Remove Mud");
+    grid.fill_box(b, Voxel::filled(4));
+    h.record_data(change(DataKind::Materials, "t1", "t2"), "Remove Mud");
+    h.record_data(change(DataKind::Materials, "t2", "t3"), "Remove Mud");
+    h.end_group();
+    // Equal bytes are no change.
+    h.record_data(change(DataKind::Materials, "same", "same"), "Nothing");
+    assert_eq!(h.undo_len(), 3);
+    let bytes = h.to_bytes();
+    assert_eq!(bytes[0], 2, "a data change: version 2");
+    let mut back = History::from_bytes(&bytes, 0).expect("loads");
+    assert_eq!(back, h);
+    assert_eq!(back.to_bytes(), bytes);
+    for hist in [&mut h, &mut back] {
+        let mut g = grid.clone();
+        assert_eq!(
+            hist.undo(&mut g).expect("undo").as_deref(),
+            Some("Remove Mud")
+        );
+        assert_eq!(
+            hist.take_data(),
+            vec![
+                (DataKind::Materials, b"t2".to_vec()),
+                (DataKind::Materials, b"t1".to_vec())
+            ]
+        );
+        assert_eq!(g.get(VoxelPos::new(1, 1, 1)), Voxel::filled(3));
+        assert_eq!(
+            hist.undo(&mut g).expect("undo").as_deref(),
+            Some("Recolour Grass")
+        );
+        assert_eq!(
+            hist.take_data(),
+            vec![(DataKind::Materials, b"t0".to_vec())]
+        );
+        assert!(hist.take_data().is_empty(), "taken once");
+        assert_eq!(hist.undo(&mut g).expect("undo").as_deref(), Some("Fill"));
+        assert!(hist.take_data().is_empty());
+        hist.redo(&mut g).expect("redo");
+        assert!(hist.take_data().is_empty());
+        hist.redo(&mut g).expect("redo");
+        assert_eq!(
+            hist.take_data(),
+            vec![(DataKind::Materials, b"t1".to_vec())]
+        );
+        hist.redo(&mut g).expect("redo");
+        assert_eq!(
+            hist.take_data(),
+            vec![
+                (DataKind::Materials, b"t2".to_vec()),
+                (DataKind::Materials, b"t3".to_vec())
+            ]
+        );
+        assert_eq!(g, grid);
+    }
+    // Undone on a copy and installed: the data of the oldest undone step is what remains.
+    let mut copy = h.copy_undo(2).expect("two steps");
+    let mut g = grid.clone();
+    copy.undo(&mut g).expect("undo");
+    copy.undo(&mut g).expect("undo");
+    h.install_undone(copy);
+    let data = h.take_data();
+    assert_eq!(
+        data.last(),
+        Some(&(DataKind::Materials, b"t0".to_vec())),
+        "{data:?}"
+    );
+    let mut copy = h.copy_redo(2).expect("two steps");
+    copy.redo(&mut g).expect("redo");
+    copy.redo(&mut g).expect("redo");
+    h.install_redone(copy);
+    let data = h.take_data();
+    assert_eq!(
+        data.last(),
+        Some(&(DataKind::Materials, b"t3".to_vec())),
+        "{data:?}"
+    );
+}
+
+#[test]
+fn data_changes_are_checked_on_load() {
+    let mut h = History::default();
+    h.record_data(change(DataKind::Materials, "before", "after"), "Rename");
+    let good = h.to_bytes();
+    for cut in 0..good.len() {
+        assert!(
+            History::from_bytes(&good[..cut], 0).is_err(),
+            "cut at {cut}"
+        );
+    }
+    // Layout: version 1 + budget 8 + counts 8 + name 4+6 + boxes 4 + changes 4 = offset 35: kind.
+    let kind_at = 1 + 8 + 8 + 4 + "Rename".len() + 4 + 4;
+    let mut bad = good.clone();
+    bad[kind_at] = 9;
+    let e = History::from_bytes(&bad, 0).expect_err("kind").to_string();
+    assert!(e.contains("unknown data kind 9"), "{e}");
+    let mut bad = good.clone();
+    bad[kind_at + 1..kind_at + 5].copy_from_slice(&u32::MAX.to_le_bytes());
+    let e = History::from_bytes(&bad, 0)
+        .expect_err("length")
+        .to_string();
+    assert!(e.contains("limit"), "{e}");
+    let mut bad = good;
+    bad[0] = 3;
+    assert!(History::from_bytes(&bad, 0).is_err());
+}

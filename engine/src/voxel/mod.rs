@@ -11,14 +11,20 @@
 //! Air" would skip it. So carving ends in Air.
 
 mod coords;
+mod emission;
 mod look;
 mod material;
 mod srgb;
+mod texture;
 
 pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT};
+pub use emission::{Emission, MAX_EMISSION_STRENGTH};
 pub use look::{Look, Pattern};
-pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping};
+pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping, MAX_NAME_BYTES};
 pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};
+pub use texture::{
+    png_size, texture_hash, TextureRef, Textures, MAX_TEXTURES, MAX_TEXTURE_BYTES, MAX_TEXTURE_SIDE,
+};
 
 /// Number of distinct material ids (6 bits).
 pub const MATERIAL_COUNT: usize = 64;

@@ -587,7 +587,7 @@ mod tests {
                                 palette[(h - y).min(palette.len() - 1)]
                             }
                         }
-                        4 => palette[0] * u8::from(palette.len() % 2 == 0),
+                        4 => palette[0] * u8::from(palette.len().is_multiple_of(2)),
                         2 => {
                             if (x / 3 + y / 2 + z / 4) % 3 == 0 {
                                 pick(rng)

@@ -7,6 +7,7 @@
 //!   CHNK  chunk table + one LZ4(RLE) record per chunk, each with its own CRC32    (required)
 //!   HIST  undo/redo history                                                       (optional)
 //!   LITE  baked light: settings, stale boxes, RGB per surface voxel                (optional)
+//!   TEXR  material textures: each PNG once, under its hash                         (optional)
 //!   END   empty; marks a complete file                                            (required, last)
 //! ```
 //!
@@ -17,7 +18,9 @@
 
 mod chunks;
 mod header;
+mod project_undo;
 mod sections;
+mod textures;
 
 use std::path::Path;
 
@@ -29,6 +32,7 @@ use crate::history::History;
 use crate::light::{serial as light_serial, LightMap};
 use crate::progress::Progress;
 use crate::storage::Grid;
+use crate::voxel::Textures;
 use crate::{Error, Result};
 use sections::{read_sections, write_section, Section};
 
@@ -41,6 +45,7 @@ const TAG_HEAD: [u8; 4] = *b"HEAD";
 const TAG_CHUNKS: [u8; 4] = *b"CHNK";
 const TAG_HISTORY: [u8; 4] = *b"HIST";
 const TAG_LIGHT: [u8; 4] = *b"LITE";
+const TAG_TEXTURES: [u8; 4] = *b"TEXR";
 const TAG_END: [u8; 4] = *b"END ";
 
 /// A whole project: header, voxels, undo history and baked light.
@@ -54,6 +59,8 @@ pub struct Project {
     pub history: History,
     /// Baked light, if the project has been baked (with the regions edits made stale since).
     pub light: Option<LightMap>,
+    /// The images of the material table's textures (and of tables in the undo history).
+    pub textures: Textures,
     /// What loading repaired or dropped, one sentence each (not saved; empty for a new project).
     pub warnings: Vec<String>,
 }
@@ -66,6 +73,7 @@ impl Project {
             grid,
             history: History::default(),
             light: None,
+            textures: Textures::default(),
             warnings: Vec::new(),
         }
     }
@@ -93,6 +101,9 @@ impl Project {
         }
         if let Some(light) = &self.light {
             write_section(&mut out, TAG_LIGHT, &light_serial::to_bytes(light));
+        }
+        if !self.textures.is_empty() {
+            write_section(&mut out, TAG_TEXTURES, &textures::to_bytes(&self.textures));
         }
         write_section(&mut out, TAG_END, &[]);
         Ok(out)
@@ -133,7 +144,7 @@ impl Project {
                 ))
             }
         };
-        let header = ProjectHeader::from_ron(head.payload(bytes), head.offset)?;
+        let mut header = ProjectHeader::from_ron(head.payload(bytes), head.offset)?;
         let chunk_section: &Section = find(TAG_CHUNKS)
             .ok_or_else(|| Error::corrupt(bytes.len(), "file has no CHNK (chunk) section"))?;
         let grid = chunks::decode(
@@ -147,6 +158,18 @@ impl Project {
             None => History::default(),
         };
         let mut warnings = Vec::new();
+        let textures =
+            match find(TAG_TEXTURES).map(|s| textures::from_bytes(s.payload(bytes), s.offset)) {
+                Some(Ok(t)) => t,
+                Some(Err(e)) => {
+                    warnings.push(format!(
+                        "the material textures could not be read and were left out ({e})"
+                    ));
+                    Textures::default()
+                }
+                None => Textures::default(),
+            };
+        warnings.extend(textures::drop_missing(&mut header.materials, &textures));
         let light =
             find(TAG_LIGHT).and_then(|s| load_light(s, bytes, &grid, &header, &mut warnings));
         Ok(Self {
@@ -154,6 +177,7 @@ impl Project {
             grid,
             history,
             light,
+            textures,
             warnings,
         })
     }

@@ -207,7 +207,7 @@ fn split(
         };
         return 1;
     }
-    let even = per_leaf == 2 && n % 2 == 0;
+    let even = per_leaf == 2 && n.is_multiple_of(2);
     let axis = cell.longest_axis();
     let mean2 = cell.mid2_sum[axis] / n as f32;
     let mut left = 0;
