@@ -23,13 +23,14 @@ use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::format::ProjectLock;
 use strata_engine::history::History;
 use strata_engine::light::{LightMap, LightPatch, SolidVolume};
+use strata_engine::materials::{affected_chunks, apply_change, Applied, TableChange};
 use strata_engine::physics::{PhysicsRefresh, PhysicsWorld, WorldHit, DEFAULT_CACHE_BYTES};
 use strata_engine::progress::Progress;
 use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
 use strata_engine::stray::{StrayMatter, CLEAR_STEP_NAME};
 use strata_engine::tools::{Brush, SeaLevelMode, Stroke, Tool};
-use strata_engine::voxel::{MaterialTable, VoxelBox};
+use strata_engine::voxel::{MaterialTable, TextureRef, VoxelBox};
 
 use crate::region_op::RegionOp;
 use crate::AppResult;
@@ -475,11 +476,58 @@ impl Document {
     pub fn undo(&mut self) -> AppResult<Option<String>> {
         self.end_stroke();
         let region = self.project.history.undo_region();
-        let name = self.project.history.undo(&mut self.project.grid)?;
+        let table = self.project.header.materials.clone();
+        let name = self.project.undo()?;
         if let (Some(region), Some(_)) = (region, &name) {
             self.changed(region);
         }
+        self.table_restored(&table);
         Ok(name)
+    }
+
+    /// After an undo or redo: when it put back another material table, publish the chunks whose
+    /// materials look different now (`old` is the table before).
+    pub(crate) fn table_restored(&mut self, old: &MaterialTable) {
+        if *old == self.project.header.materials {
+            return;
+        }
+        let boxes = affected_chunks(&self.project.grid, old, &self.project.header.materials);
+        for b in boxes {
+            self.changed(b);
+        }
+    }
+
+    /// Keep a texture image (checked PNG bytes) in the project, for a material to refer to.
+    ///
+    /// # Errors
+    /// Not a PNG within the caps, or the project's textures full.
+    pub fn add_texture(&mut self, png: Vec<u8>) -> AppResult<TextureRef> {
+        Ok(self.project.textures.add(png)?)
+    }
+
+    /// Apply a material-table edit (`strata_engine::materials`) as one undo step called `name`:
+    /// voxels remapped where ids move, the table swapped, and every chunk showing a changed material
+    /// published (viewport colours, physics for liquids, baked light marked stale).
+    ///
+    /// # Errors
+    /// [`strata_engine::Error::Cancelled`] through `progress` (nothing changes then).
+    pub fn change_materials(
+        &mut self,
+        name: &str,
+        change: TableChange,
+        progress: &Progress,
+    ) -> AppResult<Applied> {
+        self.end_stroke();
+        let applied = apply_change(&mut self.project, name, change, progress)?;
+        for b in &applied.affected {
+            self.changed(*b);
+        }
+        if applied.affected.is_empty() {
+            // A table change no voxel shows (a new material) still changes the document.
+            self.revision += 1;
+            self.edits += 1;
+        }
+        Ok(applied)
     }
 
     /// Redo the most recently undone step; returns its name.
@@ -489,10 +537,12 @@ impl Document {
     pub fn redo(&mut self) -> AppResult<Option<String>> {
         self.end_stroke();
         let region = self.project.history.redo_region();
-        let name = self.project.history.redo(&mut self.project.grid)?;
+        let table = self.project.header.materials.clone();
+        let name = self.project.redo()?;
         if let (Some(region), Some(_)) = (region, &name) {
             self.changed(region);
         }
+        self.table_restored(&table);
         Ok(name)
     }
 

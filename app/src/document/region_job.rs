@@ -282,6 +282,7 @@ impl Document {
             WriteKind::Undo(n) | WriteKind::Redo(n) => {
                 let redo = matches!(done.kind, WriteKind::Redo(_));
                 self.project.grid.replace_chunks(&done.boxes, done.grid);
+                let table = self.project.header.materials.clone();
                 let verb = if redo {
                     self.project.history.install_redone(done.history);
                     "Redid"
@@ -289,6 +290,8 @@ impl Document {
                     self.project.history.install_undone(done.history);
                     "Undid"
                 };
+                self.project.apply_history_data()?;
+                self.table_restored(&table);
                 if n == 1 {
                     format!("{verb} {}", done.name)
                 } else {

@@ -288,6 +288,17 @@ impl History {
         }
     }
 
+    /// Every project-data payload the history keeps (before and after of each change, in every
+    /// step): what a save must keep alive (the textures a stored table names).
+    pub fn data_payloads(&self) -> impl Iterator<Item = (DataKind, &[u8])> {
+        self.undo
+            .iter()
+            .chain(&self.redo)
+            .chain(&self.open)
+            .flat_map(|s| &s.data)
+            .flat_map(|d| [(d.kind, d.before.as_slice()), (d.kind, d.after.as_slice())])
+    }
+
     /// The project data the last undo, redo or discarded group restored, in the order to apply it:
     /// each entry is the bytes its kind now holds. Empty when the step changed voxels only.
     pub fn take_data(&mut self) -> Vec<(DataKind, Vec<u8>)> {

@@ -6,6 +6,7 @@ use super::table_edit::{Remap, TableChange};
 use crate::format::project::Project;
 use crate::history::{DataChange, DataKind};
 use crate::progress::Progress;
+use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, MATERIAL_COUNT};
 use crate::{Error, Result};
 
@@ -24,6 +25,23 @@ pub fn table_bytes(table: &MaterialTable) -> Result<Vec<u8>> {
     ron::to_string(table)
         .map(String::into_bytes)
         .map_err(|e| Error::Invalid(format!("material table: {e}")))
+}
+
+/// The boxes of the chunks of `grid` that show a material whose row differs between `old` and `new`
+/// (same id): what to redraw after an undo or redo put back another table.
+pub fn affected_chunks(grid: &Grid, old: &MaterialTable, new: &MaterialTable) -> Vec<VoxelBox> {
+    let rows = changed_rows(old, new, None);
+    let mut out: Vec<VoxelBox> = grid
+        .chunks()
+        .filter(|(_, c)| {
+            let mut counts = [0u64; MATERIAL_COUNT];
+            c.count_materials(&mut counts);
+            counts.iter().zip(rows).any(|(&n, ch)| n > 0 && ch)
+        })
+        .map(|(p, _)| p.voxel_box())
+        .collect();
+    out.sort_unstable_by_key(|b| (b.min.z, b.min.y, b.min.x));
+    out
 }
 
 /// Apply `change` to `project` as one undo step called `name`. Progress counts chunks.

@@ -102,8 +102,9 @@ impl Project {
         if let Some(light) = &self.light {
             write_section(&mut out, TAG_LIGHT, &light_serial::to_bytes(light));
         }
-        if !self.textures.is_empty() {
-            write_section(&mut out, TAG_TEXTURES, &textures::to_bytes(&self.textures));
+        let used = self.textures_in_use();
+        if !used.is_empty() {
+            write_section(&mut out, TAG_TEXTURES, &textures::to_bytes(&used));
         }
         write_section(&mut out, TAG_END, &[]);
         Ok(out)
@@ -180,6 +181,29 @@ impl Project {
             textures,
             warnings,
         })
+    }
+
+    /// The textures the material table or a table in the undo history names (what a save keeps).
+    pub fn textures_in_use(&self) -> Textures {
+        let mut used: Vec<u64> = Vec::new();
+        let mut note = |t: &crate::voxel::MaterialTable| {
+            used.extend(t.materials.iter().filter_map(|m| m.texture.map(|r| r.hash)));
+        };
+        note(&self.header.materials);
+        for (kind, bytes) in self.history.data_payloads() {
+            if kind != crate::history::DataKind::Materials {
+                continue;
+            }
+            if let Some(t) = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|text| crate::voxel::MaterialTable::from_ron(text).ok())
+            {
+                note(&t);
+            }
+        }
+        let mut out = self.textures.clone();
+        out.retain(|h| used.contains(&h));
+        out
     }
 
     /// Save atomically to `path`, keeping the previous file as `NAME.bak`.
