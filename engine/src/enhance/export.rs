@@ -197,6 +197,16 @@ fn weld_into(welded: &mut Welded, map: &mut FxHashMap<WeldKey, u32>, mesh: &Frag
             welded.positions.push(*p);
             welded.normals.push(mesh.normals[i]);
             welded.colors.push(mesh.colors[i]);
+            // The face's light: its colour over its material's (which it is a multiple of).
+            let base = welded.base_color(mesh.materials[i]);
+            let c = mesh.colors[i];
+            welded.light.push(std::array::from_fn(|a| {
+                if base[a] > 1e-4 {
+                    c[a] / base[a]
+                } else {
+                    1.0
+                }
+            }));
             welded.material.push(mesh.materials[i]);
         }
         remap.push(g);
@@ -263,7 +273,7 @@ pub fn export_mesh(
     }
     match obj {
         Some(w) => w.finish()?,
-        None => write_atomic(path, &glb_bytes(&welded, table)?)?,
+        None => write_atomic(path, &glb_bytes(&welded, table, None)?)?,
     }
     Ok(ExportSummary {
         fragments: FragmentBox::of_voxels(b, volume.factor()).volume() as u64,

@@ -16,7 +16,7 @@ mod palette;
 mod project_change;
 mod table_edit;
 
-pub use palette::{apply_palette, read_palette, Palette};
+pub use palette::{apply_palette, parse_palette, read_palette, Palette};
 pub use project_change::{affected_chunks, apply_change, table_bytes, Applied};
 pub use table_edit::{
     add, duplicate, identity, like, move_to, nearest_of_kind, remove, set, MaterialPatch, Remap,

@@ -41,13 +41,21 @@ pub fn read_palette(path: &Path) -> Result<Palette> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
-        .map(str::to_ascii_lowercase);
-    let palette = match ext.as_deref() {
-        Some("ron") => parse_ron(&bytes),
-        Some("vox") => parse_vox(&bytes),
-        _ => parse_list(&bytes),
-    };
-    palette.map_err(|e| e.in_file(path))
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    parse_palette(&bytes, &ext).map_err(|e| e.in_file(path))
+}
+
+/// Parse palette bytes as a file of extension `ext` would be read (see [`read_palette`]).
+///
+/// # Errors
+/// Contents that are not a palette of that kind.
+pub fn parse_palette(bytes: &[u8], ext: &str) -> Result<Palette> {
+    match ext {
+        "ron" => parse_ron(bytes),
+        "vox" => parse_vox(bytes),
+        _ => parse_list(bytes),
+    }
 }
 
 fn parse_ron(bytes: &[u8]) -> Result<Palette> {

@@ -28,7 +28,7 @@ use super::weld::Welded;
 use crate::light::LightMap;
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
+use crate::voxel::{ChunkPos, MaterialTable, Textures, Voxel, VoxelBox, VoxelPos};
 use crate::{Error, Result};
 
 /// Chunks meshed in parallel before their meshes are welded, in order, on the calling thread.
@@ -69,10 +69,28 @@ pub fn export_obj(
     obj_path: &Path,
     progress: &Progress,
 ) -> Result<ExportStats> {
-    export_obj_lit(grid, table, lod, region, None, obj_path, progress)
+    export_obj_lit(
+        grid,
+        table,
+        lod,
+        region,
+        ExportLooks::default(),
+        obj_path,
+        progress,
+    )
 }
 
-/// [`export_obj`] with the vertex colours multiplied by `light` when given.
+/// What a mesh export draws besides the voxels and the material table: the baked light (vertex
+/// colours) and the material textures (glb only).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExportLooks<'a> {
+    /// The project's baked light, if any.
+    pub light: Option<&'a LightMap>,
+    /// The project's texture images, if the textured materials should carry them.
+    pub textures: Option<&'a Textures>,
+}
+
+/// [`export_obj`] with the vertex colours multiplied by the light of `looks` when given.
 ///
 /// # Errors
 /// As [`export_obj`].
@@ -81,12 +99,12 @@ pub fn export_obj_lit(
     table: &MaterialTable,
     lod: u32,
     region: Option<VoxelBox>,
-    light: Option<&LightMap>,
+    looks: ExportLooks<'_>,
     obj_path: &Path,
     progress: &Progress,
 ) -> Result<ExportStats> {
     let mut writer = super::obj::ObjWriter::create(obj_path, table)?;
-    let welded = mesh_world(grid, table, lod, region, light, progress, |w, m| {
+    let welded = mesh_world(grid, table, lod, region, looks.light, progress, |w, m| {
         writer.append(w, m)
     })?;
     writer.finish()?;
@@ -94,8 +112,8 @@ pub fn export_obj_lit(
 }
 
 /// Write the mesh of `grid` (or of `region` only) at `lod` as binary glTF 2.0 at `glb_path`: one mesh
-/// with a solid and a water primitive, normals and linear vertex colors (`COLOR_0`). Reports one
-/// progress unit per chunk.
+/// with a primitive per material (named and coloured from `table`), normals and the light as linear
+/// vertex colours (`COLOR_0`). Reports one progress unit per chunk.
 ///
 /// # Errors
 /// As [`export_obj`].
@@ -107,10 +125,18 @@ pub fn export_glb(
     glb_path: &Path,
     progress: &Progress,
 ) -> Result<ExportStats> {
-    export_glb_lit(grid, table, lod, region, None, glb_path, progress)
+    export_glb_lit(
+        grid,
+        table,
+        lod,
+        region,
+        ExportLooks::default(),
+        glb_path,
+        progress,
+    )
 }
 
-/// [`export_glb`] with the vertex colours multiplied by `light` when given.
+/// [`export_glb`] with the light and the textures of `looks` when given.
 ///
 /// # Errors
 /// As [`export_obj`].
@@ -119,12 +145,14 @@ pub fn export_glb_lit(
     table: &MaterialTable,
     lod: u32,
     region: Option<VoxelBox>,
-    light: Option<&LightMap>,
+    looks: ExportLooks<'_>,
     glb_path: &Path,
     progress: &Progress,
 ) -> Result<ExportStats> {
-    let welded = mesh_world(grid, table, lod, region, light, progress, |_, _| Ok(()))?;
-    let bytes = super::gltf::glb_bytes(&welded, table)?;
+    let welded = mesh_world(grid, table, lod, region, looks.light, progress, |_, _| {
+        Ok(())
+    })?;
+    let bytes = super::gltf::glb_bytes(&welded, table, looks.textures)?;
     crate::format::write_atomic(glb_path, &bytes)?;
     Ok(stats_of(&welded, progress))
 }
@@ -194,8 +222,10 @@ pub(crate) fn mesh_world(
 /// Multiply the colours of vertices `from..` by the light sampled at their positions.
 fn light_vertices(w: &mut Welded, from: usize, light: &LightMap) {
     let origin = w.origin;
-    for (c, p) in w.colors[from..].iter_mut().zip(&w.positions[from..]) {
+    let colors = w.colors[from..].iter_mut().zip(&mut w.light[from..]);
+    for ((c, lit), p) in colors.zip(&w.positions[from..]) {
         if let Some(l) = light.sample_from(origin, *p) {
+            *lit = l;
             for a in 0..3 {
                 c[a] = (c[a] * l[a]).clamp(0.0, 1.0);
             }

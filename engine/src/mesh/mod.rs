@@ -69,7 +69,8 @@ pub(crate) mod weld;
 pub use crate::voxel::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use buffer::{MaterialSlots, MeshBuffer};
 pub use export::{
-    export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportStats,
+    export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportLooks,
+    ExportStats,
 };
 pub use input::{MeshInput, BORDER, MAX_LOD};
 pub use node::{mesh_node, NodeKey, MAX_NODE_LEVEL};

@@ -71,6 +71,15 @@ impl ObjWriter {
                 f32::from(g) / 255.0,
                 f32::from(b) / 255.0
             ));
+            if let Some(e) = m.emission.filter(|e| !e.is_dark()) {
+                let (r, g, b) = e.color;
+                mtl.push_str(&format!(
+                    "Ke {:.4} {:.4} {:.4}\n",
+                    f32::from(r) / 255.0 * e.strength,
+                    f32::from(g) / 255.0 * e.strength,
+                    f32::from(b) / 255.0 * e.strength
+                ));
+            }
             if m.liquid {
                 mtl.push_str("d 0.6\n");
             }

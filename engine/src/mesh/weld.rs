@@ -20,8 +20,11 @@ pub(crate) struct Welded {
     pub positions: Vec<[f32; 3]>,
     /// Unit normals.
     pub normals: Vec<[f32; 3]>,
-    /// Linear RGB blended from the vertex's materials.
+    /// Linear RGB blended from the vertex's materials (times the light, when lit).
     pub colors: Vec<[f32; 3]>,
+    /// Linear light at the vertex (1, 1, 1 without a bake): what a glTF's `COLOR_0` carries, apart
+    /// from the material colours.
+    pub light: Vec<[f32; 3]>,
     /// Heaviest material of each vertex.
     pub material: Vec<u8>,
     /// Solid triangles (global indices).
@@ -40,6 +43,14 @@ impl Welded {
             palette: linear_palette(table).to_vec(),
             ..Self::default()
         }
+    }
+
+    /// The linear colour of material `id`.
+    pub fn base_color(&self, id: u8) -> [f32; 3] {
+        self.palette
+            .get(usize::from(id & 0x3f))
+            .copied()
+            .unwrap_or([0.5; 3])
     }
 
     /// Add one chunk's solid and water triangles (skirts are left out).
@@ -85,6 +96,7 @@ impl Welded {
                 c = [c[0] + col[0] * f, c[1] + col[1] * f, c[2] + col[2] * f];
             }
             self.colors.push(c);
+            self.light.push([1.0; 3]);
             self.material.push(buf.materials[k][0]);
         }
         self.remap[k] = g;
