@@ -33,6 +33,7 @@ mod biome_map;
 mod caves;
 pub(crate) mod column;
 mod heightmap;
+mod limits;
 mod materials;
 mod math;
 mod preset;
@@ -51,9 +52,8 @@ pub use heightmap::{
     colormap_materials, heightmap_grid, nearest_material, Heightmap, HeightmapSettings,
     MAX_SMOOTHING_RADIUS,
 };
-pub use preset::{
-    GeneratorSettings, Preset, WorldSettings, MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE,
-};
+pub use limits::{MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE};
+pub use preset::{GeneratorSettings, Preset, WorldSettings};
 pub use preview::preview_topdown;
 pub use region::{generate_region, RegionFill};
 pub use terrain::Terrain;

@@ -5,7 +5,8 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::progress::Progress;
-use crate::voxel::VoxelPos;
+use crate::storage::Grid;
+use crate::voxel::{Voxel, VoxelBox, VoxelPos};
 
 /// The region every random edit stays inside: crosses chunk borders and negative coordinates.
 const REGION: VoxelBox = VoxelBox {

@@ -239,13 +239,13 @@ fn a_rebake_touches_only_voxels_within_reach() {
     let (patch, _) = rebake(&vol, &light.stale_request(), &Progress::new()).expect("rebake");
     assert!(patch.len() < total / 4, "{} of {total}", patch.len());
     for (p, _, _) in &patch.entries {
-        assert!(super::map::within_reach(*p, &b, reach));
+        assert!(super::walk::within_reach(*p, &b, reach));
     }
     // The walk extents narrow the re-bake well below every surface voxel within reach.
     let in_reach = vol
         .surface_in(vol.bounds())
         .iter()
-        .filter(|s| super::map::within_reach(s.pos, &b, reach))
+        .filter(|s| super::walk::within_reach(s.pos, &b, reach))
         .count();
     assert!(
         patch.len() * 2 < in_reach,

@@ -23,8 +23,8 @@ use rustc_hash::FxHashSet;
 
 use super::buffer::MeshBuffer;
 use super::input::{gather_chunk, is_trivial, MeshInput, BORDER, MAX_LOD};
-use super::weld::Welded;
-use super::{mesh, mesh_chunk_with};
+use super::mesher::{mesh, mesh_chunk_with};
+use super::weld::{Marks, Welded};
 use crate::light::LightMap;
 use crate::progress::Progress;
 use crate::storage::Grid;
@@ -45,14 +45,6 @@ pub struct ExportStats {
     pub solid_triangles: usize,
     /// Water triangles written.
     pub water_triangles: usize,
-}
-
-/// Counts of the welded mesh so far, used to find what a chunk added.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Marks {
-    pub vertices: usize,
-    pub solid: usize,
-    pub water: usize,
 }
 
 /// Write the mesh of `grid` (or of `region` only) at `lod` as Wavefront OBJ at `obj_path`, with its

@@ -2,7 +2,8 @@
 //! ground stored as `clamp(h − y)` per voxel (what heightmaps and flat generated ground store).
 
 use super::*;
-use crate::voxel::{Voxel, VoxelBox};
+use crate::storage::Grid;
+use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 thread_local! {
     /// Store occupancy as the generator does (a slope-dependent band) instead of `clamp(h − y)`.

@@ -8,7 +8,8 @@ use super::weld::Welded;
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::progress::Progress;
-use crate::voxel::{Voxel, VoxelBox};
+use crate::storage::Grid;
+use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 fn world(preset: Preset, size: [u32; 3], seed: u32) -> Grid {
     let settings = GeneratorSettings { preset, size, seed };

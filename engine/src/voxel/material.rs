@@ -10,8 +10,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::look::Look;
-use super::{AIR, MATERIAL_COUNT};
 use crate::{Error, Result};
+
+/// Number of distinct material ids (6 bits).
+pub const MATERIAL_COUNT: usize = 64;
+/// The Air material id.
+pub const AIR: u8 = 0;
 
 /// How the mesher shapes the surface around a voxel of this material.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -17,13 +17,9 @@ mod srgb;
 
 pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT};
 pub use look::{Look, Pattern};
-pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping};
+pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping, AIR, MATERIAL_COUNT};
 pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};
 
-/// Number of distinct material ids (6 bits).
-pub const MATERIAL_COUNT: usize = 64;
-/// The Air material id.
-pub const AIR: u8 = 0;
 /// The thinnest matter a fraction makes: occupancy byte 15, a solid fraction of 16/256 = 1/16.
 /// [`Voxel::from_fraction`] gives Air below it (fractions under 15.5/256 ≈ 0.061).
 pub const MIN_MATTER_OCCUPANCY: u8 = 15;

@@ -31,11 +31,7 @@ use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::{Error, Result};
 use sections::{read_sections, write_section, Section};
-
-/// File magic: a high byte first (catches 7-bit transfers), the name, a newline (catches CRLF fixes).
-pub const MAGIC: [u8; 8] = *b"\x89STRATA\n";
-/// The version this build writes.
-pub const VERSION: u32 = 1;
+pub use sections::{MAGIC, VERSION};
 
 const TAG_HEAD: [u8; 4] = *b"HEAD";
 const TAG_CHUNKS: [u8; 4] = *b"CHNK";

@@ -14,7 +14,7 @@
 //! contacts, which push it up through the surface it pokes through.
 
 use super::super::sleep;
-use super::Simulation;
+use super::simulation::Simulation;
 use crate::physics::world::{PhysicsWorld, RayFilter};
 use crate::storage::Grid;
 use crate::vec3::V3;

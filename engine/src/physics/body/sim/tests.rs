@@ -4,12 +4,16 @@
 
 use std::time::Duration;
 
+use super::super::shape::Lost;
+use super::super::solver::Mass;
 use super::super::spawn::{drop_bodies, rain_bodies, DropSpec, RainSpec, ShapeChoice};
 use super::super::{Body, BodyMaterial, Shape};
 use super::*;
 use crate::history::History;
+use crate::physics::world::PhysicsWorld;
 use crate::physics::world::DEFAULT_CACHE_BYTES;
-use crate::voxel::{Voxel, VoxelBox, VoxelPos};
+use crate::storage::Grid;
+use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 /// Rock filling y in 0..4 over x, z in −16..16, water above it up to y = `water_top` when given.
 fn slab(water_top: Option<i32>) -> (Grid, MaterialTable) {
