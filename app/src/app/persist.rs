@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::{EditorApp, AUTOSAVE};
-use crate::action::Action;
-use crate::autosave::{self, RecoveryInfo};
+use super::editor_app::{EditorApp, AUTOSAVE};
+use crate::app::action::Action;
+use crate::app::job_output::JobOutput;
+use crate::app::jobs::Finished;
+use crate::app::keymap::Keymap;
 use crate::document::region_job::{RegionWritten, REGION_WRITE};
-use crate::files::{self, PathPurpose};
-use crate::jobs::{Finished, JobOutput};
-use crate::keymap::Keymap;
+use crate::files::autosave::{self, RecoveryInfo};
+use crate::files::file_jobs::{self, PathPurpose};
 
 impl EditorApp {
     pub(super) fn finish_job(&mut self, finished: Finished) {
@@ -77,7 +78,11 @@ impl EditorApp {
     }
 
     /// Install a background region write, unless Cancel was pressed before it came back.
-    fn install_region_write(&mut self, output: Box<dyn std::any::Any + Send>, cancelled: bool) {
+    pub(super) fn install_region_write(
+        &mut self,
+        output: Box<dyn std::any::Any + Send>,
+        cancelled: bool,
+    ) {
         let (Ok(done), Some(doc)) = (output.downcast::<RegionWritten>(), self.doc.as_mut()) else {
             return;
         };
@@ -92,7 +97,7 @@ impl EditorApp {
     }
 
     /// Hand a job's result to the panel that started it, if a panel did.
-    fn panel_job(
+    pub(super) fn panel_job(
         &mut self,
         owner: Option<&'static str>,
         result: crate::AppResult<Box<dyn std::any::Any + Send>>,
@@ -113,7 +118,7 @@ impl EditorApp {
     }
 
     /// Take new preferences (from the Preferences window) and save them.
-    pub(super) fn set_prefs(&mut self, prefs: crate::prefs::Prefs) {
+    pub(super) fn set_prefs(&mut self, prefs: crate::app::prefs::Prefs) {
         let recent = std::mem::take(&mut self.prefs.recent);
         self.prefs = prefs;
         self.prefs.recent = recent;
@@ -215,11 +220,11 @@ impl EditorApp {
         let mut project = doc.snapshot();
         project.header.camera = self.viewport.camera.to_saved();
         if doc.path() != Some(path.as_path()) {
-            project.header.name = files::stem(&path);
+            project.header.name = file_jobs::stem(&path);
         }
         let revision = doc.revision();
-        let thumbs = self.config.as_deref().map(crate::thumbnails::folder);
-        self.start_job(files::save_job(project, path, revision, thumbs));
+        let thumbs = self.config.as_deref().map(crate::files::thumbnails::folder);
+        self.start_job(file_jobs::save_job(project, path, revision, thumbs));
     }
 
     pub(super) fn recover(&mut self) {
@@ -235,7 +240,7 @@ impl EditorApp {
         self.jobs.cancel_modal();
         self.wait_for_job();
         let path = autosave::project_path(&autosave::folder(&dir));
-        self.start_job(files::recover_job(path, original));
+        self.start_job(file_jobs::recover_job(path, original));
     }
 }
 
@@ -312,18 +317,18 @@ mod tests {
         app.lod_override = Some(false);
         app.save_prefs();
         assert!(
-            crate::prefs::Prefs::load(Some(&dir)).lod,
+            crate::app::prefs::Prefs::load(Some(&dir)).lod,
             "the preference stays on"
         );
         // The user turns it on in the View menu: their choice, saved.
         app.viewport.meshes.lod_enabled = true;
         app.save_prefs();
-        assert!(crate::prefs::Prefs::load(Some(&dir)).lod);
+        assert!(crate::app::prefs::Prefs::load(Some(&dir)).lod);
         // Without an override, what is shown is saved.
         app.lod_override = None;
         app.viewport.meshes.lod_enabled = false;
         app.save_prefs();
-        assert!(!crate::prefs::Prefs::load(Some(&dir)).lod);
+        assert!(!crate::app::prefs::Prefs::load(Some(&dir)).lod);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::args::parse_box;
 use super::project_edit::{clip_to_world, open, region_edit, save};
-use crate::region_op::RegionOp;
+use crate::region::region_op::RegionOp;
 use crate::AppResult;
 
 /// `strata delete`.

@@ -9,7 +9,7 @@ use strata_engine::voxel::{MaterialTable, Voxel, AIR};
 
 use super::args::parse_box;
 use super::project_edit::{clip_to_world, open, region_edit, save};
-use crate::region_op::RegionOp;
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `strata fill`.

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use super::args::window_inputs;
+use crate::app::launch::RunOptions;
 use crate::app::Start;
-use crate::editor::RunOptions;
 use crate::AppResult;
 
 /// `strata open`.
@@ -32,7 +32,7 @@ impl OpenArgs {
     /// A bad window size, a missing file, or no window.
     pub fn run(self) -> AppResult<()> {
         let size = window_inputs(self.window_size.as_deref(), &self.file)?;
-        crate::editor::run(
+        crate::app::launch::run(
             Start::Open(self.file),
             RunOptions {
                 size,

@@ -9,7 +9,7 @@ use strata_engine::format::{refuse_same_file, write_atomic};
 use strata_engine::render::{fit_size, render_topdown_lit, topdown_bounds};
 
 use super::args::parse_pair;
-use crate::png::encode_rgba;
+use crate::files::png::encode_rgba;
 use crate::{AppError, AppResult};
 
 /// Longer side of the image when `--size` is not given.

@@ -22,9 +22,10 @@ use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::VoxelBox;
 
-use super::Document;
-use crate::jobs::{Job, JobKind, JobOutput};
-use crate::region_op::RegionOp;
+use super::open_document::Document;
+use crate::app::job_output::JobOutput;
+use crate::app::jobs::{Job, JobKind};
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// Writes touching more voxels than this (about 1 M: a 128×64×128 box) run as a background job;
@@ -310,7 +311,10 @@ fn op_boxes(op: &RegionOp, bounds: VoxelBox) -> Vec<VoxelBox> {
             clear, region, at, ..
         } => vec![clear.unwrap_or_default(), region.placed_at(*at)],
         RegionOp::Turn { sel, axis, mirror } => {
-            vec![*sel, crate::region_op::turned_box(*sel, *axis, *mirror)]
+            vec![
+                *sel,
+                crate::region::region_op::turned_box(*sel, *axis, *mirror),
+            ]
         }
         RegionOp::Fill { b, .. } | RegionOp::Delete(b) => vec![*b],
     };

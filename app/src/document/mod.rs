@@ -1,0 +1,7 @@
+//! The open document: the project (header, voxels, undo history), its one physics world, where it
+//! lives on disk, and the background writes of large region edits. No egui types.
+
+pub mod open_document;
+pub mod region_job;
+
+pub use open_document::{Document, EditConsumer};
