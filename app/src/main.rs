@@ -1,6 +1,5 @@
 //! `strata`: the editor and its command line in one binary. Subcommands run headless for batch work
-//! and scripting; with none, the editor opens on the built-in default world (until the editor lands,
-//! the help text is printed).
+//! and scripting; with none, the editor opens on the built-in default world.
 
 use std::io::Write;
 use std::process::ExitCode;

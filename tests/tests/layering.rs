@@ -179,6 +179,34 @@ fn engine_modules_form_no_import_cycle() {
     }
 }
 
+/// The engine's modules in the order `engine/src/lib.rs` lists them (its `//! - [`name`]` lines).
+fn engine_module_list() -> Vec<String> {
+    let lib = std::fs::read_to_string(workspace().join("engine/src/lib.rs")).expect("read lib.rs");
+    lib.lines()
+        .filter_map(|l| l.strip_prefix("//! - [`"))
+        .filter_map(|l| l.split('`').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn engine_modules_import_only_modules_above_them_in_the_crate_docs() {
+    let graph = engine_imports();
+    let list = engine_module_list();
+    for module in graph.keys() {
+        assert!(list.contains(module), "lib.rs does not list `{module}`");
+    }
+    for (at, module) in list.iter().enumerate() {
+        for dep in graph.get(module).into_iter().flatten() {
+            let dep_at = list.iter().position(|m| m == dep);
+            assert!(
+                dep_at.is_some_and(|d| d < at),
+                "`{module}` imports `{dep}`, which lib.rs lists below it"
+            );
+        }
+    }
+}
+
 #[test]
 fn no_path_attributes() {
     let root = workspace();

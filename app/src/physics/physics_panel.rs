@@ -3,12 +3,12 @@
 //! drawn as shapes coloured by state, contacts on demand, and Cleanup of floating terrain.
 //!
 //! ```text
-//!   click (Drop tool) ──> DropSpec at the hovered point ──> play.rs: checked, placed, added, Play
+//!   click (Drop tool) ──> DropSpec at the hovered point ──> playground.rs: checked, placed, added, Play
 //!   Rain              ──> RainSpec over the view (or the world)
-//!   tick              ──> play.rs: fixed steps owed in real time, within STEP_BUDGET
-//!   on_edit           ──> play.rs: collision refreshed, bodies near the edit woken / lifted;
+//!   tick              ──> playground.rs: fixed steps owed in real time, within STEP_BUDGET
+//!   on_edit           ──> playground.rs: collision refreshed, bodies near the edit woken / lifted;
 //!                         cleanup.rs: a listed search result goes out of date
-//!   overlays          ──> draw.rs: bodies, contacts, floating pieces
+//!   overlays          ──> physics_draw.rs: bodies, contacts, floating pieces
 //! ```
 //!
 //! Every number typed into the panel is checked by the engine's specs before anything is dropped; a
