@@ -27,7 +27,9 @@ use strata_engine::enhance::{
 use strata_engine::light::{LightMap, LightSettings};
 use strata_engine::progress::Progress;
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{ChunkPos, EnhanceThreshold, MaterialTable, VoxelBox, VoxelPos};
+use strata_engine::voxel::{
+    ChunkPos, EnhanceThreshold, MaterialTable, VoxelBox, VoxelPos, FACE_OFFSETS,
+};
 
 use crate::app::action::Action;
 use crate::app::job_output::JobOutput;
@@ -182,15 +184,7 @@ fn chunks_to_mesh(store: &Enhanced, grid: &Grid) -> Vec<ChunkPos> {
     let mut set: FxHashSet<ChunkPos> = store.chunks_to_compute(grid).into_iter().collect();
     let region = store.region();
     for (p, _) in grid.chunks() {
-        for d in [
-            [0, 0, 0],
-            [1, 0, 0],
-            [-1, 0, 0],
-            [0, 1, 0],
-            [0, -1, 0],
-            [0, 0, 1],
-            [0, 0, -1],
-        ] {
+        for d in std::iter::once([0, 0, 0]).chain(FACE_OFFSETS) {
             let q = ChunkPos::new(p.x + d[0], p.y + d[1], p.z + d[2]);
             if region.is_none_or(|r| !r.intersect(&q.voxel_box()).is_empty()) {
                 set.insert(q);

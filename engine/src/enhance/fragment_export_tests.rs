@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use super::tests::{random_grid, terrain_grid};
+use super::enhance_tests::{random_grid, terrain_grid};
 use super::*;
 use crate::progress::Progress;
 use crate::storage::Grid;

@@ -53,12 +53,14 @@ mod block;
 mod block_list;
 mod bytes;
 mod compute;
-mod enhancer;
-mod export;
 #[cfg(test)]
-mod export_tests;
+mod enhance_tests;
+mod enhancer;
 mod face_light;
 mod face_mesh;
+mod fragment_export;
+#[cfg(test)]
+mod fragment_export_tests;
 mod fragments;
 mod lit;
 mod method;
@@ -66,15 +68,13 @@ mod resample;
 mod rules;
 mod subdivide;
 mod surface;
-#[cfg(test)]
-mod tests;
 mod volume;
 mod vox;
 
 pub use enhancer::Enhancer;
-pub use export::{export_mesh, export_raw, export_vox, ExportSummary, OutputFormat};
 pub use face_light::{light_faces, FaceLight};
 pub use face_mesh::{mesh_fragment_chunk, FragmentMesh};
+pub use fragment_export::{export_mesh, export_raw, export_vox, ExportSummary, OutputFormat};
 pub use fragments::{EnhanceStats, EnhanceUpdate, Enhanced};
 pub use lit::{bake_fragments, fragment_settings, fragment_solidity};
 pub use method::{

@@ -32,7 +32,7 @@ mod runs;
 mod union_find;
 
 #[cfg(test)]
-mod tests;
+mod floating_tests;
 
 pub use union_find::UnionFind;
 

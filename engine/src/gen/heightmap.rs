@@ -428,4 +428,4 @@ impl Sampler<'_> {
 }
 
 #[cfg(test)]
-mod tests;
+mod heightmap_tests;

@@ -32,6 +32,8 @@ mod biome;
 mod biome_map;
 mod caves;
 pub(crate) mod column;
+#[cfg(test)]
+mod gen_tests;
 mod heightmap;
 mod limits;
 mod materials;
@@ -43,8 +45,6 @@ mod shape;
 #[cfg(test)]
 mod slope_tests;
 mod terrain;
-#[cfg(test)]
-mod tests;
 mod world;
 
 pub use biome::{Biome, BiomeSettings, DEFAULT_BIOME_SIZE, MAX_BIOME_SIZE, MIN_BIOME_SIZE};

@@ -14,4 +14,4 @@ pub use undo::{History, DEFAULT_BUDGET_BYTES};
 use undo::{Snapshot, Step};
 
 #[cfg(test)]
-mod tests;
+mod history_tests;

@@ -35,8 +35,8 @@
 use fastrand::Rng;
 
 use super::settings::LightSettings;
-use super::solid::{SolidVolume, SurfaceVoxel, FACES, MAX_CLEAR};
-use crate::voxel::{VoxelBox, VoxelPos};
+use super::solid::{SolidVolume, SurfaceVoxel, MAX_CLEAR};
+use crate::voxel::{VoxelBox, VoxelPos, FACE_OFFSETS};
 
 /// Fraction bits of walk positions.
 const FRAC: u32 = 20;
@@ -295,7 +295,7 @@ impl<'a> Walker<'a> {
             let mut hits = 0u32;
             let mut face = 0;
             for _ in 0..self.particles {
-                let f = FACES[faces[face]];
+                let f = FACE_OFFSETS[faces[face]];
                 face = if face + 1 == k { 0 } else { face + 1 };
                 let start = [0, 1, 2].map(|a| centre[a] + i64::from(f[a]) * ONE);
                 let mut rng = stream.fork();
@@ -476,7 +476,7 @@ mod tests {
     fn plain_walks(w: &Walker, sv: SurfaceVoxel) -> ([u32; 2], u64, Vec<[i64; 3]>) {
         let faces: Vec<[i32; 3]> = (0..6)
             .filter(|f| sv.open >> f & 1 != 0)
-            .map(|f| FACES[f])
+            .map(|f| FACE_OFFSETS[f])
             .collect();
         let voxel = [sv.pos.x, sv.pos.y, sv.pos.z];
         let mut visited = Vec::new();

@@ -17,7 +17,7 @@
 use crate::storage::{Chunk, Grid};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE};
 
-use super::field::{Class, MaterialLut};
+use super::mesh_field::{Class, MaterialLut};
 use crate::voxel::MaterialTable;
 
 /// Border samples needed on each side of the core.

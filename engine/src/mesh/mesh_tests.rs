@@ -129,7 +129,7 @@ fn chunk_meshes_only_hold_vertices_their_triangles_use() {
                 used[i as usize] = true;
             }
             for (m, used) in buf.materials.iter().zip(used) {
-                if field::MaterialLut::class_in(&table, m[0]) != field::Class::Liquid {
+                if mesh_field::MaterialLut::class_in(&table, m[0]) != mesh_field::Class::Liquid {
                     total += 1;
                     unused += usize::from(!used);
                 }
@@ -454,16 +454,17 @@ fn glb_export_is_valid_gltf_with_welded_chunks() {
         .collect();
     assert_eq!(tris, vec![stats.solid_triangles, stats.water_triangles]);
     // Welding: no two vertices of the same surface share a position, and the solid is closed.
-    let welded = export::mesh_world(
-        &grid,
-        &table,
-        1,
-        None,
-        None,
-        &Progress::new(),
-        |_, _| Ok(()),
-    )
-    .expect("meshes");
+    let welded =
+        mesh_export::mesh_world(
+            &grid,
+            &table,
+            1,
+            None,
+            None,
+            &Progress::new(),
+            |_, _| Ok(()),
+        )
+        .expect("meshes");
     assert_eq!(welded.positions.len(), stats.vertices);
     assert_watertight(&welded.solid);
     std::fs::remove_dir_all(&dir).expect("cleans up");
@@ -474,7 +475,7 @@ fn region_exports_are_closed_and_cancellable() {
     let table = MaterialTable::builtin();
     let grid = world(Preset::Canyons, [96, 64, 64], 1);
     let region = VoxelBox::new(VoxelPos::new(10, 5, 7), VoxelPos::new(70, 60, 50));
-    let welded = export::mesh_world(
+    let welded = mesh_export::mesh_world(
         &grid,
         &table,
         0,

@@ -2,8 +2,8 @@
 //! water, add skirts at coarse LODs. The LOD nodes and the exports build on these.
 
 use super::buffer::MeshBuffer;
-use super::field::{MaterialLut, Surface};
 use super::input::{self, MeshInput, BORDER, MAX_LOD};
+use super::mesh_field::{MaterialLut, Surface};
 use super::{nets, skirt};
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, VoxelPos, CHUNK_SIZE};

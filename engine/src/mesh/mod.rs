@@ -49,12 +49,14 @@
 mod buffer;
 mod components;
 mod cube;
-pub(crate) mod export;
-mod field;
 pub(crate) mod gltf;
 mod input;
 #[cfg(test)]
 mod lod_fidelity;
+pub(crate) mod mesh_export;
+mod mesh_field;
+#[cfg(test)]
+mod mesh_tests;
 mod mesher;
 mod nets;
 mod node;
@@ -62,17 +64,15 @@ pub(crate) mod obj;
 mod qef;
 mod ramp;
 mod skirt;
-#[cfg(test)]
-mod tests;
 pub(crate) mod weld;
 
 /// Moved to [`crate::voxel`]; re-exported here so existing paths keep working.
 pub use crate::voxel::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use buffer::{MaterialSlots, MeshBuffer};
-pub use export::{
+pub use input::{MeshInput, BORDER, MAX_LOD, MAX_NODE_LEVEL};
+pub use mesh_export::{
     export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportStats,
 };
-pub use input::{MeshInput, BORDER, MAX_LOD, MAX_NODE_LEVEL};
 pub(crate) use mesher::mesh_chunk_with;
 pub use mesher::{mesh, mesh_chunk, samples_per_chunk};
 pub use node::{mesh_node, NodeKey};

@@ -43,7 +43,7 @@ mod edit_tests;
 #[cfg(test)]
 mod pieces_tests;
 #[cfg(test)]
-mod tests;
+mod region_tests;
 
 pub use convert::STAMP_EXTENSION;
 pub use edit::{center_anchor, Fill, PasteMode, RegionEdit};

@@ -1,4 +1,4 @@
-use super::field::{HeightField, NONE};
+use super::height_field::{HeightField, NONE};
 use super::shade::Palette;
 use super::*;
 use crate::voxel::{Voxel, VoxelBox, VoxelPos};

@@ -41,10 +41,10 @@
 mod brush;
 mod dab;
 mod dirty;
-mod field;
 mod paint;
 mod pick;
 mod sculpt;
+mod sculpt_field;
 mod sea_level;
 mod stroke;
 mod stroke_path;
@@ -53,7 +53,7 @@ mod tool;
 #[cfg(test)]
 mod carve_tests;
 #[cfg(test)]
-mod tests;
+mod tools_tests;
 #[cfg(test)]
 mod undo_tests;
 

@@ -15,7 +15,9 @@ mod look;
 mod material;
 mod srgb;
 
-pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT};
+pub use coords::{
+    ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT, FACE_OFFSETS,
+};
 pub use look::{Look, Pattern};
 pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping, AIR, MATERIAL_COUNT};
 pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};

@@ -231,4 +231,4 @@ fn load_light(
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
-mod tests;
+mod project_tests;

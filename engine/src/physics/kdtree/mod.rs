@@ -43,12 +43,12 @@
 //! half-space test of an AABB), and a per-tree AABB rejects misses at once.
 
 mod build;
+#[cfg(test)]
+mod kdtree_tests;
 mod mesh;
 mod query;
 #[cfg(test)]
 mod test_meshes;
-#[cfg(test)]
-mod tests;
 mod tree;
 mod triangle;
 mod validate;

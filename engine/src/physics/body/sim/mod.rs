@@ -34,4 +34,4 @@ pub use simulation::{
 pub use view::{BodyState, ContactPoint, SimStatus};
 
 #[cfg(test)]
-mod tests;
+mod sim_tests;
