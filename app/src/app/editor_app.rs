@@ -251,6 +251,22 @@ impl EditorApp {
         }
     }
 
+    /// Lend the document's physics world to every panel (see [`Panel::with_physics`]).
+    ///
+    /// [`Panel::with_physics`]: crate::app::panel::Panel::with_physics
+    fn physics_frame(&mut self) {
+        let mut out = Vec::new();
+        if let Some(doc) = self.doc.as_mut() {
+            let panels = &mut self.panels;
+            doc.with_physics(|world, doc| {
+                for e in panels.entries_mut() {
+                    e.panel.with_physics(world, doc, &mut out);
+                }
+            });
+        }
+        self.apply_all(out);
+    }
+
     /// Run one frame inside `ui` (the whole window).
     pub fn run(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
@@ -267,6 +283,7 @@ impl EditorApp {
         }
         self.apply_all(out);
         self.layout(ui);
+        self.physics_frame();
         let mut out = Vec::new();
         let name = self
             .doc

@@ -11,7 +11,7 @@ use std::any::Any;
 use std::path::Path;
 
 use eframe::egui::{self, Modifiers};
-use strata_engine::physics::WorldHit;
+use strata_engine::physics::{PhysicsWorld, WorldHit};
 use strata_engine::voxel::VoxelBox;
 
 use crate::app::action::Action;
@@ -109,6 +109,13 @@ pub trait Panel: Any {
     /// A background job this panel started finished: its output, or why it stopped (the editor
     /// also reports errors other than a cancel to the user).
     fn on_job(&mut self, _result: AppResult<Box<dyn Any + Send>>, _out: &mut Vec<Action>) {}
+
+    /// Work on the document's physics world, lent for the call with the rest of the document
+    /// read-only (see [`Document::with_physics`]). Called once a frame for every panel while a
+    /// document is open, after every panel has drawn and the viewport has handled input; the world
+    /// already holds every edit published so far.
+    fn with_physics(&mut self, _world: &mut PhysicsWorld, _doc: &Document, _out: &mut Vec<Action>) {
+    }
 
     /// A path this panel asked for (tagged as in [`PathPurpose::Panel`]).
     fn on_path(&mut self, _tag: u32, _path: &Path, _out: &mut Vec<Action>) {}

@@ -162,6 +162,19 @@ impl Document {
         })
     }
 
+    /// Lend the physics world (built now if it was not yet) to `f` together with the rest of the
+    /// document, read-only: a simulation steps on the document's own collision view of the voxels
+    /// while it reads them. [`Document::physics`] is `None` during the call.
+    pub fn with_physics<R>(&mut self, f: impl FnOnce(&mut PhysicsWorld, &Document) -> R) -> R {
+        let mut world = match self.physics.take() {
+            Some(world) => world,
+            None => PhysicsWorld::new(self.grid(), self.materials(), DEFAULT_CACHE_BYTES),
+        };
+        let r = f(&mut world, self);
+        self.physics = Some(world);
+        r
+    }
+
     /// Where the document lives on disk, if anywhere.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()

@@ -19,6 +19,7 @@ use std::any::Any;
 
 use eframe::egui;
 use strata_engine::physics::body::{DropSpec, RainSpec, ShapeChoice, MAX_DROP_COUNT};
+use strata_engine::physics::PhysicsWorld;
 use strata_engine::voxel::VoxelBox;
 
 use super::cleanup::Cleanup;
@@ -37,6 +38,14 @@ use crate::AppResult;
 pub const NAME: &str = "Physics";
 
 /// The Physics panel.
+/// What the panel asked of the simulation that needs the physics world.
+enum Request {
+    Drop(DropSpec),
+    Rain(RainSpec),
+    Step,
+}
+
+/// The Physics panel (see the module docs).
 pub struct PhysicsPanel {
     /// Shapes the Drop tool drops.
     pub shape: ShapeChoice,
@@ -56,6 +65,11 @@ pub struct PhysicsPanel {
     pub show_contacts: bool,
     seed: u64,
     play: Playground,
+    /// Drops, rains and steps asked for since the last frame, carried out with the document's
+    /// physics world ([`Panel::with_physics`]).
+    requests: Vec<Request>,
+    /// Boxes edited since the last frame, whose bodies wake (and lift) in the next one.
+    edited: Vec<VoxelBox>,
     cleanup: Cleanup,
     error: Option<String>,
     note: Option<String>,
@@ -75,6 +89,8 @@ impl Default for PhysicsPanel {
             show_contacts: false,
             seed: 1,
             play: Playground::default(),
+            requests: Vec::new(),
+            edited: Vec::new(),
             cleanup: Cleanup::default(),
             error: None,
             note: None,
@@ -137,7 +153,7 @@ impl PhysicsPanel {
     }
 
     /// Drop the panel's bodies above `at`.
-    fn drop_at(&mut self, doc: &Document, at: [f32; 3], out: &mut Vec<Action>) {
+    fn drop_at(&mut self, at: [f32; 3]) {
         let spec = DropSpec {
             at,
             shape: self.shape,
@@ -147,11 +163,10 @@ impl PhysicsPanel {
             spread: self.spread,
             seed: self.next_seed(),
         };
-        let r = self.play.drop_at(doc, &spec);
-        self.report(r, "Dropped", out);
+        self.requests.push(Request::Drop(spec));
     }
 
-    fn rain(&mut self, view: &View<'_>, doc: &Document, out: &mut Vec<Action>) {
+    fn rain(&mut self, view: &View<'_>, doc: &Document) {
         let b = doc.bounds();
         let world = (
             [b.min.x as f32, b.min.z as f32],
@@ -170,8 +185,7 @@ impl PhysicsPanel {
             seed: self.next_seed(),
             ..RainSpec::default()
         };
-        let r = self.play.rain(doc, &spec);
-        self.report(r, "Rained", out);
+        self.requests.push(Request::Rain(spec));
     }
 
     fn settings_ui(&mut self, ui: &mut egui::Ui) {
@@ -215,7 +229,7 @@ impl PhysicsPanel {
         ui.weak("Water is 1.0: lighter bodies float, heavier ones sink");
     }
 
-    fn controls_ui(&mut self, ui: &mut egui::Ui, doc: &Document) {
+    fn controls_ui(&mut self, ui: &mut egui::Ui) {
         let has_bodies = self.play.status().bodies > 0;
         ui.horizontal(|ui| {
             if self.play.playing {
@@ -238,9 +252,7 @@ impl PhysicsPanel {
                 .on_hover_text("Pause and advance one fixed step (1/120 s)")
                 .clicked()
             {
-                if let Err(e) = self.play.step(doc) {
-                    self.error = Some(e);
-                }
+                self.requests.push(Request::Step);
             }
             if ui
                 .add_enabled(has_bodies, egui::Button::new("Reset"))
@@ -338,7 +350,7 @@ impl Panel for PhysicsPanel {
                 .labelled_by(id)
                 .on_hover_text(format!("Bodies per Rain (1 to {MAX_DROP_COUNT})"));
             if rain.clicked() {
-                self.rain(view, doc, out);
+                self.rain(view, doc);
             }
         });
         ui.checkbox(&mut self.rain_whole_world, "Rain Over Whole World")
@@ -347,7 +359,7 @@ impl Panel for PhysicsPanel {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
         ui.separator();
-        self.controls_ui(ui, doc);
+        self.controls_ui(ui);
         if let Some(n) = &self.note {
             ui.weak(n);
         }
@@ -356,18 +368,7 @@ impl Panel for PhysicsPanel {
         self.cleanup.ui(ui, doc, view.busy, NAME, out);
     }
 
-    fn tick(&mut self, view: &View<'_>, _out: &mut Vec<Action>) {
-        let Some(doc) = view.doc else {
-            return;
-        };
-        if let Err(e) = self.play.frame(doc) {
-            self.error = Some(e);
-        }
-        if self.show_contacts {
-            if let Err(e) = self.play.refresh_contacts(doc) {
-                self.error = Some(e);
-            }
-        }
+    fn tick(&mut self, _view: &View<'_>, _out: &mut Vec<Action>) {
         if self.play.playing {
             if let Some(ctx) = &self.repaint {
                 ctx.request_repaint();
@@ -375,15 +376,48 @@ impl Panel for PhysicsPanel {
         }
     }
 
-    fn on_edit(&mut self, doc: &Document, changed: VoxelBox) {
-        if let Err(e) = self.play.on_edit(doc, changed) {
+    fn with_physics(&mut self, world: &mut PhysicsWorld, doc: &Document, out: &mut Vec<Action>) {
+        for changed in std::mem::take(&mut self.edited) {
+            if let Err(e) = self.play.on_edit(world, doc, changed) {
+                self.error = Some(e);
+            }
+        }
+        for request in std::mem::take(&mut self.requests) {
+            match request {
+                Request::Drop(spec) => {
+                    let r = self.play.drop_at(world, doc, &spec);
+                    self.report(r, "Dropped", out);
+                }
+                Request::Rain(spec) => {
+                    let r = self.play.rain(world, doc, &spec);
+                    self.report(r, "Rained", out);
+                }
+                Request::Step => {
+                    if let Err(e) = self.play.step(world, doc) {
+                        self.error = Some(e);
+                    }
+                }
+            }
+        }
+        if let Err(e) = self.play.frame(world, doc) {
             self.error = Some(e);
         }
+        if self.show_contacts {
+            if let Err(e) = self.play.refresh_contacts(world, doc) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn on_edit(&mut self, _doc: &Document, changed: VoxelBox) {
+        self.edited.push(changed);
         self.cleanup.on_edit();
     }
 
     fn on_document(&mut self, _doc: Option<&Document>) {
         self.play.reset_all();
+        self.requests.clear();
+        self.edited.clear();
         self.cleanup.reset();
         self.error = None;
         self.note = None;
@@ -444,12 +478,12 @@ impl Panel for PhysicsPanel {
         &mut self,
         input: &ViewportInput,
         view: &View<'_>,
-        out: &mut Vec<Action>,
+        _out: &mut Vec<Action>,
     ) -> Option<CursorDraw> {
-        let doc = view.doc?;
+        view.doc?;
         let hit = input.hover?;
         if input.primary_pressed {
-            self.drop_at(doc, hit.point, out);
+            self.drop_at(hit.point);
         }
         Some(CursorDraw {
             shape: match self.shape {

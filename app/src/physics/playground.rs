@@ -2,17 +2,16 @@
 //! time on the UI thread under a per-frame compute budget.
 //!
 //! ```text
-//!   first drop ──> PhysicsWorld::new(grid)   the panel's own collision view of the voxels
-//!                  Simulation::new(table)    bodies; floor = the world's bottom
-//!   tick (playing) ──> Simulation::advance(real seconds since the last tick, STEP_BUDGET)
-//!   edit (any path: tools, undo, redo, cleanup) ──> Simulation::on_edit(world, grid, box)
+//!   first drop ──> Simulation::new(table)    bodies; floor = the world's bottom
+//!   each frame (playing) ──> Simulation::advance(real seconds since the last frame, STEP_BUDGET)
+//!   edit (any path: tools, undo, redo, cleanup) ──> Simulation::on_world_edited(world, grid, box)
 //!   new document ──> everything dropped
 //! ```
 //!
 //! Bodies are a scratch layer: they live here only, never in the document, its undo history or its
-//! file. The world is the panel's own (the document's is not mutable from a panel); it is refreshed
-//! through the same edit notification as every other consumer, so collision is current the frame an
-//! edit lands.
+//! file. They collide with the document's one physics world, which the document keeps current on
+//! every edit and lends to the panel once a frame ([`Document::with_physics`]); every method that
+//! needs collision takes that world.
 
 use std::time::{Duration, Instant};
 
@@ -30,16 +29,12 @@ use crate::document::Document;
 /// slower than real time instead.
 pub const STEP_BUDGET: Duration = Duration::from_millis(6);
 
-/// Narrowphase cache of the panel's physics world, bytes.
-const CACHE_BYTES: usize = 16 << 20;
-
 /// Gap (voxels) under which a contact is drawn.
 const CONTACT_MARGIN: f32 = 0.05;
 
-/// The world and the bodies (see the module docs).
+/// The bodies and their simulation (see the module docs).
 #[derive(Default)]
 pub struct Playground {
-    world: Option<PhysicsWorld>,
     sim: Option<Simulation>,
     /// Stepping in real time.
     pub playing: bool,
@@ -98,18 +93,14 @@ impl Playground {
         *self = Self::default();
     }
 
-    fn ensure(&mut self, doc: &Document) -> (&mut PhysicsWorld, &mut Simulation) {
-        let world = self
-            .world
-            .get_or_insert_with(|| PhysicsWorld::new(doc.grid(), doc.materials(), CACHE_BYTES));
-        let sim = self.sim.get_or_insert_with(|| {
+    fn ensure(&mut self, doc: &Document) -> &mut Simulation {
+        self.sim.get_or_insert_with(|| {
             let settings = SimSettings {
                 floor_y: Some(doc.bounds().min.y as f32),
                 ..SimSettings::default()
             };
             Simulation::new(doc.materials(), settings)
-        });
-        (world, sim)
+        })
     }
 
     /// Drop bodies as `spec` says; returns how many were added. Starts playing.
@@ -117,9 +108,14 @@ impl Playground {
     /// # Errors
     /// A message naming the bad value (outside the world, size, density, count, spread) or the
     /// simulation's body limit.
-    pub fn drop_at(&mut self, doc: &Document, spec: &DropSpec) -> Result<usize, String> {
+    pub fn drop_at(
+        &mut self,
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        spec: &DropSpec,
+    ) -> Result<usize, String> {
         spec.check(&doc.bounds()).map_err(|e| e.to_string())?;
-        let (world, sim) = self.ensure(doc);
+        let sim = self.ensure(doc);
         let bodies = drop_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
             .map_err(|e| e.to_string())?;
         self.add(&bodies)
@@ -129,9 +125,14 @@ impl Playground {
     ///
     /// # Errors
     /// As [`Playground::drop_at`].
-    pub fn rain(&mut self, doc: &Document, spec: &RainSpec) -> Result<usize, String> {
+    pub fn rain(
+        &mut self,
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        spec: &RainSpec,
+    ) -> Result<usize, String> {
         spec.check(&doc.bounds()).map_err(|e| e.to_string())?;
-        let (world, sim) = self.ensure(doc);
+        let sim = self.ensure(doc);
         let bodies = rain_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
             .map_err(|e| e.to_string())?;
         self.add(&bodies)
@@ -168,9 +169,9 @@ impl Playground {
     ///
     /// # Errors
     /// Errors of building collision shapes.
-    pub fn step(&mut self, doc: &Document) -> Result<(), String> {
+    pub fn step(&mut self, world: &mut PhysicsWorld, doc: &Document) -> Result<(), String> {
         self.pause();
-        if let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) {
+        if let Some(sim) = self.sim.as_mut() {
             sim.step(world, doc.grid()).map_err(|e| e.to_string())?;
             self.contacts_stale = true;
         }
@@ -199,7 +200,7 @@ impl Playground {
     ///
     /// # Errors
     /// Errors of building collision shapes (play pauses).
-    pub fn frame(&mut self, doc: &Document) -> Result<(), String> {
+    pub fn frame(&mut self, world: &mut PhysicsWorld, doc: &Document) -> Result<(), String> {
         if !self.playing {
             return Ok(());
         }
@@ -208,7 +209,7 @@ impl Playground {
             .last_tick
             .replace(now)
             .map_or(0.0, |t| (now - t).as_secs_f64());
-        let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) else {
+        let Some(sim) = self.sim.as_mut() else {
             return Ok(());
         };
         match sim.advance(world, doc.grid(), real, STEP_BUDGET) {
@@ -224,15 +225,21 @@ impl Playground {
         }
     }
 
-    /// The voxels in `changed` were edited: refresh collision, wake and lift the bodies near it.
+    /// The voxels in `changed` were edited (and `world` already holds the edit): wake and lift the
+    /// bodies near it.
     ///
     /// # Errors
     /// Errors of building collision shapes.
-    pub fn on_edit(&mut self, doc: &Document, changed: VoxelBox) -> Result<(), String> {
-        let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) else {
+    pub fn on_edit(
+        &mut self,
+        world: &mut PhysicsWorld,
+        doc: &Document,
+        changed: VoxelBox,
+    ) -> Result<(), String> {
+        let Some(sim) = self.sim.as_mut() else {
             return Ok(());
         };
-        sim.on_edit(world, doc.grid(), changed)
+        sim.on_world_edited(world, doc.grid(), changed)
             .map_err(|e| e.to_string())?;
         self.contacts_stale = true;
         Ok(())
@@ -245,7 +252,11 @@ impl Playground {
     ///
     /// # Errors
     /// Errors of building collision shapes.
-    pub fn refresh_contacts(&mut self, doc: &Document) -> Result<(), String> {
+    pub fn refresh_contacts(
+        &mut self,
+        world: &mut PhysicsWorld,
+        doc: &Document,
+    ) -> Result<(), String> {
         if !self.contacts_stale {
             return Ok(());
         }
@@ -254,7 +265,7 @@ impl Playground {
             return Ok(());
         }
         self.contacts_stale = false;
-        let (Some(world), Some(sim)) = (self.world.as_mut(), self.sim.as_mut()) else {
+        let Some(sim) = self.sim.as_mut() else {
             self.contacts.clear();
             return Ok(());
         };
