@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | `.strata` | stamp project (as `strata copy` writes) | its header bounds |
 //! | `.v4` | one godot_voxel v4 block in a compressed container (as `export --format v4`), or a bare block | the block's header |
-//! | `.rle` | the seed RLE stream (as `export --format rle`) | sidecar or prompt |
+//! | `.rle` | the RLE stream (as `export --format rle`) | sidecar or prompt |
 //! | `.raw` | 2 bytes per voxel (as `export --format raw`) | sidecar or prompt |
 //!
 //! RLE and raw carry no size, so an export writes a sidecar beside the file, `NAME.rle.json`
@@ -35,7 +35,7 @@ pub enum SelectionFormat {
     Stamp,
     /// A godot_voxel v4 block.
     V4,
-    /// The seed RLE stream.
+    /// The RLE stream.
     Rle,
     /// Raw bytes, 2 per voxel.
     Raw,

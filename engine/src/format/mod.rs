@@ -7,6 +7,4 @@ pub mod godot;
 pub mod input;
 pub mod project;
 
-/// Moved to [`crate::codec`]; re-exported here so existing paths keep working.
-pub use crate::codec::{lz4, rle, Reader};
 pub use atomic::{backup_path, refuse_same_file, same_file, write_atomic, AtomicFile};

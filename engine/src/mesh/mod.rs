@@ -4,7 +4,7 @@
 //! Every voxel is a density sample at its centre (`occupancy − 0.5` for matter, `−0.5` for empty
 //! space); the surface is where occupancy crosses one half. Shapes come from occupancy across
 //! neighbours, not from voxel cubes: a full voxel beside a quarter-full one pushes the surface past
-//! their shared face into the neighbour (the seed's "overflow"), and a lone full voxel of a smooth
+//! their shared face into the neighbour ("overflow"), and a lone full voxel of a smooth
 //! material becomes a small blob well inside its voxel (its six crossings sit on its face centres and
 //! surface nets averages them), while a sharp one keeps its cube.
 //!
@@ -66,8 +66,6 @@ mod ramp;
 mod skirt;
 pub(crate) mod weld;
 
-/// Moved to [`crate::voxel`]; re-exported here so existing paths keep working.
-pub use crate::voxel::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use buffer::{MaterialSlots, MeshBuffer};
 pub use input::{MeshInput, BORDER, MAX_LOD, MAX_NODE_LEVEL};
 pub use mesh_export::{

@@ -8,7 +8,7 @@
 //!     │           └─ history.record(tight changed box of the chunk) before each write
 //!     └─ RegionEdit::{fill, delete, cut, move_box}; finish() = one undo step; abort() rolls back
 //!
-//!   Region <──> stamp project (.strata, origin 0,0,0), v4 block, seed RLE stream, raw bytes
+//!   Region <──> stamp project (.strata, origin 0,0,0), v4 block, RLE stream, raw bytes
 //!   Region ──surface──> chunk meshes (the editor's paste ghost)
 //! ```
 //!

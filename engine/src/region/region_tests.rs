@@ -363,7 +363,7 @@ fn stamps_and_block_formats_round_trip() {
     project.grid.assert_valid();
     let back = Project::from_bytes(&project.to_bytes().expect("bytes")).expect("decodes");
     assert_eq!(Region::from_project(&back).expect("stamp"), region);
-    // RLE: the same bytes as the seed encoder over the box.
+    // RLE: the same bytes as the RLE encoder over the box.
     let mut bytes = Vec::new();
     region.encode_rle(&mut bytes);
     let mut expected = Vec::new();

@@ -1,4 +1,4 @@
-//! Crafted hostile files (issue 19): every file here is built in the test, byte by byte where the
+//! Crafted hostile files: every file here is built in the test, byte by byte where the
 //! writer could never produce it, and must be refused (or loaded) without unbounded memory or time.
 
 use super::sections::write_section;
