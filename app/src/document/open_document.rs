@@ -383,6 +383,9 @@ impl Document {
 
     /// Change the voxels of `boxes` with `write` as one undo step called `name`. Each box is recorded
     /// before `write` runs and published after, so `write` must change nothing outside them.
+    ///
+    /// # Panics
+    /// In debug builds, when `write` changed a voxel outside `boxes` (a caller bug).
     pub fn edit_boxes(&mut self, name: &str, boxes: &[VoxelBox], write: impl FnOnce(&mut Grid)) {
         self.end_stroke();
         let boxes: Vec<VoxelBox> = boxes.iter().copied().filter(|b| !b.is_empty()).collect();
@@ -395,7 +398,11 @@ impl Document {
             history.record(&self.project.grid, *b, name);
         }
         history.end_group();
+        #[cfg(debug_assertions)]
+        let before = self.project.grid.clone();
         write(&mut self.project.grid);
+        #[cfg(debug_assertions)]
+        super::edit_check::assert_wrote_inside(&before, &self.project.grid, &boxes, name);
         for b in boxes {
             self.changed(b);
         }
@@ -565,6 +572,19 @@ mod tests {
         doc.mark_saved(PathBuf::from("x.strata"), rev);
         assert!(!doc.is_modified());
         assert_eq!(doc.display_name(), "x.strata");
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "outside its boxes")]
+    fn a_box_edit_that_writes_outside_its_boxes_fails_in_debug_builds() {
+        let mut doc = flat();
+        let b = VoxelBox::new(VoxelPos::new(4, 8, 4), VoxelPos::new(8, 10, 8));
+        let outside = VoxelPos::new(8, 9, 5);
+        doc.edit_boxes("Add", &[b], |g| {
+            g.fill_box(b, Voxel::new(GRASS, 255));
+            g.set(outside, Voxel::new(GRASS, 255));
+        });
     }
 
     #[test]
