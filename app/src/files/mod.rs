@@ -8,4 +8,5 @@ pub mod heightmap;
 pub mod import_heightmap;
 pub mod png;
 pub mod recent;
+pub mod thumbnail_textures;
 pub mod thumbnails;

@@ -1,13 +1,12 @@
-//! The Recent Files window: the files opened or saved lately, each with the thumbnail written when it
-//! was saved ([`crate::files::thumbnails`]), so the list shows what each world looks like without loading it.
-
-use std::path::{Path, PathBuf};
+//! The Recent Files window: the files opened or saved lately, each with the thumbnail written when
+//! it was saved ([`crate::files::thumbnails`]), so the list shows what each world looks like
+//! without loading it.
 
 use eframe::egui;
-use rustc_hash::FxHashMap;
 
 use crate::app::action::Action;
 use crate::app::panel::{Panel, Placement, View};
+use crate::files::thumbnail_textures::ThumbnailTextures;
 use crate::files::thumbnails;
 
 /// The window's name.
@@ -16,31 +15,7 @@ pub const NAME: &str = "Recent Files";
 /// The Recent Files window and its loaded thumbnail textures (`None`: no thumbnail on disk).
 #[derive(Default)]
 pub struct RecentWindow {
-    textures: FxHashMap<PathBuf, Option<egui::TextureHandle>>,
-}
-
-impl RecentWindow {
-    fn texture(
-        &mut self,
-        ctx: &egui::Context,
-        dir: &Path,
-        project: &Path,
-    ) -> Option<egui::TextureHandle> {
-        self.textures
-            .entry(project.to_path_buf())
-            .or_insert_with(|| {
-                let bytes = std::fs::read(thumbnails::path_of(dir, project)).ok()?;
-                let img = crate::files::png::decode(&bytes).ok()?.to_rgba8();
-                let size = [img.width() as usize, img.height() as usize];
-                let color = egui::ColorImage::from_rgba_unmultiplied(size, img.as_raw());
-                Some(ctx.load_texture(
-                    project.display().to_string(),
-                    color,
-                    egui::TextureOptions::LINEAR,
-                ))
-            })
-            .clone()
-    }
+    textures: ThumbnailTextures,
 }
 
 impl Panel for RecentWindow {
@@ -59,7 +34,9 @@ impl Panel for RecentWindow {
         }
         for path in &view.prefs.recent {
             ui.horizontal(|ui| {
-                let thumb = dir.as_deref().and_then(|d| self.texture(ui.ctx(), d, path));
+                let thumb = dir
+                    .as_deref()
+                    .and_then(|d| self.textures.get(ui.ctx(), d, path));
                 match thumb {
                     Some(t) => {
                         ui.add(egui::Image::new(&t).max_size(egui::vec2(64.0, 64.0)));

@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use eframe::egui;
-use rustc_hash::FxHashMap;
 use strata_engine::format::project::Project;
 use strata_engine::region::{Region, STAMP_EXTENSION};
 use strata_engine::voxel::MaterialTable;
@@ -23,6 +22,7 @@ use crate::app::job_output::JobOutput;
 use crate::app::jobs::{Job, JobKind};
 use crate::app::panel::{panel_path, Panel, View};
 use crate::files::file_jobs::PathSpec;
+use crate::files::thumbnail_textures::ThumbnailTextures;
 use crate::files::thumbnails;
 use crate::AppResult;
 
@@ -46,7 +46,7 @@ enum Done {
 pub struct StampsPanel {
     stamps: Vec<PathBuf>,
     listed: Option<(PathBuf, Instant)>,
-    textures: FxHashMap<PathBuf, Option<egui::TextureHandle>>,
+    textures: ThumbnailTextures,
     thumbs_running: bool,
     name: String,
     chosen_folder: Option<PathBuf>,
@@ -58,7 +58,7 @@ impl Default for StampsPanel {
         Self {
             stamps: Vec::new(),
             listed: None,
-            textures: FxHashMap::default(),
+            textures: ThumbnailTextures::default(),
             thumbs_running: false,
             name: "stamp".into(),
             chosen_folder: None,
@@ -139,28 +139,6 @@ impl StampsPanel {
         })
         .owned_by(NAME);
         out.push(Action::Start(job));
-    }
-
-    fn texture(
-        &mut self,
-        ctx: &egui::Context,
-        dir: &Path,
-        stamp: &Path,
-    ) -> Option<egui::TextureHandle> {
-        self.textures
-            .entry(stamp.to_path_buf())
-            .or_insert_with(|| {
-                let bytes = std::fs::read(thumbnails::path_of(dir, stamp)).ok()?;
-                let img = crate::files::png::decode(&bytes).ok()?.to_rgba8();
-                let size = [img.width() as usize, img.height() as usize];
-                let color = egui::ColorImage::from_rgba_unmultiplied(size, img.as_raw());
-                Some(ctx.load_texture(
-                    stamp.display().to_string(),
-                    color,
-                    egui::TextureOptions::LINEAR,
-                ))
-            })
-            .clone()
     }
 }
 
@@ -273,7 +251,7 @@ impl Panel for StampsPanel {
             ui.horizontal(|ui| {
                 let thumb = thumbs
                     .as_deref()
-                    .and_then(|d| self.texture(ui.ctx(), d, path));
+                    .and_then(|d| self.textures.get(ui.ctx(), d, path));
                 match thumb {
                     Some(t) => {
                         ui.add(egui::Image::new(&t).max_size(egui::vec2(48.0, 48.0)));
@@ -332,7 +310,7 @@ impl Panel for StampsPanel {
             Done::Thumbs(paths) => {
                 self.thumbs_running = false;
                 for p in paths {
-                    self.textures.remove(&p);
+                    self.textures.forget(&p);
                 }
             }
             Done::Loaded(region, name) => {
@@ -342,7 +320,7 @@ impl Panel for StampsPanel {
             Done::Saved(path) => {
                 self.error = None;
                 self.listed = None;
-                self.textures.remove(&path);
+                self.textures.forget(&path);
                 out.push(Action::Message(format!("Saved stamp {}", path.display())));
             }
         }

@@ -64,14 +64,7 @@ fn brute_faces(vol: &FragmentVolume<'_>, b: VoxelBox, closed: bool) -> usize {
                 if get(x, y, z) == 0 {
                     continue;
                 }
-                for (dx, dy, dz) in [
-                    (0, 0, 1),
-                    (0, 0, -1),
-                    (0, 1, 0),
-                    (0, -1, 0),
-                    (1, 0, 0),
-                    (-1, 0, 0),
-                ] {
+                for [dx, dy, dz] in crate::voxel::FACE_OFFSETS {
                     let q = (x as i32 + dx, y as i32 + dy, z as i32 + dz);
                     n += usize::from(get(q.0 as usize, q.1 as usize, q.2 as usize) == 0);
                 }

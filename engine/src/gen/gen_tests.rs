@@ -1,7 +1,6 @@
 //! Whole-world tests of the generator through its public API.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::time::Instant;
 
 use rayon::prelude::*;
 
@@ -499,27 +498,4 @@ fn caves_follow_the_setting_in_a_mix() {
 fn terrain_is_shareable_across_threads() {
     fn assert_sync_send<T: Sync + Send>() {}
     assert_sync_send::<Terrain>();
-}
-
-/// `cargo test -p strata-engine --release gen::tests::timing -- --ignored --nocapture`
-#[test]
-#[ignore = "timing report, not a check"]
-fn timing_single_threaded() {
-    for preset in Preset::ALL {
-        let s = settings(preset, [256, 128, 256], 1);
-        let start = Instant::now();
-        let t = terrain(&s);
-        let mut chunks = 0;
-        let mut solid = 0usize;
-        for (cx, cz) in t.chunk_columns() {
-            t.fill_column(cx, cz, &mut |_, c| {
-                chunks += 1;
-                let mut counts = [0u64; crate::voxel::MATERIAL_COUNT];
-                c.count_materials(&mut counts);
-                solid += counts[1..].iter().sum::<u64>() as usize;
-            });
-        }
-        let elapsed = start.elapsed();
-        println!("{preset} 256x128x256: {chunks} chunks, {solid} non-air voxels in {elapsed:.2?}");
-    }
 }
