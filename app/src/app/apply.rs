@@ -178,7 +178,7 @@ impl EditorApp {
             Action::Undo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
                     if let Some(work) = large_history_write(doc, false, 1, self.sync_voxels) {
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     let r = doc.undo();
@@ -188,7 +188,7 @@ impl EditorApp {
             Action::Redo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
                     if let Some(work) = large_history_write(doc, true, 1, self.sync_voxels) {
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     let r = doc.redo();
@@ -200,7 +200,7 @@ impl EditorApp {
                     let have = doc.history().undo_len();
                     let (redo, count) = (n > have, n.abs_diff(have));
                     if let Some(work) = large_history_write(doc, redo, count, self.sync_voxels) {
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     match doc.jump_to(n) {
@@ -273,7 +273,7 @@ impl EditorApp {
                 if let Some(doc) = self.doc.as_mut() {
                     if doc.region_voxels(&op) > self.sync_voxels {
                         let work = doc.prepare_region_edit(&name, op, select);
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     match doc.region_edit(&name, &op) {

@@ -13,9 +13,10 @@ use super::panel_registry::Panels;
 use crate::app::action::{Action, Guarded};
 use crate::app::dialogs::{self, Dialogs};
 use crate::app::frame_clock::FrameClock;
-use crate::app::jobs::JobRunner;
+use crate::app::jobs::{Inbox, JobRunner};
 use crate::app::keymap::Keymap;
 use crate::app::prefs::{config_dir, Prefs};
+use crate::document::region_job::RegionWritten;
 use crate::document::{Document, EditConsumer};
 use crate::files::autosave;
 use crate::generate::default_world;
@@ -57,6 +58,8 @@ pub struct EditorApp {
     pub keymap: Keymap,
     /// Running jobs.
     pub jobs: JobRunner,
+    /// Where background region writes (large region edits, their undo and redo) deliver.
+    pub(super) region_writes: Inbox<RegionWritten>,
     /// Region writes touching more voxels than this run as background jobs
     /// ([`crate::document::region_job::SYNC_VOXELS`]; tests lower it).
     pub sync_voxels: u64,
@@ -111,6 +114,7 @@ impl EditorApp {
             prefs,
             keymap,
             jobs: JobRunner::default(),
+            region_writes: Inbox::default(),
             sync_voxels: crate::document::region_job::SYNC_VOXELS,
             dialogs: Dialogs {
                 recover,

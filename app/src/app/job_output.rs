@@ -1,7 +1,6 @@
 //! What a finished background job hands back to the editor: a document to open, a save or autosave
-//! that finished, a message, or a result for the panel that started it.
+//! that finished, a message, or word that a panel's result waits in that panel's typed inbox.
 
-use std::any::Any;
 use std::path::PathBuf;
 
 use strata_engine::format::project::Project;
@@ -35,8 +34,8 @@ pub enum JobOutput {
         /// What to tell the user.
         message: String,
     },
-    /// A result for the panel that started the job.
-    Panel(Box<dyn Any + Send>),
+    /// The job delivered its result to its owner's typed [`super::jobs::Inbox`].
+    Delivered,
 }
 
 impl JobOutput {

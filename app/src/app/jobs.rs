@@ -14,7 +14,7 @@
 //! read a copy. [`JobKind::Background`] jobs (autosave, bakes, previews) show no window and may run
 //! beside the others; they work on copies and their results go to the panel that started them.
 
-use std::sync::mpsc::{channel, Receiver, TryRecvError};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -135,6 +135,45 @@ impl Job {
 
     fn stopped(&self) -> AppError {
         AppError::Usage(format!("{} stopped unexpectedly", self.label))
+    }
+}
+
+/// Where the jobs of one panel (or of the editor itself) deliver their results: a typed channel, so
+/// each receiver gets exactly the type its own jobs make. A job started with [`Inbox::spawn`]
+/// sends its value here before it reports [`JobOutput::Delivered`]; the owner takes the value when
+/// it hears the job finished.
+pub struct Inbox<T> {
+    tx: Sender<T>,
+    rx: Receiver<T>,
+}
+
+impl<T> Default for Inbox<T> {
+    fn default() -> Self {
+        let (tx, rx) = channel();
+        Self { tx, rx }
+    }
+}
+
+impl<T: Send + 'static> Inbox<T> {
+    /// Run `work` on a new thread as a job whose result lands in this inbox.
+    pub fn spawn(
+        &self,
+        label: impl Into<String>,
+        kind: JobKind,
+        work: impl FnOnce(&Progress) -> AppResult<T> + Send + 'static,
+    ) -> Job {
+        let tx = self.tx.clone();
+        Job::spawn(label, kind, move |progress| {
+            let value = work(progress)?;
+            // The inbox may be gone (its panel was reset); nothing to deliver then.
+            let _ = tx.send(value);
+            Ok(JobOutput::Delivered)
+        })
+    }
+
+    /// The oldest result delivered and not yet taken.
+    pub fn take(&self) -> Option<T> {
+        self.rx.try_recv().ok()
     }
 }
 

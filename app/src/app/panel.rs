@@ -106,9 +106,10 @@ pub trait Panel: Any {
     /// A different document is open (`None`: none).
     fn on_document(&mut self, _doc: Option<&Document>) {}
 
-    /// A background job this panel started finished: its output, or why it stopped (the editor
-    /// also reports errors other than a cancel to the user).
-    fn on_job(&mut self, _result: AppResult<Box<dyn Any + Send>>, _out: &mut Vec<Action>) {}
+    /// A background job this panel started finished: `Ok` when its result waits in the panel's
+    /// [`crate::app::jobs::Inbox`], or why it stopped (the editor also reports errors other than a
+    /// cancel to the user).
+    fn on_job(&mut self, _result: AppResult<()>, _out: &mut Vec<Action>) {}
 
     /// Work on the document's physics world, lent for the call with the rest of the document
     /// read-only (see [`Document::with_physics`]). Called once a frame for every panel while a

@@ -9,7 +9,7 @@ use crate::app::action::Action;
 use crate::app::job_output::JobOutput;
 use crate::app::jobs::Finished;
 use crate::app::keymap::Keymap;
-use crate::document::region_job::{RegionWritten, REGION_WRITE};
+use crate::document::region_job::REGION_WRITE;
 use crate::files::autosave::{self, RecoveryInfo};
 use crate::files::file_jobs::{self, PathPurpose};
 
@@ -54,10 +54,10 @@ impl EditorApp {
             }
             Ok(JobOutput::Autosaved { revision }) => self.autosaved_revision = revision,
             Ok(JobOutput::Wrote { message }) => self.message = message,
-            Ok(JobOutput::Panel(output)) if finished.owner == Some(REGION_WRITE) => {
-                self.install_region_write(output, finished.cancelled);
+            Ok(JobOutput::Delivered) if finished.owner == Some(REGION_WRITE) => {
+                self.install_region_write(finished.cancelled);
             }
-            Ok(JobOutput::Panel(output)) => self.panel_job(finished.owner, Ok(output), &mut out),
+            Ok(JobOutput::Delivered) => self.panel_job(finished.owner, Ok(()), &mut out),
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
                 self.after_save = None;
                 self.message = "Cancelled".into();
@@ -78,19 +78,15 @@ impl EditorApp {
     }
 
     /// Install a background region write, unless Cancel was pressed before it came back.
-    pub(super) fn install_region_write(
-        &mut self,
-        output: Box<dyn std::any::Any + Send>,
-        cancelled: bool,
-    ) {
-        let (Ok(done), Some(doc)) = (output.downcast::<RegionWritten>(), self.doc.as_mut()) else {
+    pub(super) fn install_region_write(&mut self, cancelled: bool) {
+        let (Some(done), Some(doc)) = (self.region_writes.take(), self.doc.as_mut()) else {
             return;
         };
         if cancelled {
             self.message = "Cancelled: nothing changed".into();
             return;
         }
-        match doc.install_region(*done) {
+        match doc.install_region(done) {
             Ok(message) => self.message = message,
             Err(e) => self.dialogs.error = Some(e.to_string()),
         }
@@ -100,7 +96,7 @@ impl EditorApp {
     pub(super) fn panel_job(
         &mut self,
         owner: Option<&'static str>,
-        result: crate::AppResult<Box<dyn std::any::Any + Send>>,
+        result: crate::AppResult<()>,
         out: &mut Vec<Action>,
     ) {
         let Some(owner) = owner else {

@@ -23,8 +23,7 @@ use strata_engine::storage::Grid;
 use strata_engine::voxel::VoxelBox;
 
 use super::open_document::Document;
-use crate::app::job_output::JobOutput;
-use crate::app::jobs::{Job, JobKind};
+use crate::app::jobs::{Inbox, Job, JobKind};
 use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
@@ -145,12 +144,13 @@ impl RegionWork {
     }
 
     /// The write as a Document job (modal progress with Cancel; other edits wait). Its result comes
-    /// back as `JobOutput::Panel(RegionWritten)` owned by [`REGION_WRITE`].
-    pub fn job(self) -> Job {
-        Job::spawn(self.label(), JobKind::Document, move |progress| {
-            Ok(JobOutput::Panel(Box::new(self.run(progress)?)))
-        })
-        .owned_by(REGION_WRITE)
+    /// into `inbox`, owned by [`REGION_WRITE`].
+    pub fn job(self, inbox: &Inbox<RegionWritten>) -> Job {
+        inbox
+            .spawn(self.label(), JobKind::Document, move |progress| {
+                self.run(progress)
+            })
+            .owned_by(REGION_WRITE)
     }
 }
 

@@ -13,7 +13,6 @@
 //! only the chunks whose faces can change are meshed again, a few per frame. The flat-shaded faces
 //! carry their material's colour, times the baked light when the world has been baked.
 
-use std::any::Any;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -32,8 +31,7 @@ use strata_engine::voxel::{
 };
 
 use crate::app::action::Action;
-use crate::app::job_output::JobOutput;
-use crate::app::jobs::{Job, JobKind};
+use crate::app::jobs::{Inbox, JobKind};
 use crate::app::panel::{Panel, View};
 use crate::document::Document;
 use crate::viewport::fragments::{FragmentLight, FragmentPreview};
@@ -146,6 +144,12 @@ struct Lit {
     took: Duration,
 }
 
+/// What a job of this panel hands back.
+enum Done {
+    Built(Built),
+    Lit(Lit),
+}
+
 /// The Enhance panel.
 #[derive(Default)]
 pub struct EnhancePanel {
@@ -176,6 +180,8 @@ pub struct EnhancePanel {
     /// Fragment bakes cancelled by a rebuild whose (cancelled) results are still to come.
     abandoned: usize,
     light_note: Option<String>,
+    /// Where this panel's jobs deliver.
+    inbox: Inbox<Done>,
 }
 
 /// Every chunk whose fragment faces can be non-empty: the chunks the store computes and every
@@ -273,19 +279,21 @@ impl EnhancePanel {
             .map_or_else(LightSettings::default, |l| *l.settings());
         let voxels = store.region().unwrap_or_else(|| doc.bounds());
         let revision = doc.revision();
-        let job = Job::spawn("Lighting fragments", JobKind::Background, move |progress| {
-            let started = Instant::now();
-            let (light, _) = bake_fragments(&store.volume(&grid), voxels, &settings, progress)?;
-            let meshes = mesh_all(&store, &grid, &table, progress)?;
-            Ok(JobOutput::Panel(Box::new(Lit {
-                form,
-                revision,
-                light,
-                meshes,
-                took: started.elapsed(),
-            })))
-        })
-        .owned_by(NAME);
+        let job = self
+            .inbox
+            .spawn("Lighting fragments", JobKind::Background, move |progress| {
+                let started = Instant::now();
+                let (light, _) = bake_fragments(&store.volume(&grid), voxels, &settings, progress)?;
+                let meshes = mesh_all(&store, &grid, &table, progress)?;
+                Ok(Done::Lit(Lit {
+                    form,
+                    revision,
+                    light,
+                    meshes,
+                    took: started.elapsed(),
+                }))
+            })
+            .owned_by(NAME);
         self.lighting = Some(job.progress());
         self.light_note = None;
         out.push(Action::Start(job));
@@ -296,24 +304,26 @@ impl EnhancePanel {
         let grid = doc.grid().clone();
         let table = form.table(doc.materials());
         let for_job = form.clone();
-        let job = Job::spawn("Enhancing", JobKind::Background, move |progress| {
-            let started = Instant::now();
-            let store = Enhanced::build(
-                &grid,
-                &table,
-                &for_job.method(),
-                for_job.region_box(),
-                progress,
-            )?;
-            let meshes = mesh_all(&store, &grid, &table, progress)?;
-            Ok(JobOutput::Panel(Box::new(Built {
-                form: for_job,
-                store,
-                meshes,
-                took: started.elapsed(),
-            })))
-        })
-        .owned_by(NAME);
+        let job = self
+            .inbox
+            .spawn("Enhancing", JobKind::Background, move |progress| {
+                let started = Instant::now();
+                let store = Enhanced::build(
+                    &grid,
+                    &table,
+                    &for_job.method(),
+                    for_job.region_box(),
+                    progress,
+                )?;
+                let meshes = mesh_all(&store, &grid, &table, progress)?;
+                Ok(Done::Built(Built {
+                    form: for_job,
+                    store,
+                    meshes,
+                    took: started.elapsed(),
+                }))
+            })
+            .owned_by(NAME);
         if let Some(p) = self.lighting.take() {
             p.cancel();
             self.abandoned += 1;
@@ -686,11 +696,11 @@ impl Panel for EnhancePanel {
         // The viewport dropped the fragments with the old document; a shown preview rebuilds.
     }
 
-    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, out: &mut Vec<Action>) {
+    fn on_job(&mut self, result: AppResult<()>, out: &mut Vec<Action>) {
         let result = match result {
-            Ok(any) => match any.downcast::<Lit>() {
-                Ok(lit) => return self.install_light(*lit, out),
-                Err(other) => Ok(other),
+            Ok(()) => match self.inbox.take() {
+                Some(Done::Lit(lit)) => return self.install_light(lit, out),
+                other => Ok(other),
             },
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) if self.abandoned > 0 => {
                 self.abandoned -= 1;
@@ -708,8 +718,8 @@ impl Panel for EnhancePanel {
         };
         self.running = None;
         match result {
-            Ok(any) => {
-                let Ok(built) = any.downcast::<Built>() else {
+            Ok(done) => {
+                let Some(Done::Built(built)) = done else {
                     return;
                 };
                 if !self.preview {
@@ -720,7 +730,7 @@ impl Panel for EnhancePanel {
                     store,
                     meshes,
                     took,
-                } = *built;
+                } = built;
                 let stats = store.stats();
                 let quads: usize = meshes
                     .iter()

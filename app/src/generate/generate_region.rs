@@ -6,7 +6,6 @@
 //! neighbouring boxes join seamlessly. The result is installed through the document's box edit,
 //! which records the undo step and tells every consumer; a cancelled or failed job changes nothing.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use eframe::egui;
@@ -19,8 +18,7 @@ use strata_engine::voxel::{VoxelBox, VoxelPos};
 
 use super::new_world::biome_checkboxes;
 use crate::app::action::{Action, BoxEdit};
-use crate::app::job_output::JobOutput;
-use crate::app::jobs::{Job, JobKind};
+use crate::app::jobs::{Inbox, JobKind};
 use crate::app::panel::{Panel, View};
 use crate::document::Document;
 use crate::AppResult;
@@ -41,6 +39,8 @@ pub struct GenerateRegionPanel {
     running: Option<Arc<Progress>>,
     /// What the last run said (an error, or what it changed).
     message: Option<Result<String, String>>,
+    /// Where the generation job delivers.
+    inbox: Inbox<Filled>,
 }
 
 impl Default for GenerateRegionPanel {
@@ -52,6 +52,7 @@ impl Default for GenerateRegionPanel {
             world: None,
             running: None,
             message: None,
+            inbox: Inbox::default(),
         }
     }
 }
@@ -102,11 +103,14 @@ impl GenerateRegionPanel {
         let world = self.world_settings(doc.bounds());
         let region = self.region_box();
         let materials = doc.materials().clone();
-        let job = Job::spawn("Generating terrain", JobKind::Background, move |progress| {
-            let fill = generate_region(&world, region, &materials, progress)?;
-            Ok(JobOutput::Panel(Box::new(Filled(fill))))
-        })
-        .owned_by(NAME);
+        let job = self
+            .inbox
+            .spawn("Generating terrain", JobKind::Background, move |progress| {
+                Ok(Filled(generate_region(
+                    &world, region, &materials, progress,
+                )?))
+            })
+            .owned_by(NAME);
         self.running = Some(job.progress());
         self.message = None;
         out.push(Action::Start(job));
@@ -235,11 +239,11 @@ impl Panel for GenerateRegionPanel {
         }
     }
 
-    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, out: &mut Vec<Action>) {
+    fn on_job(&mut self, result: AppResult<()>, out: &mut Vec<Action>) {
         self.running = None;
         match result {
-            Ok(any) => {
-                let Ok(filled) = any.downcast::<Filled>() else {
+            Ok(()) => {
+                let Some(filled) = self.inbox.take() else {
                     return;
                 };
                 let fill = filled.0;

@@ -5,7 +5,6 @@
 //! once per pixel (no voxels built), drawn on a worker thread. A change of settings starts a new
 //! preview when the previous one finishes, so typing never queues more than one.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use eframe::egui;
@@ -19,8 +18,7 @@ use strata_engine::render::Image;
 use strata_engine::voxel::MaterialTable;
 
 use crate::app::action::Action;
-use crate::app::job_output::JobOutput;
-use crate::app::jobs::{Job, JobKind};
+use crate::app::jobs::{Inbox, JobKind};
 use crate::app::panel::{Panel, Placement, View};
 use crate::AppResult;
 
@@ -78,6 +76,8 @@ pub struct NewWorldWindow {
     /// Carve caves (reset to the preset's choice when the preset changes).
     pub caves: bool,
     preview: Preview,
+    /// Where the preview job delivers.
+    inbox: Inbox<Drawn>,
 }
 
 impl Default for NewWorldWindow {
@@ -89,6 +89,7 @@ impl Default for NewWorldWindow {
             kind: Kind::Preset,
             biomes: BiomeSettings::default(),
             preview: Preview::default(),
+            inbox: Inbox::default(),
         }
     }
 }
@@ -123,14 +124,16 @@ impl NewWorldWindow {
             return;
         }
         let for_job = world.clone();
-        let job = Job::spawn("Previewing world", JobKind::Background, move |_| {
-            let image = preview_topdown(&for_job, &MaterialTable::builtin(), PREVIEW_PIXELS)?;
-            Ok(JobOutput::Panel(Box::new(Drawn {
-                world: for_job,
-                image,
-            })))
-        })
-        .owned_by(NAME);
+        let job = self
+            .inbox
+            .spawn("Previewing world", JobKind::Background, move |_| {
+                let image = preview_topdown(&for_job, &MaterialTable::builtin(), PREVIEW_PIXELS)?;
+                Ok(Drawn {
+                    world: for_job,
+                    image,
+                })
+            })
+            .owned_by(NAME);
         self.preview.running = Some(job.progress());
         self.preview.requested = Some(world.clone());
         out.push(Action::Start(job));
@@ -287,11 +290,11 @@ impl Panel for NewWorldWindow {
         }
     }
 
-    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, _out: &mut Vec<Action>) {
+    fn on_job(&mut self, result: AppResult<()>, _out: &mut Vec<Action>) {
         self.preview.running = None;
         match result {
-            Ok(any) => {
-                if let Ok(drawn) = any.downcast::<Drawn>() {
+            Ok(()) => {
+                if let Some(drawn) = self.inbox.take() {
                     self.preview.shown = Some(drawn.world);
                     self.preview.fresh = Some(drawn.image);
                     self.preview.error = None;

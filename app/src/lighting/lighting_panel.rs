@@ -13,7 +13,6 @@
 //! copy-on-write while they run), so painting never waits. Edits made while a job ran stay stale:
 //! the result is installed with the difference between the job's volume and the current one marked.
 
-use std::any::Any;
 use std::sync::Arc;
 
 use eframe::egui;
@@ -23,8 +22,7 @@ use strata_engine::progress::Progress;
 use strata_engine::voxel::VoxelBox;
 
 use crate::app::action::Action;
-use crate::app::job_output::JobOutput;
-use crate::app::jobs::{Job, JobKind};
+use crate::app::jobs::{Inbox, JobKind};
 use crate::app::panel::{Panel, View};
 use crate::document::Document;
 use crate::viewport::LightView;
@@ -52,6 +50,13 @@ struct Built {
     volume: Arc<SolidVolume>,
 }
 
+/// What a job of this panel hands back.
+enum Done {
+    Baked(Baked),
+    Rebaked(Rebaked),
+    Built(Built),
+}
+
 /// A job of this panel in flight.
 struct Running {
     progress: Arc<Progress>,
@@ -72,7 +77,9 @@ pub struct LightingPanel {
     pending: Vec<VoxelBox>,
     running: Option<Running>,
     /// A finished job's result, installed on the next frame (when the document can be read).
-    finished: Option<Box<dyn Any + Send>>,
+    finished: Option<Done>,
+    /// Where this panel's jobs deliver.
+    inbox: Inbox<Done>,
     /// The last bake or re-bake, for the panel.
     report: Option<String>,
     error: Option<String>,
@@ -88,6 +95,7 @@ impl Default for LightingPanel {
             pending: Vec::new(),
             running: None,
             finished: None,
+            inbox: Inbox::default(),
             report: None,
             error: None,
         }
@@ -193,19 +201,21 @@ impl LightingPanel {
             Some(v) => Ok(v.clone()),
             None => Err((doc.grid().clone(), doc.materials().clone())),
         };
-        let job = Job::spawn("Baking light", JobKind::Background, move |progress| {
-            let volume = match source {
-                Ok(v) => v,
-                Err((grid, table)) => Arc::new(SolidVolume::from_grid(&grid, &table)?),
-            };
-            let (light, stats) = light::bake(&volume, &settings, progress)?;
-            Ok(JobOutput::Panel(Box::new(Baked {
-                light,
-                stats,
-                volume,
-            })))
-        })
-        .owned_by(NAME);
+        let job = self
+            .inbox
+            .spawn("Baking light", JobKind::Background, move |progress| {
+                let volume = match source {
+                    Ok(v) => v,
+                    Err((grid, table)) => Arc::new(SolidVolume::from_grid(&grid, &table)?),
+                };
+                let (light, stats) = light::bake(&volume, &settings, progress)?;
+                Ok(Done::Baked(Baked {
+                    light,
+                    stats,
+                    volume,
+                }))
+            })
+            .owned_by(NAME);
         self.running = Some(Running {
             progress: job.progress(),
             live: false,
@@ -215,11 +225,13 @@ impl LightingPanel {
 
     fn start_volume(&mut self, doc: &Document, out: &mut Vec<Action>) {
         let (grid, table) = (doc.grid().clone(), doc.materials().clone());
-        let job = Job::spawn("Reading solidity", JobKind::Background, move |_| {
-            let volume = Arc::new(SolidVolume::from_grid(&grid, &table)?);
-            Ok(JobOutput::Panel(Box::new(Built { volume })))
-        })
-        .owned_by(NAME);
+        let job = self
+            .inbox
+            .spawn("Reading solidity", JobKind::Background, move |_| {
+                let volume = Arc::new(SolidVolume::from_grid(&grid, &table)?);
+                Ok(Done::Built(Built { volume }))
+            })
+            .owned_by(NAME);
         self.running = Some(Running {
             progress: job.progress(),
             live: true,
@@ -232,15 +244,17 @@ impl LightingPanel {
             return;
         };
         let request = light.stale_request();
-        let job = Job::spawn("Live light", JobKind::Background, move |progress| {
-            let (patch, stats) = light::rebake(&volume, &request, progress)?;
-            Ok(JobOutput::Panel(Box::new(Rebaked {
-                patch,
-                stats,
-                volume,
-            })))
-        })
-        .owned_by(NAME);
+        let job = self
+            .inbox
+            .spawn("Live light", JobKind::Background, move |progress| {
+                let (patch, stats) = light::rebake(&volume, &request, progress)?;
+                Ok(Done::Rebaked(Rebaked {
+                    patch,
+                    stats,
+                    volume,
+                }))
+            })
+            .owned_by(NAME);
         self.running = Some(Running {
             progress: job.progress(),
             live: true,
@@ -253,13 +267,12 @@ impl LightingPanel {
         let Some(result) = self.finished.take() else {
             return;
         };
-        let result = match result.downcast::<Baked>() {
-            Ok(baked) => {
-                let Baked {
-                    mut light,
-                    stats,
-                    volume,
-                } = *baked;
+        match result {
+            Done::Baked(Baked {
+                mut light,
+                stats,
+                volume,
+            }) => {
                 let current = self.current_volume(doc, &volume);
                 light.mark_stale_between(&volume, &current);
                 self.report = Some(format!(
@@ -269,34 +282,27 @@ impl LightingPanel {
                     stats.steps_per_second() / 1e6
                 ));
                 out.push(Action::InstallLight(Box::new(light)));
-                return;
             }
-            Err(other) => other,
-        };
-        let result = match result.downcast::<Built>() {
-            Ok(built) => {
+            Done::Built(built) => {
                 let _ = self.current_volume(doc, &built.volume);
-                return;
             }
-            Err(other) => other,
-        };
-        if let Ok(rebaked) = result.downcast::<Rebaked>() {
-            let Rebaked {
+            Done::Rebaked(Rebaked {
                 patch,
                 stats,
                 volume,
-            } = *rebaked;
-            let current = self.current_volume(doc, &volume);
-            self.report = Some(format!(
-                "Live: {} voxels re-baked in {:.0} ms",
-                stats.surface_voxels,
-                stats.seconds * 1000.0
-            ));
-            out.push(Action::PatchLight {
-                patch,
-                baked_on: volume,
-                current,
-            });
+            }) => {
+                let current = self.current_volume(doc, &volume);
+                self.report = Some(format!(
+                    "Live: {} voxels re-baked in {:.0} ms",
+                    stats.surface_voxels,
+                    stats.seconds * 1000.0
+                ));
+                out.push(Action::PatchLight {
+                    patch,
+                    baked_on: volume,
+                    current,
+                });
+            }
         }
     }
 
@@ -424,10 +430,10 @@ impl Panel for LightingPanel {
         }
     }
 
-    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, _out: &mut Vec<Action>) {
+    fn on_job(&mut self, result: AppResult<()>, _out: &mut Vec<Action>) {
         let live = self.running.take().is_some_and(|r| r.live);
         match result {
-            Ok(output) => self.finished = Some(output),
+            Ok(()) => self.finished = self.inbox.take(),
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
                 self.report = Some(if live {
                     "Live update cancelled".into()

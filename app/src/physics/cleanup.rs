@@ -8,7 +8,6 @@
 //!   Delete Marked ──> Action::DeleteFloating(marked) ──> Document::delete_floating (one undo step)
 //! ```
 
-use std::any::Any;
 use std::sync::Arc;
 
 use eframe::egui;
@@ -16,8 +15,7 @@ use strata_engine::floating::{find_floating, FloatingPiece};
 use strata_engine::progress::Progress;
 
 use crate::app::action::Action;
-use crate::app::job_output::JobOutput;
-use crate::app::jobs::{Job, JobKind};
+use crate::app::jobs::{Inbox, JobKind};
 use crate::document::Document;
 use crate::AppResult;
 
@@ -36,6 +34,8 @@ pub struct Cleanup {
     /// The pieces found, each with "delete" (true) or "keep".
     pieces: Vec<(FloatingPiece, bool)>,
     report: Option<String>,
+    /// Where the search delivers.
+    inbox: Inbox<Found>,
 }
 
 impl Cleanup {
@@ -52,15 +52,14 @@ impl Cleanup {
     fn start(&mut self, doc: &Document, owner: &'static str, out: &mut Vec<Action>) {
         let (grid, table) = (doc.grid().clone(), doc.materials().clone());
         let bottom = doc.bounds().min.y;
-        let job = Job::spawn(
-            "Finding floating terrain",
-            JobKind::Background,
-            move |progress| {
-                let pieces = find_floating(&grid, &table, bottom, progress)?;
-                Ok(JobOutput::Panel(Box::new(Found(pieces))))
-            },
-        )
-        .owned_by(owner);
+        let job = self
+            .inbox
+            .spawn(
+                "Finding floating terrain",
+                JobKind::Background,
+                move |progress| Ok(Found(find_floating(&grid, &table, bottom, progress)?)),
+            )
+            .owned_by(owner);
         self.running = Some(job.progress());
         self.edited_while_running = false;
         self.pieces.clear();
@@ -79,11 +78,11 @@ impl Cleanup {
     }
 
     /// The search finished: its pieces (all marked for deletion), or why it stopped.
-    pub fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>) {
+    pub fn on_job(&mut self, result: AppResult<()>) {
         self.running = None;
-        let found = match result.map(|output| output.downcast::<Found>()) {
-            Ok(Ok(found)) => found.0,
-            Ok(Err(_)) => return,
+        let found = match result.map(|()| self.inbox.take()) {
+            Ok(Some(found)) => found.0,
+            Ok(None) => return,
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
                 self.report = Some("Search cancelled".into());
                 return;

@@ -15,8 +15,6 @@
 //! bad one (size 0, negative density, 10,000 bodies, a point outside the world) is shown in red and
 //! in the status bar, and nothing is dropped.
 
-use std::any::Any;
-
 use eframe::egui;
 use strata_engine::physics::body::{DropSpec, RainSpec, ShapeChoice, MAX_DROP_COUNT};
 use strata_engine::physics::PhysicsWorld;
@@ -423,7 +421,7 @@ impl Panel for PhysicsPanel {
         self.note = None;
     }
 
-    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, _out: &mut Vec<Action>) {
+    fn on_job(&mut self, result: AppResult<()>, _out: &mut Vec<Action>) {
         self.cleanup.on_job(result);
     }
 

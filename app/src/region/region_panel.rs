@@ -17,7 +17,6 @@
 //! region copy reads packed chunk rows and takes milliseconds for selections of millions of
 //! voxels. Meshing the ghost and file work run as background jobs.
 
-use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -197,6 +196,7 @@ impl RegionPanel {
             match w {
                 Waiting::Write(path) => match self.copy(doc) {
                     Ok(region) => out.push(Action::Start(region_work::write_job(
+                        &self.inbox,
                         path,
                         region,
                         doc.materials().clone(),
@@ -204,6 +204,7 @@ impl RegionPanel {
                     Err(e) => out.push(Action::Error(e)),
                 },
                 Waiting::Read(path, size) => out.push(Action::Start(region_work::read_job(
+                    &self.inbox,
                     path,
                     size,
                     doc.materials().clone(),
@@ -257,6 +258,7 @@ impl Panel for RegionPanel {
         if let Some(f) = self.floating.as_mut() {
             if !f.asked {
                 out.push(Action::Start(region_work::ghost_job(
+                    &self.inbox,
                     f.region.clone(),
                     doc.materials().clone(),
                     f.generation,
@@ -273,15 +275,15 @@ impl Panel for RegionPanel {
         self.shown = None;
     }
 
-    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, out: &mut Vec<Action>) {
-        let Ok(done) = result else {
+    fn on_job(&mut self, result: AppResult<()>, out: &mut Vec<Action>) {
+        if result.is_err() {
+            return;
+        }
+        let Some(done) = self.inbox.take() else {
             return;
         };
-        let Ok(done) = done.downcast::<region_work::Done>() else {
-            return;
-        };
-        match *done {
-            region_work::Done::Ghost { generation, mesh } => {
+        match done {
+            Done::Ghost { generation, mesh } => {
                 if let Some(f) = self
                     .floating
                     .as_mut()
@@ -290,11 +292,11 @@ impl Panel for RegionPanel {
                     f.ghost = Some(mesh);
                 }
             }
-            region_work::Done::Wrote(message) => {
+            Done::Wrote(message) => {
                 self.note = Some(message.clone());
                 out.push(Action::Message(message));
             }
-            region_work::Done::Read {
+            Done::Read {
                 region,
                 name,
                 table,

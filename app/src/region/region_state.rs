@@ -9,6 +9,7 @@ use strata_engine::region::{Axis, PasteMode, Region};
 use strata_engine::voxel::{MaterialTable, VoxelBox, VoxelPos};
 
 use super::region_files;
+use crate::app::jobs::Inbox;
 use crate::files::file_jobs::PathSpec;
 use crate::viewport::overlay::GhostMesh;
 
@@ -63,6 +64,28 @@ pub(super) enum Waiting {
     Read(PathBuf, Option<[u32; 3]>),
 }
 
+/// What a Region tool job hands back.
+pub enum Done {
+    /// The ghost of the floating paste number `generation`.
+    Ghost {
+        /// Which floating paste it belongs to.
+        generation: u64,
+        /// Its surface.
+        mesh: Arc<GhostMesh>,
+    },
+    /// A file was written.
+    Wrote(String),
+    /// A file was read: float it as a paste.
+    Read {
+        /// The voxels (the world's material ids).
+        region: Region,
+        /// The file's stem.
+        name: String,
+        /// The world's table the ids were read for.
+        table: MaterialTable,
+    },
+}
+
 /// The Region panel and tool.
 pub struct RegionPanel {
     /// First corner of the box being dragged.
@@ -100,6 +123,8 @@ pub struct RegionPanel {
     pub(super) size_prompt: Option<(PathBuf, [u32; 3])>,
     /// The last file message.
     pub(super) note: Option<String>,
+    /// Where the tool's jobs deliver.
+    pub(super) inbox: Inbox<Done>,
 }
 
 impl Default for RegionPanel {
@@ -128,6 +153,7 @@ impl Default for RegionPanel {
             waiting: Vec::new(),
             size_prompt: None,
             note: None,
+            inbox: Inbox::default(),
         }
     }
 }

@@ -7,7 +7,6 @@
 //! the background (into the config directory's thumbnail folder, like recent files') and stamps
 //! load in the background, their materials moved to the world's table by name.
 
-use std::any::Any;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,8 +17,7 @@ use strata_engine::region::{Region, STAMP_EXTENSION};
 use strata_engine::voxel::MaterialTable;
 
 use crate::app::action::Action;
-use crate::app::job_output::JobOutput;
-use crate::app::jobs::{Job, JobKind};
+use crate::app::jobs::{Inbox, Job, JobKind};
 use crate::app::panel::{panel_path, Panel, View};
 use crate::files::file_jobs::PathSpec;
 use crate::files::thumbnail_textures::ThumbnailTextures;
@@ -51,6 +49,8 @@ pub struct StampsPanel {
     name: String,
     chosen_folder: Option<PathBuf>,
     error: Option<String>,
+    /// Where this panel's jobs deliver.
+    inbox: Inbox<Done>,
 }
 
 impl Default for StampsPanel {
@@ -63,6 +63,7 @@ impl Default for StampsPanel {
             name: "stamp".into(),
             chosen_folder: None,
             error: None,
+            inbox: Inbox::default(),
         }
     }
 }
@@ -122,59 +123,66 @@ impl StampsPanel {
             return;
         }
         self.thumbs_running = true;
-        let job = Job::spawn("Stamp thumbnails", JobKind::Background, move |progress| {
-            progress.start(missing.len() as u64);
-            let mut done = Vec::new();
-            for path in missing {
-                progress.check()?;
-                // An unreadable stamp keeps its blank picture; Use reports why it fails.
-                if let Ok(project) = Project::load(&path) {
-                    if thumbnails::write(&thumbs, &path, &project).is_ok() {
-                        done.push(path);
+        let job = self
+            .inbox
+            .spawn("Stamp thumbnails", JobKind::Background, move |progress| {
+                progress.start(missing.len() as u64);
+                let mut done = Vec::new();
+                for path in missing {
+                    progress.check()?;
+                    // An unreadable stamp keeps its blank picture; Use reports why it fails.
+                    if let Ok(project) = Project::load(&path) {
+                        if thumbnails::write(&thumbs, &path, &project).is_ok() {
+                            done.push(path);
+                        }
                     }
+                    progress.advance(1);
                 }
-                progress.advance(1);
-            }
-            Ok(JobOutput::Panel(Box::new(Done::Thumbs(done))))
-        })
-        .owned_by(NAME);
+                Ok(Done::Thumbs(done))
+            })
+            .owned_by(NAME);
         out.push(Action::Start(job));
     }
 }
 
 /// Load the stamp at `path` for a world with `table`.
-fn load_job(path: PathBuf, table: MaterialTable) -> Job {
+fn load_job(inbox: &Inbox<Done>, path: PathBuf, table: MaterialTable) -> Job {
     let label = format!("Loading stamp {}", path.display());
-    Job::spawn(label, JobKind::Background, move |progress| {
-        let (mut region, stamp_table) = Region::load_stamp(&path, progress)?;
-        region
-            .remap_materials(&stamp_table, &table)
-            .map_err(|e| e.in_file(&path))?;
-        let name = crate::files::file_jobs::stem(&path);
-        Ok(JobOutput::Panel(Box::new(Done::Loaded(
-            Arc::new(region),
-            name,
-        ))))
-    })
-    .owned_by(NAME)
+    inbox
+        .spawn(label, JobKind::Background, move |progress| {
+            let (mut region, stamp_table) = Region::load_stamp(&path, progress)?;
+            region
+                .remap_materials(&stamp_table, &table)
+                .map_err(|e| e.in_file(&path))?;
+            let name = crate::files::file_jobs::stem(&path);
+            Ok(Done::Loaded(Arc::new(region), name))
+        })
+        .owned_by(NAME)
 }
 
 /// Save `region` as the stamp `path` with its thumbnail.
-fn save_job(path: PathBuf, region: Region, table: MaterialTable, thumbs: Option<PathBuf>) -> Job {
+fn save_job(
+    inbox: &Inbox<Done>,
+    path: PathBuf,
+    region: Region,
+    table: MaterialTable,
+    thumbs: Option<PathBuf>,
+) -> Job {
     let label = format!("Saving stamp {}", path.display());
-    Job::spawn(label, JobKind::Background, move |_| {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| crate::AppError::io(dir, e))?;
-        }
-        let project = region.to_project(&crate::files::file_jobs::stem(&path), &table)?;
-        project.save(&path)?;
-        if let Some(dir) = thumbs {
-            // A missing thumbnail only costs a picture in the list.
-            let _ = thumbnails::write(&dir, &path, &project);
-        }
-        Ok(JobOutput::Panel(Box::new(Done::Saved(path))))
-    })
-    .owned_by(NAME)
+    inbox
+        .spawn(label, JobKind::Background, move |_| {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| crate::AppError::io(dir, e))?;
+            }
+            let project = region.to_project(&crate::files::file_jobs::stem(&path), &table)?;
+            project.save(&path)?;
+            if let Some(dir) = thumbs {
+                // A missing thumbnail only costs a picture in the list.
+                let _ = thumbnails::write(&dir, &path, &project);
+            }
+            Ok(Done::Saved(path))
+        })
+        .owned_by(NAME)
 }
 
 /// A file name from what the user typed: letters, digits, `-`, `_`, spaces and dots kept.
@@ -229,6 +237,7 @@ impl Panel for StampsPanel {
                 match (file_name(&self.name), view.doc, selection) {
                     (Some(name), Some(doc), Some(sel)) => match Region::copy(doc.grid(), sel) {
                         Ok(region) => out.push(Action::Start(save_job(
+                            &self.inbox,
                             dir.join(name),
                             region,
                             doc.materials().clone(),
@@ -272,6 +281,7 @@ impl Panel for StampsPanel {
                 {
                     if let Some(doc) = view.doc {
                         out.push(Action::Start(load_job(
+                            &self.inbox,
                             path.clone(),
                             doc.materials().clone(),
                         )));
@@ -294,19 +304,19 @@ impl Panel for StampsPanel {
         self.chosen_folder = Some(path.to_path_buf());
     }
 
-    fn on_job(&mut self, result: AppResult<Box<dyn Any + Send>>, out: &mut Vec<Action>) {
-        let done = match result {
-            Ok(done) => done,
+    fn on_job(&mut self, result: AppResult<()>, out: &mut Vec<Action>) {
+        match result {
+            Ok(()) => {}
             Err(e) => {
                 self.thumbs_running = false;
                 self.error = Some(e.to_string());
                 return;
             }
         };
-        let Ok(done) = done.downcast::<Done>() else {
+        let Some(done) = self.inbox.take() else {
             return;
         };
-        match *done {
+        match done {
             Done::Thumbs(paths) => {
                 self.thumbs_running = false;
                 for p in paths {
