@@ -1,3 +1,5 @@
+//! Tests of the top-down render: exact bounds, the height field read from the mips, and shading.
+
 use super::height_field::{HeightField, NONE};
 use super::shade::Palette;
 use super::*;

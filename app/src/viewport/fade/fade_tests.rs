@@ -1,3 +1,5 @@
+//! Tests of the level cross-fades: which nodes fade in and out as the camera moves, and how far.
+
 use super::*;
 use strata_engine::voxel::ChunkPos;
 

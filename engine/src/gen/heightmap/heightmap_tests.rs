@@ -1,3 +1,6 @@
+//! Tests of heightmap import: sizes and limits, heights to occupancy, colour maps, terrace
+//! smoothing.
+
 use super::*;
 use crate::voxel::{VoxelBox, VoxelPos};
 
