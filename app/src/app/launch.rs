@@ -1,6 +1,6 @@
 //! Starting the desktop editor: eframe with the glow renderer (three-d shares its GL context) and
 //! multisampled anti-aliasing. Two modes ride on the same window: a capture that saves a screenshot
-//! once the world is meshed and exits ([`super::screenshot`]), and a frame-time run that orbits the
+//! once the world is meshed and exits (`screenshot.rs`), and a frame-time run that orbits the
 //! camera and reports frame intervals ([`super::frame_bench`], `strata frames`).
 
 use std::path::PathBuf;

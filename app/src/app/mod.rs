@@ -1,6 +1,7 @@
-//! The window shell: the editor application owns the document, the viewport, the panels, preferences, keymap and
-//! jobs, lays out one frame and applies what everything asks for. `EditorApp::run` takes an
-//! [`egui::Ui`] only, so UI tests drive exactly what a user sees (egui_kittest) without a window or GL.
+//! The window shell: the editor application owns the document, the viewport, the panels,
+//! preferences, keymap and jobs, lays out one frame and applies what everything asks for.
+//! `EditorApp::run` takes an [`eframe::egui::Ui`] only, so UI tests drive exactly what a user sees
+//! (egui_kittest) without a window or GL.
 //!
 //! ```text
 //!   run(ui):  poll jobs ─> keymap commands ─> menu bar ─> status bar ─> left and right panels

@@ -1,6 +1,6 @@
 //! File formats: atomic file writes, the `.strata` project file and the godot_voxel block, region
-//! and container formats. The byte codecs they share with the undo history (RLE, LZ4, [`Reader`])
-//! live one layer below in [`crate::codec`]. Byte-level specs live in `docs/formats/`.
+//! and container formats. The byte codecs they share with the undo history (RLE, LZ4,
+//! [`Reader`](crate::codec::Reader)) live one layer below in [`crate::codec`]. Byte-level specs live in `docs/formats/`.
 
 mod atomic;
 pub mod godot;

@@ -3,7 +3,7 @@
 
 use crate::voxel::Voxel;
 
-/// A run of equal voxels in an X row of a [`Region`].
+/// A run of equal voxels in an X row of a [`super::Region`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Run {
     /// The voxel repeated (normalized).

@@ -446,7 +446,7 @@ pub fn file_graph(sources: &Sources) -> FileGraph {
         let mut path = path.clone();
         for _ in 0..16 {
             let mut depth = 0;
-            while depth < path.len() && files.contains_key(&path[..=depth].to_vec()) {
+            while depth < path.len() && files.contains_key(&path[..=depth]) {
                 depth += 1;
             }
             let module = path[..depth].to_vec();

@@ -59,7 +59,7 @@ impl MatterTable {
     }
 }
 
-/// The broadphase data of one stored physics cell, as [`Broadphase::cell`] lends it.
+/// The broadphase data of one stored physics cell, as [`super::Broadphase::cell`] lends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CellBits<'a> {
     /// The whole 10³ box is solid: every solid bit is set, no water bit.
