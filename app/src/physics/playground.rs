@@ -16,8 +16,8 @@
 use std::time::{Duration, Instant};
 
 use strata_engine::physics::body::{
-    drop_bodies, rain_bodies, Advance, ContactPoint, DropSpec, RainSpec, SimSettings, SimStatus,
-    Simulation,
+    drop_bodies, rain_bodies, Advance, Body, ContactPoint, DropSpec, RainSpec, SimSettings,
+    SimStatus, Simulation,
 };
 use strata_engine::physics::PhysicsWorld;
 use strata_engine::voxel::VoxelBox;
@@ -115,10 +115,9 @@ impl Playground {
         spec: &DropSpec,
     ) -> Result<usize, String> {
         spec.check(&doc.bounds()).map_err(|e| e.to_string())?;
-        let sim = self.ensure(doc);
-        let bodies = drop_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
-            .map_err(|e| e.to_string())?;
-        self.add(&bodies)
+        self.spawn(doc, |sim| {
+            drop_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
+        })
     }
 
     /// Rain bodies as `spec` says; returns how many were added. Starts playing.
@@ -132,13 +131,22 @@ impl Playground {
         spec: &RainSpec,
     ) -> Result<usize, String> {
         spec.check(&doc.bounds()).map_err(|e| e.to_string())?;
-        let sim = self.ensure(doc);
-        let bodies = rain_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
-            .map_err(|e| e.to_string())?;
+        self.spawn(doc, |sim| {
+            rain_bodies(world, doc.grid(), &doc.bounds(), spec, sim.bodies())
+        })
+    }
+
+    /// Add the bodies `make` places beside the simulation's own (created for `doc` if need be).
+    fn spawn(
+        &mut self,
+        doc: &Document,
+        make: impl FnOnce(&Simulation) -> strata_engine::Result<Vec<Body>>,
+    ) -> Result<usize, String> {
+        let bodies = make(self.ensure(doc)).map_err(|e| e.to_string())?;
         self.add(&bodies)
     }
 
-    fn add(&mut self, bodies: &[strata_engine::physics::body::Body]) -> Result<usize, String> {
+    fn add(&mut self, bodies: &[Body]) -> Result<usize, String> {
         let Some(sim) = self.sim.as_mut() else {
             return Ok(0);
         };
