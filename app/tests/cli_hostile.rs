@@ -1,4 +1,4 @@
-//! Issue 19: hostile files and paths against the real binary. Every file is crafted in the test.
+//! Hostile files and paths against the real binary. Every file is crafted in the test.
 
 mod common;
 

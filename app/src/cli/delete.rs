@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use super::args::parse_box;
 use super::project_edit::{check_edit_size, clip_to_world, open_for_edit, region_edit, save};
-use crate::region_op::RegionOp;
+use crate::region::region_op::RegionOp;
 use crate::AppResult;
 
 /// `strata delete`.

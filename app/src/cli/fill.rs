@@ -1,5 +1,5 @@
 //! `strata fill FILE --box X0,Y0,Z0,X1,Y1,Z1 --material NAME [--occupancy F] [-o OUT]`: fill a box
-//! with one material as one undo step. The occupancy `0 < F <= 1` (default 1) is stored as the seed's
+//! with one material as one undo step. The occupancy `0 < F <= 1` (default 1) is stored as the occupancy
 //! byte, `round(F × 256) − 1`.
 
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use strata_engine::voxel::{MaterialTable, Voxel, AIR};
 
 use super::args::parse_box;
 use super::project_edit::{check_edit_size, clip_to_world, open_for_edit, region_edit, save};
-use crate::region_op::RegionOp;
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `strata fill`.

@@ -1,13 +1,13 @@
 //! `strata import MAP.png OUT.strata --format heightmap [--height H] [--colormap COLORS.png]
 //! [--size X,Z] [--smooth [R]]`: a grayscale PNG heightmap into a new project (see
-//! [`crate::heightmap`]).
+//! [`crate::files::heightmap`]).
 
 use std::path::Path;
 use std::time::Instant;
 
 use super::args::parse_pair;
 use super::progress::with_bar;
-use crate::heightmap::{HeightmapImport, LoadedHeightmap};
+use crate::files::heightmap::{HeightmapImport, LoadedHeightmap};
 use crate::{AppError, AppResult};
 
 /// Refuse a world whose estimated memory is over what this process may still use, before anything

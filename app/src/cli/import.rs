@@ -1,6 +1,6 @@
 //! `strata import IN.raw OUT.strata --format raw --size X,Y,Z [--origin X,Y,Z]`: raw voxels into a new
 //! project, and `strata import IN.rle OUT.strata --format rle --size X,Y,Z [--origin X,Y,Z]` the same
-//! from the seed RLE stream `export --format rle` writes. Every voxel is checked (known material, no
+//! from the RLE stream `export --format rle` writes. Every voxel is checked (known material, no
 //! Air with occupancy; for RLE also the stream's own rules) before anything is saved.
 //! `--format vxr` and `--format v4` are handed to [`super::godot`], `--format heightmap` (the default
 //! for `.png`) to [`super::heightmap`].

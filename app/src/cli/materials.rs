@@ -349,7 +349,8 @@ impl MaterialsArgs {
 fn read_texture(path: &Path) -> AppResult<Vec<u8>> {
     let bytes = strata_engine::format::input::read_input(path, MAX_TEXTURE_FILE)?;
     strata_engine::voxel::png_size(&bytes).map_err(|e| e.in_file(path))?;
-    crate::png::decode(&bytes).map_err(|e| AppError::Usage(format!("{}: {e}", path.display())))?;
+    crate::files::png::decode(&bytes)
+        .map_err(|e| AppError::Usage(format!("{}: {e}", path.display())))?;
     Ok(bytes)
 }
 

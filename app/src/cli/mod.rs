@@ -167,9 +167,9 @@ pub fn write_line(stderr: bool, args: std::fmt::Arguments<'_>) -> AppResult<()> 
 /// Whatever the command reports; printed by `main` and turned into a non-zero exit.
 pub fn run(cli: Cli) -> AppResult<()> {
     match cli.command {
-        None => crate::editor::run(
+        None => crate::app::launch::run(
             crate::app::Start::DefaultWorld,
-            crate::editor::RunOptions::default(),
+            crate::app::launch::RunOptions::default(),
         ),
         Some(command) => command.run(),
     }

@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use super::args::window_inputs;
+use crate::app::launch::RunOptions;
 use crate::app::Start;
-use crate::editor::RunOptions;
 use crate::AppResult;
 
 /// `strata open`.
@@ -39,7 +39,7 @@ impl OpenArgs {
                 std::slice::from_ref(shot),
             )?;
         }
-        crate::editor::run(
+        crate::app::launch::run(
             Start::Open(self.file),
             RunOptions {
                 size,

@@ -18,7 +18,7 @@ use strata_engine::voxel::VoxelPos;
 use super::args::parse_triple;
 use super::progress::with_bar;
 use super::project_edit::{fmt_box, fmt_pos, fmt_size, load, open_for_edit, region_edit, save};
-use crate::region_op::RegionOp;
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `--mode`.

@@ -12,7 +12,7 @@ use strata_engine::voxel::{VoxelBox, VoxelPos};
 
 use super::progress::with_bar;
 use crate::document::Document;
-use crate::region_op::RegionOp;
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `X,Y,Z`.

@@ -10,7 +10,7 @@ use strata_engine::render::{fit_size, render_topdown_lit, topdown_bounds};
 
 use super::args::parse_pair;
 use super::project_edit::refuse_clobbering;
-use crate::png::encode_rgba;
+use crate::files::png::encode_rgba;
 use crate::{AppError, AppResult};
 
 /// Longer side of the image when `--size` is not given.

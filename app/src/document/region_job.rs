@@ -22,9 +22,9 @@ use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::VoxelBox;
 
-use super::Document;
-use crate::jobs::{Job, JobKind, JobOutput};
-use crate::region_op::RegionOp;
+use super::open_document::Document;
+use crate::app::jobs::{Inbox, Job, JobKind};
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// Writes touching more voxels than this (about 1 M: a 128×64×128 box) run as a background job;
@@ -144,12 +144,13 @@ impl RegionWork {
     }
 
     /// The write as a Document job (modal progress with Cancel; other edits wait). Its result comes
-    /// back as `JobOutput::Panel(RegionWritten)` owned by [`REGION_WRITE`].
-    pub fn job(self) -> Job {
-        Job::spawn(self.label(), JobKind::Document, move |progress| {
-            Ok(JobOutput::Panel(Box::new(self.run(progress)?)))
-        })
-        .owned_by(REGION_WRITE)
+    /// into `inbox`, owned by [`REGION_WRITE`].
+    pub fn job(self, inbox: &Inbox<RegionWritten>) -> Job {
+        inbox
+            .spawn(self.label(), JobKind::Document, move |progress| {
+                self.run(progress)
+            })
+            .owned_by(REGION_WRITE)
     }
 }
 
@@ -313,7 +314,10 @@ fn op_boxes(op: &RegionOp, bounds: VoxelBox) -> Vec<VoxelBox> {
             clear, region, at, ..
         } => vec![clear.unwrap_or_default(), region.placed_at(*at)],
         RegionOp::Turn { sel, axis, mirror } => {
-            vec![*sel, crate::region_op::turned_box(*sel, *axis, *mirror)]
+            vec![
+                *sel,
+                crate::region::region_op::turned_box(*sel, *axis, *mirror),
+            ]
         }
         RegionOp::Fill { b, .. } | RegionOp::Delete(b) => vec![*b],
     };

@@ -37,12 +37,11 @@ use super::fade::{FadeState, Fades};
 use super::fragments::FragmentUpload;
 use super::grid_material::{self, GridMaterial};
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
+use super::terrain_material::CLEAR_COLOR;
 use super::terrain_material::{pattern_texture, Surface, TerrainMaterial};
 use super::terrain_mesh::TerrainMesh;
 use super::upload::ChunkUpload;
 
-/// Sky color behind the terrain (sRGB, as stored in the framebuffer).
-pub const CLEAR_COLOR: [f32; 3] = [0.53, 0.63, 0.74];
 /// Side of the sun's shadow map, texels.
 pub const SHADOW_MAP_SIZE: u32 = 2048;
 /// Shortest time between two shadow map renders while ground meshes keep changing.

@@ -9,9 +9,9 @@
 //!   delete       per chunk: the runs of chosen pieces -> tight box recorded -> runs cleared
 //! ```
 
+use super::piece::{FloatingPiece, VoxelRun, DELETE_STEP_NAME};
 use super::runs::ChunkRuns;
 use super::union_find::UnionFind;
-use super::{FloatingPiece, VoxelRun, DELETE_STEP_NAME};
 use crate::history::History;
 use crate::storage::Grid;
 use crate::voxel::{Voxel, VoxelBox, VoxelPos, CHUNK_SIZE};

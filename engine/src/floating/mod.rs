@@ -33,13 +33,15 @@
 //! the faces between chunks are merged, on one thread, with a union–find over chunk components.
 
 mod floating_set;
+mod piece;
 mod runs;
 mod union_find;
 
 #[cfg(test)]
-mod tests;
+mod floating_tests;
 
 pub use floating_set::{delete_pieces, Floating};
+pub use piece::{FloatingPiece, VoxelRun, DELETE_STEP_NAME};
 pub use union_find::UnionFind;
 
 use rayon::prelude::*;
@@ -47,49 +49,9 @@ use rustc_hash::FxHashMap;
 
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::voxel::{ChunkPos, MaterialTable, VoxelBox, VoxelPos, CHUNK_SIZE, MATERIAL_COUNT};
+use crate::voxel::{ChunkPos, MaterialTable, CHUNK_SIZE, MATERIAL_COUNT};
 use crate::{Error, Result};
 use runs::{label_chunk, overlaps, ChunkRuns};
-
-/// The name of the undo step [`delete_pieces`] records.
-pub const DELETE_STEP_NAME: &str = "Delete floating terrain";
-
-/// A run of voxels along +X.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct VoxelRun {
-    /// The first voxel.
-    pub start: VoxelPos,
-    /// Number of voxels (1..=32).
-    pub len: u32,
-}
-
-impl VoxelRun {
-    /// The run as a half-open box one voxel thick in Y and Z.
-    pub fn voxel_box(&self) -> VoxelBox {
-        VoxelBox::from_min_size(self.start, [self.len, 1, 1])
-    }
-}
-
-/// One floating piece: its size and where it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FloatingPiece {
-    /// Number of voxels.
-    pub voxels: u64,
-    /// Lowest corner voxel (inclusive).
-    pub min: VoxelPos,
-    /// Highest corner voxel (inclusive).
-    pub max: VoxelPos,
-}
-
-impl FloatingPiece {
-    /// The half-open box that holds the piece.
-    pub fn bounds(&self) -> VoxelBox {
-        VoxelBox::new(
-            self.min,
-            VoxelPos::new(self.max.x + 1, self.max.y + 1, self.max.z + 1),
-        )
-    }
-}
 
 /// Which materials count as matter: neither Air nor a liquid (ids the table does not name count).
 pub fn matter_table(table: &MaterialTable) -> [bool; MATERIAL_COUNT] {

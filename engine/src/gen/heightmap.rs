@@ -466,4 +466,4 @@ impl Sampler<'_> {
 }
 
 #[cfg(test)]
-mod tests;
+mod heightmap_tests;

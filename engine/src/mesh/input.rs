@@ -17,7 +17,7 @@
 use crate::storage::{Chunk, Grid};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE};
 
-use super::field::{Class, MaterialLut};
+use super::mesh_field::{Class, MaterialLut};
 use crate::voxel::MaterialTable;
 
 /// Border samples needed on each side of the core.
@@ -25,6 +25,9 @@ pub const BORDER: usize = 2;
 
 /// Coarsest LOD level (the 4³ mip).
 pub const MAX_LOD: u32 = 3;
+
+/// Coarsest node level: a node of 32 chunks a side, one sample per chunk.
+pub const MAX_NODE_LEVEL: u32 = 5;
 
 /// A box of voxels to mesh: `size[0] × size[1] × size[2]` samples, X fastest, then Y, then Z (the
 /// layout of [`Grid::read_box`]). The outer [`BORDER`] samples on each side are context only: quads
@@ -56,7 +59,7 @@ impl<'a> MeshInput<'a> {
     /// # Panics
     /// As [`MeshInput::new`], or if `lod` is above the coarsest node level.
     pub fn with_lod(voxels: &'a [Voxel], size: [usize; 3], origin: VoxelPos, lod: u32) -> Self {
-        assert!(lod <= super::MAX_NODE_LEVEL, "LOD {lod} does not exist");
+        assert!(lod <= MAX_NODE_LEVEL, "LOD {lod} does not exist");
         assert!(
             size.iter().all(|&s| s > 2 * BORDER),
             "mesh input {size:?} is smaller than its border"

@@ -17,8 +17,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::export::Marks;
-use super::weld::Welded;
+use super::weld::{Marks, Welded};
 use crate::format::{write_atomic, AtomicFile};
 use crate::voxel::{linear_to_srgb, MaterialTable};
 use crate::{Error, Result};

@@ -10,6 +10,14 @@ use rustc_hash::FxHashMap;
 use super::buffer::MeshBuffer;
 use crate::voxel::{linear_palette, MaterialTable, VoxelPos};
 
+/// Counts of the welded mesh so far, used to find what a chunk added.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Marks {
+    pub vertices: usize,
+    pub solid: usize,
+    pub water: usize,
+}
+
 /// The growing welded mesh.
 #[derive(Debug, Default)]
 pub(crate) struct Welded {

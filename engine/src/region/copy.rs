@@ -17,8 +17,8 @@
 use rayon::prelude::*;
 
 use super::builder::RowRuns;
-use super::pieces::PieceRuns;
-use super::rows::Run;
+use super::piece_runs::PieceRuns;
+use super::run::Run;
 use crate::progress::Progress;
 use crate::storage::PackedBox;
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, CHUNK_BITS, CHUNK_SIZE};

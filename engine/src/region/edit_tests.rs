@@ -5,7 +5,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::tests::{random_box, random_world};
+use super::region_tests::{random_box, random_world};
 use super::*;
 use crate::history::History;
 use crate::progress::Progress;

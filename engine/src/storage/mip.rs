@@ -19,7 +19,7 @@
 //! matter children; among the first non-empty set, the material holding the most matter wins, ties
 //! to the lower id. A mip voxel is Air only when all eight
 //! children are Air: any matter rounds up to the smallest non-zero occupancy. Applied level by level,
-//! this gives the seed's guarantee: an Air voxel anywhere in the pyramid means every voxel it covers
+//! this gives the guarantee Roblox's storage article describes: an Air voxel anywhere in the pyramid means every voxel it covers
 //! at full resolution is Air, so an all-Air 4³ level proves the whole chunk empty.
 
 use super::packed::PackedBox;

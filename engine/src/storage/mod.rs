@@ -17,7 +17,7 @@ mod memory;
 mod mip;
 mod packed;
 #[cfg(test)]
-mod tests;
+mod storage_tests;
 
 pub use chunk::{Chunk, MIP_LEVELS};
 pub use grid::{Grid, GridStats};

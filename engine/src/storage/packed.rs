@@ -8,7 +8,7 @@
 //!                          occupancy (full for matter, 0 for Air); no cell data is stored
 //! ```
 //!
-//! Row `r = z * N + y`. Two changes to the seed's layout, both keeping reads a slice borrow:
+//! Row `r = z * N + y`. Two changes to the row layout of Roblox's storage article, both keeping reads a slice borrow:
 //! - allocated rows with identical contents share one stored copy (terraces, cliff faces and
 //!   layered rock repeat the same row many times inside a chunk); slots are numbered in order of
 //!   first use, so every box has exactly one representation;

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::srgb::srgb_to_linear;
 use crate::{Error, Result};
 
 /// The largest emission strength accepted.
@@ -43,7 +44,7 @@ impl Emission {
     /// Linear RGB radiance: the colour, linearised, times the strength.
     pub fn radiance(&self) -> [f32; 3] {
         let (r, g, b) = self.color;
-        [r, g, b].map(|c| super::srgb_to_linear(c) * self.strength)
+        [r, g, b].map(|c| srgb_to_linear(c) * self.strength)
     }
 
     /// True when it gives off no light at all.

@@ -12,9 +12,14 @@ use serde::{Deserialize, Serialize};
 
 use super::emission::Emission;
 use super::look::Look;
+use super::srgb::srgb_to_linear;
 use super::texture::TextureRef;
-use super::{AIR, MATERIAL_COUNT};
 use crate::{Error, Result};
+
+/// Number of distinct material ids (6 bits).
+pub const MATERIAL_COUNT: usize = 64;
+/// The Air material id.
+pub const AIR: u8 = 0;
 
 /// How the mesher shapes the surface around a voxel of this material.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -268,6 +273,17 @@ impl MaterialTable {
         self.id_of(name)
             .ok_or_else(|| Error::Invalid(format!("material table has no {name:?}")))
     }
+}
+
+/// Every material id's color in linear light (ids the table lacks are mid grey), the palette the
+/// exporters, the top-down renderer and the editor share.
+pub fn linear_palette(table: &MaterialTable) -> [[f32; 3]; MATERIAL_COUNT] {
+    let mut palette = [[0.5f32; 3]; MATERIAL_COUNT];
+    for (p, m) in palette.iter_mut().zip(&table.materials) {
+        let (r, g, b) = m.color;
+        *p = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
+    }
+    palette
 }
 
 impl Default for MaterialTable {

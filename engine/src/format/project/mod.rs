@@ -18,7 +18,6 @@
 
 mod chunks;
 mod header;
-mod project_undo;
 mod sections;
 mod textures;
 
@@ -28,18 +27,14 @@ pub use chunks::{encode_chunk_rle, encoded_sizes, EncodedSizes};
 pub use header::{Camera, ProjectHeader};
 
 use super::atomic::write_atomic;
-use crate::history::History;
+use crate::history::{DataKind, History};
 use crate::light::{serial as light_serial, LightMap};
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::voxel::Textures;
+use crate::voxel::{MaterialTable, Textures};
 use crate::{Error, Result};
 use sections::{read_sections, write_section, Section};
-
-/// File magic: a high byte first (catches 7-bit transfers), the name, a newline (catches CRLF fixes).
-pub const MAGIC: [u8; 8] = *b"\x89STRATA\n";
-/// The version this build writes.
-pub const VERSION: u32 = 1;
+pub use sections::{MAGIC, VERSION};
 
 const TAG_HEAD: [u8; 4] = *b"HEAD";
 const TAG_CHUNKS: [u8; 4] = *b"CHNK";
@@ -186,17 +181,17 @@ impl Project {
     /// The textures the material table or a table in the undo history names (what a save keeps).
     pub fn textures_in_use(&self) -> Textures {
         let mut used: Vec<u64> = Vec::new();
-        let mut note = |t: &crate::voxel::MaterialTable| {
+        let mut note = |t: &MaterialTable| {
             used.extend(t.materials.iter().filter_map(|m| m.texture.map(|r| r.hash)));
         };
         note(&self.header.materials);
         for (kind, bytes) in self.history.data_payloads() {
-            if kind != crate::history::DataKind::Materials {
+            if kind != DataKind::Materials {
                 continue;
             }
             if let Some(t) = std::str::from_utf8(bytes)
                 .ok()
-                .and_then(|text| crate::voxel::MaterialTable::from_ron(text).ok())
+                .and_then(|text| MaterialTable::from_ron(text).ok())
             {
                 note(&t);
             }
@@ -245,6 +240,59 @@ impl Project {
     }
 }
 
+// Undo and redo of a whole project: the voxels (the history restores them in the grid) and the project
+// data a step changed besides (the material table), which the history hands back to be applied here.
+// Every undo of a project goes through these, so no step is half undone.
+impl Project {
+    /// Undo the newest step, voxels and data; returns its name (`None`: nothing to undo).
+    ///
+    /// # Errors
+    /// When a stored box or table fails to decode (a corrupt loaded history).
+    pub fn undo(&mut self) -> Result<Option<String>> {
+        let name = self.history.undo(&mut self.grid)?;
+        self.apply_history_data()?;
+        Ok(name)
+    }
+
+    /// Redo the most recently undone step, voxels and data; returns its name.
+    ///
+    /// # Errors
+    /// As for [`Project::undo`].
+    pub fn redo(&mut self) -> Result<Option<String>> {
+        let name = self.history.redo(&mut self.grid)?;
+        self.apply_history_data()?;
+        Ok(name)
+    }
+
+    /// [`Project::undo`] with progress per box and cancellation.
+    ///
+    /// # Errors
+    /// As for [`Project::undo`]; [`Error::Cancelled`].
+    pub fn undo_with(&mut self, progress: &Progress) -> Result<Option<String>> {
+        let name = self.history.undo_with(&mut self.grid, progress)?;
+        self.apply_history_data()?;
+        Ok(name)
+    }
+
+    /// Apply what the last undo, redo or install of the history restored besides voxels.
+    ///
+    /// # Errors
+    /// A stored table that does not parse or validate (the table is left as it was).
+    pub fn apply_history_data(&mut self) -> Result<()> {
+        for (kind, bytes) in self.history.take_data() {
+            match kind {
+                DataKind::Materials => {
+                    let text = std::str::from_utf8(&bytes).map_err(|_| {
+                        Error::Invalid("a stored material table is not UTF-8".into())
+                    })?;
+                    self.header.materials = MaterialTable::from_ron(text)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The light of section `s`, made to fit the voxels. Light that cannot be decoded or checked is
 /// dropped and light that does not fit is marked stale, each with a warning: the voxels always load.
 fn load_light(
@@ -283,4 +331,4 @@ fn load_light(
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
-mod tests;
+mod project_tests;
