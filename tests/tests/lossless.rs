@@ -37,7 +37,7 @@ use strata_engine::physics::{KdTree, PhysicsWorld, Ray, DEFAULT_CACHE_BYTES};
 use strata_engine::progress::Progress;
 use strata_engine::region::Region;
 use strata_engine::render::render_topdown;
-use strata_engine::storage::Grid;
+use strata_engine::storage::{Grid, RowBuf};
 use strata_engine::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 /// FNV-1a, 64 bits.
@@ -196,26 +196,27 @@ fn voxels(w: &World) -> u64 {
 
 fn rows(w: &World) -> u64 {
     let mut d = Digest::new();
+    let mut buf = RowBuf::new();
     for pos in w.grid.sorted_positions() {
         let c = w.grid.chunk(pos).expect("stored");
         for z in 0..32 {
             for y in 0..32 {
-                d.voxels(w.grid.read_row(pos, y, z));
+                d.voxels(w.grid.read_row(pos, y, z, &mut buf));
             }
         }
         for z in 0..16 {
             for y in 0..16 {
-                d.voxels(c.mip16().read_row(y, z));
+                d.voxels(c.mip16().read_row(y, z, &mut buf));
             }
         }
         for z in 0..8 {
             for y in 0..8 {
-                d.voxels(c.mip8().read_row(y, z));
+                d.voxels(c.mip8().read_row(y, z, &mut buf));
             }
         }
         for z in 0..4 {
             for y in 0..4 {
-                d.voxels(c.mip4().read_row(y, z));
+                d.voxels(c.mip4().read_row(y, z, &mut buf));
             }
         }
     }

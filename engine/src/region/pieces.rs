@@ -33,7 +33,7 @@ use rayon::prelude::*;
 use super::builder::RowRuns;
 use super::copy::{copy_rows, ChunkSource};
 use super::rows::{decode_segment, Run};
-use crate::storage::{Grid, PackedBox};
+use crate::storage::{Grid, PackedBox, RowBuf};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, AIR, CHUNK_BITS, CHUNK_SIZE};
 
 /// Mask of a voxel's position inside its chunk.
@@ -61,11 +61,12 @@ impl PieceRuns {
         let rows = (hi[1] - lo[1]) * (hi[2] - lo[2]);
         let mut row_start = Vec::with_capacity(rows + 1);
         let mut runs = Vec::with_capacity(rows * 2);
+        let mut buf = RowBuf::new();
         for lz in lo[2]..hi[2] {
             for ly in lo[1]..hi[1] {
                 row_start.push(runs.len() as u16);
                 let mut row = RowRuns::default();
-                match level.read_row_packed(ly, lz) {
+                match level.read_row_packed(ly, lz, &mut buf) {
                     (voxels, true) => row.fill(&mut runs, voxels[0], len),
                     (voxels, false) => match <&[Voxel; CHUNK_SIZE]>::try_from(voxels) {
                         Ok(whole) => row.row32(&mut runs, whole, lo[0], len),
@@ -345,12 +346,13 @@ impl ChunkPieces {
         let (cz, lz) = (gz >> CHUNK_BITS, gz & LOCAL);
         let mut gx = self.origin[0] + x0;
         let mut k = 0;
+        let mut buf = RowBuf::new();
         while k < out.len() {
             let (cx, lx) = (gx >> CHUNK_BITS, gx & LOCAL);
             let n = (CHUNK_SIZE - lx).min(out.len() - k);
             let dst = &mut out[k..k + n];
             match &self.pieces[self.index(cx, cy, cz)] {
-                Piece::Packed(p) => dst.copy_from_slice(&p.read_row(ly, lz)[lx..lx + n]),
+                Piece::Packed(p) => dst.copy_from_slice(&p.read_row(ly, lz, &mut buf)[lx..lx + n]),
                 Piece::Runs(r) => {
                     let x_lo = usize::from(r.lo[0]);
                     decode_segment(r.row(ly, lz), lx - x_lo, dst, usize::from(r.size[0]));
