@@ -17,7 +17,7 @@
 //! involved, rebuild the table once, deduplicated and exactly sized, taking kept rows' middles from
 //! the old table and new rows' from the marked rows. A write never rebuilds a box more than once.
 
-use super::row_table::{RowTable, RowsOut, Source};
+use super::row_table::{RowSource, RowTable, RowsOut};
 use super::stored_row::{copy_short, filled_row, RowBuf, MAX_EDGE};
 
 use crate::voxel::{Voxel, MATERIAL_COUNT};
@@ -44,7 +44,7 @@ fn normalize(row: &mut [Voxel]) {
 }
 
 /// The representation of the table built from `rows`.
-fn build<'a, const N: usize>(rows: impl Iterator<Item = Source<'a>>) -> Repr {
+fn build<'a, const N: usize>(rows: impl Iterator<Item = RowSource<'a>>) -> Repr {
     match RowTable::build(N, rows) {
         Ok(table) => Repr::Rows(table),
         Err(m) => Repr::Uniform(m),
@@ -78,7 +78,7 @@ impl<const N: usize> PackedBox<N> {
             .map(|v| Voxel::new(v.material, v.occupancy))
             .collect();
         Self {
-            repr: build::<N>(normalized.chunks_exact(N).map(Source::of::<N>)),
+            repr: build::<N>(normalized.chunks_exact(N).map(RowSource::of::<N>)),
         }
     }
 
@@ -95,7 +95,8 @@ impl<const N: usize> PackedBox<N> {
             .iter()
             .map(|v| [Voxel::new(v.material, v.occupancy); MAX_EDGE])
             .collect();
-        let sources: Vec<Source<'_>> = rows.iter().map(|r| Source::of::<N>(&r[..N])).collect();
+        let sources: Vec<RowSource<'_>> =
+            rows.iter().map(|r| RowSource::of::<N>(&r[..N])).collect();
         Self {
             repr: build::<N>((0..Self::ROWS).map(|r| sources[r % N])),
         }
@@ -278,7 +279,7 @@ impl<const N: usize> PackedBox<N> {
                 normalize(row);
             }
         }
-        let marks: Vec<Source<'_>> = rows.chunks_exact(N).map(Source::of::<N>).collect();
+        let marks: Vec<RowSource<'_>> = rows.chunks_exact(N).map(RowSource::of::<N>).collect();
         let ny = hi[1] - lo[1];
         let touched_index = |r: usize| -> Option<usize> {
             let (y, z) = (r % N, r / N);
@@ -291,15 +292,15 @@ impl<const N: usize> PackedBox<N> {
         };
         let stored_change = (0..Self::ROWS).any(|r| {
             touched_index(r)
-                .is_some_and(|i| matches!(marks[i], Source::Split(_)) || was_allocated(r))
+                .is_some_and(|i| matches!(marks[i], RowSource::Split(_)) || was_allocated(r))
         });
         if !stored_change {
             // Every touched row is packed: only their materials are needed.
             let materials: Vec<u8> = marks
                 .iter()
                 .filter_map(|s| match s {
-                    Source::Packed(m) => Some(*m),
-                    Source::Split(_) => None,
+                    RowSource::Packed(m) => Some(*m),
+                    RowSource::Split(_) => None,
                 })
                 .collect();
             self.write_packed_rows(&materials, touched_index);
@@ -309,7 +310,7 @@ impl<const N: usize> PackedBox<N> {
         // old table and new rows from the marked ones.
         let old = std::mem::replace(&mut self.repr, Repr::Uniform(0));
         let kept = |r: usize| match &old {
-            Repr::Uniform(m) => Source::Packed(*m),
+            Repr::Uniform(m) => RowSource::Packed(*m),
             Repr::Rows(table) => table.source(r),
         };
         let new = build::<N>((0..Self::ROWS).map(|r| match touched_index(r) {

@@ -14,7 +14,7 @@
 use rustc_hash::FxHashMap;
 
 use super::headers::{Headers, ALLOCATED};
-use super::stored_row::{copy_short, filled_row, RowBuf, Split, StoredRow};
+use super::stored_row::{copy_short, filled_row, RowBuf, RowSplit, StoredRow};
 use crate::voxel::{Voxel, MATERIAL_COUNT};
 
 const SLOT_MASK: u16 = 0x7fff;
@@ -22,22 +22,22 @@ const MATERIAL_MASK: u16 = 0x3f;
 
 /// A row as a table is built from it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Source<'a> {
+pub(crate) enum RowSource<'a> {
     /// Every voxel this material at default occupancy.
     Packed(u8),
     /// Anything else, split canonically.
-    Split(Split<'a>),
+    Split(RowSplit<'a>),
 }
 
-impl<'a> Source<'a> {
+impl<'a> RowSource<'a> {
     /// The source of `row` (`N` normalized voxels).
     #[inline]
     pub fn of<const N: usize>(row: &'a [Voxel]) -> Self {
         let m = row[0].material;
         if row == &filled_row(m)[..N] {
-            Source::Packed(m)
+            RowSource::Packed(m)
         } else {
-            Source::Split(Split::of(row))
+            RowSource::Split(RowSplit::of(row))
         }
     }
 }
@@ -53,17 +53,17 @@ pub(crate) struct RowTable {
 impl RowTable {
     /// The table of `rows` (`n²` in row order), or `Err(material)` when every row is packed with
     /// one material (the box is uniform then).
-    pub fn build<'a>(n: usize, rows: impl Iterator<Item = Source<'a>>) -> Result<Self, u8> {
+    pub fn build<'a>(n: usize, rows: impl Iterator<Item = RowSource<'a>>) -> Result<Self, u8> {
         let mut headers = vec![0u16; n * n].into_boxed_slice();
         let mut stored: Vec<StoredRow> = Vec::new();
         let mut cells: Vec<Voxel> = Vec::new();
         // Sized for every row up front: growing it rehashed each row again (a few percent of a load).
         let mut slots =
-            FxHashMap::<Split<'a>, u16>::with_capacity_and_hasher(n * n, Default::default());
+            FxHashMap::<RowSplit<'a>, u16>::with_capacity_and_hasher(n * n, Default::default());
         for (r, row) in rows.enumerate() {
             headers[r] = match row {
-                Source::Packed(m) => u16::from(m),
-                Source::Split(split) => {
+                RowSource::Packed(m) => u16::from(m),
+                RowSource::Split(split) => {
                     let next = stored.len() as u16;
                     let slot = *slots.entry(split).or_insert(next);
                     if slot == next {
@@ -123,10 +123,10 @@ impl RowTable {
     }
 
     /// Row `r` as a source for a rebuilt table, its middle borrowed from this one.
-    pub fn source(&self, r: usize) -> Source<'_> {
+    pub fn source(&self, r: usize) -> RowSource<'_> {
         match self.stored(self.headers.get(r)) {
-            Ok(row) => Source::Split(row.split(&self.cells)),
-            Err(m) => Source::Packed(m),
+            Ok(row) => RowSource::Split(row.split(&self.cells)),
+            Err(m) => RowSource::Packed(m),
         }
     }
 
@@ -245,7 +245,7 @@ impl RowTable {
         // Middles in slot order, back to back; every stored row a canonical split of a row that
         // is not packable; no content stored twice.
         let mut end = 0usize;
-        let mut seen = FxHashMap::<Split<'_>, usize>::default();
+        let mut seen = FxHashMap::<RowSplit<'_>, usize>::default();
         let mut buf = RowBuf::new();
         for (slot, row) in self.rows.iter().enumerate() {
             assert_eq!(
@@ -268,9 +268,9 @@ impl RowTable {
                 "slot {slot}: unnormalized voxel"
             );
             let split = row.split(&self.cells);
-            match Source::of::<N>(voxels) {
-                Source::Packed(_) => panic!("slot {slot}: stored but packable"),
-                Source::Split(canonical) => {
+            match RowSource::of::<N>(voxels) {
+                RowSource::Packed(_) => panic!("slot {slot}: stored but packable"),
+                RowSource::Split(canonical) => {
                     assert_eq!(canonical, split, "slot {slot}: split is not canonical");
                 }
             }

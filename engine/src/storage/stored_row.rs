@@ -83,15 +83,15 @@ impl std::fmt::Debug for RowBuf {
 
 /// A row split into prefix run, middle and suffix run, without where its middle is stored.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct Split<'a> {
+pub(crate) struct RowSplit<'a> {
     pub prefix: u8,
     pub prefix_len: u8,
     pub suffix: u8,
     pub middle: &'a [Voxel],
 }
 
-impl<'a> Split<'a> {
-    /// Split `row` (normalized voxels, at most 32) canonically.
+impl<'a> RowSplit<'a> {
+    /// RowSplit `row` (normalized voxels, at most 32) canonically.
     pub fn of(row: &'a [Voxel]) -> Self {
         debug_assert!(row.len() <= MAX_EDGE && row.iter().all(|v| v.is_normalized()));
         let run_len = |v: Voxel, it: &mut dyn Iterator<Item = &Voxel>| {
@@ -126,7 +126,7 @@ pub(crate) struct StoredRow {
 
 impl StoredRow {
     /// `split` with its middle stored at `start`.
-    pub fn new(split: &Split<'_>, start: usize) -> Self {
+    pub fn new(split: &RowSplit<'_>, start: usize) -> Self {
         Self {
             prefix: split.prefix,
             prefix_len: split.prefix_len,
@@ -137,9 +137,9 @@ impl StoredRow {
     }
 
     /// This row's split, its middle borrowed from `cells`.
-    pub fn split<'a>(&self, cells: &'a [Voxel]) -> Split<'a> {
+    pub fn split<'a>(&self, cells: &'a [Voxel]) -> RowSplit<'a> {
         let start = usize::from(self.start);
-        Split {
+        RowSplit {
             prefix: self.prefix,
             prefix_len: self.prefix_len,
             suffix: self.suffix,
@@ -228,7 +228,7 @@ mod tests {
 
     /// Store `row` alone after `before` cells and read it back every way.
     fn round_trip<const N: usize>(row: &[Voxel], before: usize) -> StoredRow {
-        let split = Split::of(row);
+        let split = RowSplit::of(row);
         let mut cells = vec![Voxel::new(9, 9); before];
         let stored = StoredRow::new(&split, cells.len());
         cells.extend_from_slice(split.middle);

@@ -195,7 +195,7 @@ fn split(
 ) -> usize {
     let n = items.len();
     if n <= per_leaf {
-        nodes[at] = leaf(items, per_leaf, grid);
+        nodes[at] = leaf_node(items, per_leaf, grid);
         return 1;
     }
     let even = per_leaf == 2 && n % 2 == 0;
@@ -249,7 +249,7 @@ fn split(
     // Leaves are made here rather than by a call each (half of all nodes are leaves).
     let mut side = |items: &mut [Item], at: usize, cell: &Cell| {
         if items.len() <= per_leaf {
-            nodes[at] = leaf(items, per_leaf, grid);
+            nodes[at] = leaf_node(items, per_leaf, grid);
             1
         } else {
             split(items, nodes, at, cell, per_leaf, grid)
@@ -263,7 +263,7 @@ fn split(
 /// The leaf of at most `per_leaf` items: a quad leaf with its quantized box for one quad, else the
 /// triangles' ids.
 #[inline]
-fn leaf(items: &[Item], per_leaf: usize, grid: &BoxGrid) -> Node {
+fn leaf_node(items: &[Item], per_leaf: usize, grid: &BoxGrid) -> Node {
     match items {
         [quad] if per_leaf == 1 => Node::quad_leaf(quad.id, grid.quantize(quad.min, quad.max)),
         _ => {
