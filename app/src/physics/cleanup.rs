@@ -41,7 +41,7 @@ pub struct Cleanup {
 }
 
 impl Cleanup {
-    /// The pieces found (the largest [`LISTED`]), each with whether it is marked for deletion.
+    /// The pieces found (the 200 largest), each with whether it is marked for deletion.
     pub fn pieces(&self) -> impl Iterator<Item = (&FloatingPiece, bool)> + '_ {
         self.found
             .pieces()

@@ -26,7 +26,7 @@
 
 use rayon::prelude::*;
 
-use crate::storage::{Chunk, Grid};
+use crate::storage::{Chunk, Grid, RowBuf};
 use crate::voxel::{
     MaterialTable, VoxelBox, VoxelPos, AIR, CHUNK_SIZE, FACE_OFFSETS, MATERIAL_COUNT,
 };
@@ -584,9 +584,10 @@ fn chunk_brick(chunk: &Chunk, at: VoxelPos, rule: &SolidRule) -> Words {
     }
     let [lx, ly, lz] = at.local();
     let mut w = [0u64; 8];
+    let mut buf = RowBuf::new();
     for (z, word) in w.iter_mut().enumerate() {
         for y in 0..8 {
-            let row = chunk.read_row(ly + y, lz + z);
+            let row = chunk.read_row(ly + y, lz + z, &mut buf);
             let bits = rule.row_bits(&row[lx..lx + 8]);
             *word |= u64::from(bits) << (y * 8);
         }

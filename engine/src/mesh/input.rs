@@ -14,7 +14,7 @@
 //! At LOD `l` the samples are the voxels of the `32 >> l` mip, each covering `2^l` voxels per axis;
 //! the border comes from the neighbouring chunks' mips at the same level.
 
-use crate::storage::{Chunk, Grid};
+use crate::storage::{Chunk, Grid, RowBuf};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE};
 
 use super::mesh_field::{Class, MaterialLut};
@@ -127,15 +127,22 @@ pub(crate) fn gather_chunk(
     };
     out.clear();
     out.reserve(m * m * m);
+    let mut bufs: [RowBuf; 3] = Default::default();
     for z in 0..m {
         let (cz, lz) = split(z);
         for y in 0..m {
             let (cy, ly) = split(y);
+            // The row of each of the three neighbours along X at this (y, z), read once.
+            let [b0, b1, b2] = &mut bufs;
+            let at = cz * 9 + cy * 3;
+            let rows = [
+                around[at].map(|c| mip_row(c, lod, ly, lz, b0)),
+                around[at + 1].map(|c| mip_row(c, lod, ly, lz, b1)),
+                around[at + 2].map(|c| mip_row(c, lod, ly, lz, b2)),
+            ];
             for x in 0..m {
                 let (cx, lx) = split(x);
-                let v = around[cz * 9 + cy * 3 + cx]
-                    .map_or(Voxel::AIR, |c| mip_row(c, lod, ly, lz)[lx]);
-                out.push(v);
+                out.push(rows[cx].map_or(Voxel::AIR, |r| r[lx]));
             }
         }
     }
@@ -143,11 +150,11 @@ pub(crate) fn gather_chunk(
 }
 
 /// Row (`y`, `z`) of mip level `lod` (1..=3) of `chunk`.
-fn mip_row(chunk: &Chunk, lod: u32, y: usize, z: usize) -> &[Voxel] {
+fn mip_row<'a>(chunk: &'a Chunk, lod: u32, y: usize, z: usize, buf: &'a mut RowBuf) -> &'a [Voxel] {
     match lod {
-        1 => chunk.mip16().read_row(y, z),
-        2 => chunk.mip8().read_row(y, z),
-        _ => chunk.mip4().read_row(y, z),
+        1 => chunk.mip16().read_row(y, z, buf),
+        2 => chunk.mip8().read_row(y, z, buf),
+        _ => chunk.mip4().read_row(y, z, buf),
     }
 }
 

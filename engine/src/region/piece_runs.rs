@@ -3,7 +3,7 @@
 
 use super::builder::RowRuns;
 use super::run::Run;
-use crate::storage::PackedBox;
+use crate::storage::{PackedBox, RowBuf};
 use crate::voxel::{Voxel, CHUNK_SIZE};
 
 /// The runs of the part `lo..hi` (chunk-local) of one chunk: rows X fastest, then Y, then Z, each
@@ -24,11 +24,12 @@ impl PieceRuns {
         let rows = (hi[1] - lo[1]) * (hi[2] - lo[2]);
         let mut row_start = Vec::with_capacity(rows + 1);
         let mut runs = Vec::with_capacity(rows * 2);
+        let mut buf = RowBuf::new();
         for lz in lo[2]..hi[2] {
             for ly in lo[1]..hi[1] {
                 row_start.push(runs.len() as u16);
                 let mut row = RowRuns::default();
-                match level.read_row_packed(ly, lz) {
+                match level.read_row_packed(ly, lz, &mut buf) {
                     (voxels, true) => row.fill(&mut runs, voxels[0], len),
                     (voxels, false) => match <&[Voxel; CHUNK_SIZE]>::try_from(voxels) {
                         Ok(whole) => row.row32(&mut runs, whole, lo[0], len),

@@ -19,7 +19,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::storage::{filled_row, Chunk, Grid};
+use crate::storage::{filled_row, Chunk, Grid, RowBuf};
 use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
 /// The coarsest field level: cells of 2³⁰ voxels, so the world's whole coordinate range
@@ -194,12 +194,18 @@ impl HeightField {
 }
 
 /// The X row at level-local (`y`, `z`) of `chunk`'s mip `level`.
-fn level_row(chunk: &Chunk, level: u32, y: usize, z: usize) -> &[Voxel] {
+fn level_row<'a>(
+    chunk: &'a Chunk,
+    level: u32,
+    y: usize,
+    z: usize,
+    buf: &'a mut RowBuf,
+) -> &'a [Voxel] {
     match level {
-        0 => chunk.read_row(y, z),
-        1 => chunk.mip16().read_row(y, z),
-        2 => chunk.mip8().read_row(y, z),
-        _ => chunk.mip4().read_row(y, z),
+        0 => chunk.read_row(y, z, buf),
+        1 => chunk.mip16().read_row(y, z, buf),
+        2 => chunk.mip8().read_row(y, z, buf),
+        _ => chunk.mip4().read_row(y, z, buf),
     }
 }
 
@@ -223,6 +229,7 @@ fn scan_column(
     // Cells still without ground, per Z row of the tile.
     let mut row_left = vec![n; n];
     let air_row = filled_row(AIR).as_ptr();
+    let mut buf = RowBuf::new();
     let mut next_y: Option<i32> = None;
     for &cy in ys {
         if next_y != Some(cy) {
@@ -242,7 +249,7 @@ fn scan_column(
                 if row_left[lz] == 0 {
                     continue;
                 }
-                let row = level_row(chunk, level, ly, lz);
+                let row = level_row(chunk, level, ly, lz, &mut buf);
                 if std::ptr::eq(row.as_ptr(), air_row) {
                     // A packed Air row (the common case above the ground): nothing to find.
                     above_solid[lz * n..lz * n + n].fill(0.0);
