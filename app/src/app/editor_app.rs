@@ -72,6 +72,9 @@ pub struct EditorApp {
     /// Level of detail forced for this session from the command line (`--lod on|off`): shown, but
     /// not saved as the preference unless the user changes it.
     pub lod_override: Option<bool>,
+    /// The window size was given on the command line (`--window-size`): it lasts this run and is
+    /// not remembered as the size to open at next time.
+    pub window_size_override: bool,
     pub(super) consumers: Vec<Box<dyn EditConsumer>>,
     pub(super) config: Option<PathBuf>,
     pub(super) last_autosave: Instant,
@@ -123,6 +126,7 @@ impl EditorApp {
             message: String::new(),
             active_tool: crate::brush::brush_panel::NAME,
             lod_override: None,
+            window_size_override: false,
             consumers: Vec::new(),
             config,
             last_autosave: Instant::now(),
@@ -320,6 +324,14 @@ impl EditorApp {
         }
     }
 
+    /// Remember the window's size (when valid) and maximised state for the next launch.
+    pub(super) fn remember_window(&mut self, size: Option<[f32; 2]>, maximized: Option<bool>) {
+        if let Some(size) = size.filter(|s| crate::app::prefs::valid_window_size(*s)) {
+            self.prefs.window_size = Some(size);
+        }
+        self.prefs.window_maximized = maximized.unwrap_or(false);
+    }
+
     /// The window title (file name, with ● when modified).
     pub fn title(&self) -> &str {
         &self.title
@@ -332,12 +344,11 @@ impl EditorApp {
             self.guard(Guarded::Quit);
         }
         if self.quit_confirmed {
-            let (rect, maximized) =
-                ctx.input(|i| (i.viewport().inner_rect, i.viewport().maximized));
-            if let Some(rect) = rect {
-                self.prefs.window_size = Some([rect.width(), rect.height()]);
+            if !self.window_size_override {
+                let (rect, maximized) =
+                    ctx.input(|i| (i.viewport().inner_rect, i.viewport().maximized));
+                self.remember_window(rect.map(|r| [r.width(), r.height()]), maximized);
             }
-            self.prefs.window_maximized = maximized.unwrap_or(false);
             self.save_prefs();
             self.discard_autosave();
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

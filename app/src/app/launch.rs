@@ -74,6 +74,7 @@ fn launch(
         ..Default::default()
     };
     let result: Arc<Mutex<Option<AppResult<()>>>> = Arc::default();
+    let shell_result = result.clone();
     let capture = options.screenshot.map(|path| Capture {
         path,
         frames_ready: 0,
@@ -89,10 +90,12 @@ fn launch(
                 app.viewport.meshes.lod_enabled = lod;
                 app.lod_override = Some(lod);
             }
+            app.window_size_override = options.size.is_some();
             Ok(Box::new(Shell {
                 app,
                 capture,
                 bench,
+                result: shell_result,
             }))
         }),
     )
@@ -105,12 +108,35 @@ struct Shell {
     app: EditorApp,
     capture: Option<Capture>,
     bench: Option<FrameBench>,
+    /// The run's outcome, read after the window closes.
+    result: Arc<Mutex<Option<AppResult<()>>>>,
+}
+
+impl Shell {
+    /// A run that nobody watches (a capture or a frame measurement) whose project did not load:
+    /// the load error, so the run ends with it instead of waiting for a world that never comes.
+    fn unattended_failure(&self) -> Option<String> {
+        let unattended = self.capture.is_some() || self.bench.is_some();
+        (unattended && self.app.doc.is_none() && !self.app.busy())
+            .then(|| self.app.dialogs.error.clone())
+            .flatten()
+    }
 }
 
 impl eframe::App for Shell {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.app.run(ui);
         let ctx = ui.ctx().clone();
+        if let Some(error) = self.unattended_failure() {
+            if let Ok(mut slot) = self.result.lock() {
+                slot.get_or_insert(Err(AppError::Usage(error)));
+            }
+            self.app.dialogs.error = None;
+            self.capture = None;
+            self.bench = None;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            return;
+        }
         let ready = self.app.doc.is_some()
             && !self.app.busy()
             && self.app.viewport.stale_chunks() == 0

@@ -15,6 +15,7 @@
 //! The shell's files: [`editor_app`] (the editor and its frame) with `apply.rs`, `layout.rs` and
 //! `persist.rs`; [`action`] (what everything asks for); [`panel`] and [`panel_registry`] (what a
 //! panel is, and the list of them); [`menu`], [`status`], [`dialogs`], [`file_browser`];
+//! `file_lock.rs` (the lock on the open project's file);
 //! [`prefs`], [`keymap`], [`jobs`] with [`job_output`], [`frame_clock`]; the shell's own windows
 //! ([`history_panel`], [`shortcuts`], [`statistics`], [`preferences`]); and starting the editor in
 //! a window ([`launch`], with `screenshot.rs`, [`frame_bench`] and `process_probe.rs`).
@@ -43,6 +44,7 @@ mod apply;
 pub mod dialogs;
 pub mod editor_app;
 pub mod file_browser;
+mod file_lock;
 pub mod frame_bench;
 pub mod frame_clock;
 pub mod history_panel;

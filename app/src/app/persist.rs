@@ -39,11 +39,13 @@ impl EditorApp {
                     self.dialogs.warning = Some(warnings.join("\n\n"));
                 }
                 self.set_document(doc);
+                self.lock_document_file();
             }
             Ok(JobOutput::Saved { path, revision }) => {
                 if let Some(doc) = self.doc.as_mut() {
                     doc.mark_saved(path.clone(), revision);
                 }
+                self.renew_document_lock();
                 self.prefs.add_recent(&path);
                 self.save_prefs();
                 self.discard_autosave();

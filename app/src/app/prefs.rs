@@ -75,6 +75,19 @@ impl Default for Prefs {
     }
 }
 
+/// Smallest remembered window, points (the window's own minimum size).
+pub const MIN_WINDOW_SIZE: [f32; 2] = [640.0, 400.0];
+/// Largest remembered window side, points.
+pub const MAX_WINDOW_SIDE: f32 = 16384.0;
+
+/// Whether `size` is a window size worth opening at: finite, at least [`MIN_WINDOW_SIZE`], at most
+/// [`MAX_WINDOW_SIDE`] a side.
+pub fn valid_window_size(size: [f32; 2]) -> bool {
+    size.iter()
+        .zip(MIN_WINDOW_SIZE)
+        .all(|(v, min)| v.is_finite() && (min..=MAX_WINDOW_SIDE).contains(v))
+}
+
 /// The directory for preferences, autosaves and thumbnails.
 pub fn config_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("STRATA_CONFIG_DIR") {
@@ -86,9 +99,13 @@ pub fn config_dir() -> Option<PathBuf> {
 impl Prefs {
     /// Read the preferences in `dir`, or the defaults.
     pub fn load(dir: Option<&Path>) -> Self {
-        dir.and_then(|d| std::fs::read_to_string(d.join(FILE_NAME)).ok())
+        let mut prefs: Self = dir
+            .and_then(|d| std::fs::read_to_string(d.join(FILE_NAME)).ok())
             .and_then(|text| ron::from_str(&text).ok())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        // A size no window should open at (an old file, a hand edit) is forgotten.
+        prefs.window_size = prefs.window_size.filter(|s| valid_window_size(*s));
+        prefs
     }
 
     /// Write the preferences to `dir` (atomically).
@@ -131,6 +148,27 @@ mod tests {
         assert_eq!(Prefs::load(Some(&dir)), p);
         std::fs::write(dir.join(FILE_NAME), "not ron {").expect("write");
         assert_eq!(Prefs::load(Some(&dir)), Prefs::default());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_degenerate_remembered_window_is_forgotten() {
+        let dir = std::env::temp_dir().join(format!("strata-prefs-win-{}", std::process::id()));
+        for (size, kept) in [
+            ([1280.0, 800.0], true),
+            ([1.0, 1.0], false),
+            ([f32::NAN, 800.0], false),
+            ([1280.0, f32::INFINITY], false),
+            ([100_000.0, 800.0], false),
+        ] {
+            let p = Prefs {
+                window_size: Some(size),
+                ..Prefs::default()
+            };
+            p.save(&dir).expect("save");
+            let loaded = Prefs::load(Some(&dir)).window_size;
+            assert_eq!(loaded.is_some(), kept, "{size:?}");
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -87,6 +87,12 @@ pub fn parse_box(text: &str) -> AppResult<VoxelBox> {
     Ok(b)
 }
 
+/// Smallest `--window-size` side in points (the window's own minimum is larger; a capture may be
+/// smaller than the editor needs, not degenerate).
+pub const MIN_WINDOW: f32 = 64.0;
+/// Largest `--window-size` side in points.
+pub const MAX_WINDOW: f32 = 16384.0;
+
 /// The checks every command that opens the editor window makes: the optional `--window-size W,H`
 /// parsed, and `file` an existing file.
 ///
@@ -99,6 +105,17 @@ pub fn window_inputs(
     let size = window_size
         .map(|s| parse_pair::<f32>(s, "--window-size"))
         .transpose()?;
+    if let Some(pair) = size {
+        if !pair
+            .iter()
+            .all(|v| v.is_finite() && (MIN_WINDOW..=MAX_WINDOW).contains(v))
+        {
+            return Err(AppError::Usage(format!(
+                "--window-size {}: give a width and height from {MIN_WINDOW} to {MAX_WINDOW} points",
+                window_size.unwrap_or_default()
+            )));
+        }
+    }
     if !file.is_file() {
         return Err(AppError::Usage(format!("{}: no such file", file.display())));
     }
@@ -122,6 +139,14 @@ mod tests {
             Some([640, 480])
         );
         assert!(parse_pair::<u32>("640", "--size").is_err());
+        let here = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+        assert_eq!(
+            window_inputs(Some("1024,700"), &here).ok(),
+            Some(Some([1024.0, 700.0]))
+        );
+        for bad in ["NaN,1", "1,1", "inf,600", "800,-600", "800,100000"] {
+            assert!(window_inputs(Some(bad), &here).is_err(), "{bad}");
+        }
         let b = parse_box("-4,0,-4,4,8,4").expect("box");
         assert_eq!(b.volume(), 8 * 8 * 8);
         assert!(parse_box("0,0,0,0,1,1").is_err());

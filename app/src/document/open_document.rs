@@ -108,6 +108,11 @@ impl Document {
         self.lock = lock;
     }
 
+    /// The lock held on the document's file, to renew after a save.
+    pub fn lock_mut(&mut self) -> Option<&mut ProjectLock> {
+        self.lock.as_mut()
+    }
+
     /// The lock held on the document's file, if any.
     pub fn lock(&self) -> Option<&ProjectLock> {
         self.lock.as_ref()
