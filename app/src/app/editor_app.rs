@@ -80,6 +80,9 @@ pub struct EditorApp {
     pub(super) quit_confirmed: bool,
     /// What to do once the save started from the unsaved-changes prompt finishes.
     pub(super) after_save: Option<Guarded>,
+    /// The revision of the open document whose unsaved changes the user last agreed to lose (or
+    /// saved) for a guarded action.
+    pub(super) discard_answered: Option<u64>,
     pub(super) frame_clock: FrameClock,
     pub(super) capturing_keys: bool,
     pub(super) left_width: f32,
@@ -130,6 +133,7 @@ impl EditorApp {
             title: String::new(),
             quit_confirmed: false,
             after_save: None,
+            discard_answered: None,
             frame_clock: FrameClock::default(),
             capturing_keys: false,
             left_width: 0.0,
@@ -222,6 +226,7 @@ impl EditorApp {
 
     pub(super) fn set_document(&mut self, doc: Document) {
         self.autosaved_revision = doc.revision();
+        self.discard_answered = None;
         self.doc = Some(doc);
         if let Some(doc) = self.doc.as_ref() {
             self.viewport.on_document(doc);
@@ -279,14 +284,17 @@ impl EditorApp {
         self.frame_clock
             .frame_started(Instant::now(), after_continuous);
         self.poll_jobs();
+        // Shortcuts run after the layout: a field that takes the keyboard in this frame (a click
+        // on a number field, then digits, all within one slow frame) keeps its keys.
+        let typing = ctx.egui_wants_keyboard_input();
+        self.layout(ui);
         let mut out = Vec::new();
-        if !self.capturing_keys {
+        if !self.capturing_keys && !typing {
             for command in self.keymap.pressed(&ctx, self.active_tool) {
                 self.command(command, &mut out);
             }
         }
         self.apply_all(out);
-        self.layout(ui);
         self.physics_frame();
         let mut out = Vec::new();
         let name = self
