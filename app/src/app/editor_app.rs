@@ -83,6 +83,8 @@ pub struct EditorApp {
     /// The revision of the open document whose unsaved changes the user last agreed to lose (or
     /// saved) for a guarded action.
     pub(super) discard_answered: Option<u64>,
+    /// Said in the status bar once the start-up job is done (software GL and anti-aliasing).
+    pub(super) startup_note: Option<String>,
     pub(super) frame_clock: FrameClock,
     pub(super) capturing_keys: bool,
     pub(super) left_width: f32,
@@ -134,6 +136,7 @@ impl EditorApp {
             quit_confirmed: false,
             after_save: None,
             discard_answered: None,
+            startup_note: None,
             frame_clock: FrameClock::default(),
             capturing_keys: false,
             left_width: 0.0,
@@ -303,6 +306,15 @@ impl EditorApp {
             .map_or_else(String::new, Document::display_name);
         dialogs::show(&ctx, &mut self.dialogs, &self.jobs, &name, &mut out);
         self.apply_all(out);
+        if !self.busy() {
+            if let Some(note) = self.startup_note.take() {
+                self.message = if self.message.is_empty() {
+                    note
+                } else {
+                    format!("{}  ·  {note}", self.message)
+                };
+            }
+        }
         self.update_title(&ctx);
         if let Some(next) = self.autosave_tick() {
             ctx.request_repaint_after(next);

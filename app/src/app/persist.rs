@@ -138,11 +138,8 @@ impl EditorApp {
     /// for the next start and say when anti-aliasing is (or will be) off because it draws in
     /// software.
     pub fn renderer_found(&mut self, renderer: String, antialiased: bool) {
-        if let Some(note) =
-            crate::app::software_gl::startup_note(&self.prefs, &renderer, antialiased)
-        {
-            self.message = note;
-        }
+        self.startup_note =
+            crate::app::software_gl::startup_note(&self.prefs, &renderer, antialiased);
         if self.prefs.gl_renderer.as_deref() != Some(renderer.as_str()) {
             self.prefs.gl_renderer = Some(renderer);
             self.save_prefs();

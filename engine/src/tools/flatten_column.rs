@@ -9,16 +9,19 @@
 //! ```text
 //!            ▲ normal               column: radial distance from the axis, any height
 //!       ┊    ┊    ┊
-//!    ▓▓▓┊▓▓▓▓┊▓▓▓▓┊▓▓        above the plane: cut, weighted by falloff(radial / radius)
+//!    ▓▓▓┊▓▓▓▓┊▓▓▓▓┊▓▓        above the plane: cut, weighted by the column's coverage
 //!   ▓▓▓▓┊▓▓▓▓┊▓▓▓▓┊▓▓▓
 //!  ═════╪════●════╪═════ plane (through the dab centre, or the fixed plane)
 //!  ▓▓▓▓▓(  brush  )▓▓▓▓      below: the brush shape's own falloff (fill only)
 //! ```
 //!
-//! The radial distance follows the shape's cross-section: a disc for the sphere and the cylinder, a
-//! square for the cube.
+//! The cut is weighted by the column's coverage (1 inside, a one-voxel ramp across its wall), not
+//! by the brush's wide falloff: everything above the plane inside the column goes within a few
+//! dabs, and the soft partial matter a falloff leaves around tall hills does not linger. The radial
+//! distance follows the shape's cross-section: a disc for the sphere and the cylinder, a square for
+//! the cube.
 
-use super::brush::{falloff, BrushShape, Footprint, Plane};
+use super::brush::{BrushShape, Footprint, Plane};
 use crate::storage::Grid;
 use crate::vec3::{dot, sub};
 use crate::voxel::{VoxelBox, VoxelPos, CHUNK_SIZE};
@@ -65,9 +68,11 @@ impl Column {
         }
     }
 
-    /// How hard the column pushes at a voxel centre: the falloff over its distance from the axis.
+    /// How much of the column holds a voxel centre, as a weight: 1 within `radius − ½` of the
+    /// axis, 0 beyond `radius + ½`, a one-voxel ramp between (the brush's coverage ramp, so the
+    /// column's wall lands exactly on its radius).
     #[inline]
-    pub fn falloff(&self, centre: [f32; 3]) -> f32 {
+    pub fn coverage(&self, centre: [f32; 3]) -> f32 {
         let d = sub(centre, self.axis);
         let h = dot(d, self.normal);
         if h > self.length + 1.0 {
@@ -83,7 +88,7 @@ impl Column {
         } else {
             dot(r, r).sqrt()
         };
-        falloff(radial / self.radius)
+        (0.5 + self.radius - radial).clamp(0.0, 1.0)
     }
 
     /// Every voxel the column can reach.
@@ -138,8 +143,9 @@ mod tests {
         // Chunks are 32 high: content up to y = 100 lives in chunks up to y = 128.
         assert!(b.max.y >= 128 && b.max.y <= 132, "{b:?}");
         assert!(b.min.y <= 10 - 3);
-        assert_eq!(col.falloff([2.0, 120.0, 2.0]), 1.0);
-        assert_eq!(col.falloff([2.0 + 3.5, 50.0, 2.0]), 0.0);
+        assert_eq!(col.coverage([2.0, 120.0, 2.0]), 1.0);
+        assert_eq!(col.coverage([2.0 + 3.5, 50.0, 2.0]), 0.0);
+        assert!((col.coverage([2.0 + 3.0, 50.0, 2.0]) - 0.5).abs() < 1e-6);
         // A plane above everything: the column is as tall as the brush.
         let col = Column::new(&fp, &Plane::horizontal(500.0), &grid_up_to(10));
         assert!((col.length - fp.radius).abs() < 1e-6);
@@ -158,10 +164,10 @@ mod tests {
         let cube = Brush::new(BrushShape::Cube, 8.0, 1.0);
         let fp = Footprint::new(&cube, [0.0, 0.0, 0.0]).expect("finite");
         let col = Column::new(&fp, &Plane::horizontal(0.0), &grid_up_to(40));
-        // A corner of the square at 0.45 of the radius on both axes is still in the core.
-        assert_eq!(col.falloff([1.8, 20.0, 1.8]), 1.0);
+        // Near a corner of the square (3.4 voxels out on both axes) is still inside.
+        assert_eq!(col.coverage([3.4, 20.0, 3.4]), 1.0);
         let fp = Footprint::new(&Brush::new(BrushShape::Sphere, 8.0, 1.0), [0.0; 3]).expect("f");
         let col = Column::new(&fp, &Plane::horizontal(0.0), &grid_up_to(40));
-        assert!(col.falloff([1.8, 20.0, 1.8]) < 1.0);
+        assert_eq!(col.coverage([3.4, 20.0, 3.4]), 0.0);
     }
 }
