@@ -134,9 +134,7 @@ pub(crate) fn plan_dab(
         ToolKind::Erode => run(&field, target, |p, i, v| sculpt::erode(&c, p, i, v)),
         ToolKind::Smooth => run(&field, target, |p, i, v| sculpt::smooth(&c, p, i, v)),
         ToolKind::Flatten => {
-            let Some((plane, column)) = flatten else {
-                return None;
-            };
+            let (plane, column) = flatten?;
             run(&field, target, |p, i, v| {
                 sculpt::flatten(&c, &plane, &column, p, i, v)
             })
