@@ -88,6 +88,11 @@ fn a_conflicting_rebinding_warns_and_swaps() {
     h.key_press(Key::G);
     h.run_steps(2);
     h.get_by_label_contains("G is already used by Paint tool");
+    assert_eq!(
+        h.state().tools().state.tool.kind,
+        ToolKind::Add,
+        "the recorded key is not also a shortcut"
+    );
     // Cancel keeps both as they were.
     h.get_by_label("Cancel").click();
     h.run_steps(2);

@@ -289,7 +289,8 @@ impl EditorApp {
         self.poll_jobs();
         // Shortcuts run after the layout: a field that takes the keyboard in this frame (a click
         // on a number field, then digits, all within one slow frame) keeps its keys.
-        let typing = ctx.egui_wants_keyboard_input();
+        // The same for the Preferences recording a key: the frame it records one still keeps it.
+        let typing = ctx.egui_wants_keyboard_input() || self.capturing_keys;
         self.layout(ui);
         let mut out = Vec::new();
         if !self.capturing_keys && !typing {
