@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use strata::app::action::{Action, BoxEdit};
+use strata::app::action::{Action, BoxEdit, Guarded};
 use strata::app::{EditorApp, Start};
 use strata::document::{Document, EditConsumer};
 use strata::region::region_op::RegionOp;
@@ -221,12 +221,13 @@ fn every_edit_path_reaches_every_consumer() {
         "physics follows undo"
     );
     let documents = seen.lock().expect("lock").documents;
-    app.apply(Action::Generate(WorldSettings::from_preset(
-        &GeneratorSettings {
+    // The world has unsaved edits: generating asks first; this is the answer Don't Save.
+    app.apply(Action::Proceed(Guarded::Generate(
+        WorldSettings::from_preset(&GeneratorSettings {
             preset: Preset::Hills,
             size: [64, 48, 64],
             seed: 2,
-        },
+        }),
     )));
     app.wait_for_job();
     assert_eq!(

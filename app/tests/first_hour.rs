@@ -147,6 +147,10 @@ fn import_heightmap_shows_its_options_before_importing() {
     h.get_by_label("The image is 64 × 48 pixels.");
     h.get_by_label("Import").click();
     h.run_steps(2);
+    // The start-up world was never saved: replacing it asks first.
+    h.get_by_label("Unsaved changes");
+    h.get_by_label("Don't Save").click();
+    h.run_steps(2);
     h.state_mut().wait_for_job();
     h.run_steps(2);
     let doc = h.state().doc.as_ref().expect("doc");

@@ -42,6 +42,12 @@ pub enum Guarded {
     Open(Option<PathBuf>),
     /// Close the editor.
     Quit,
+    /// Generate a new world (the New World window's Generate).
+    Generate(WorldSettings),
+    /// Build a new world from a heightmap (the Import Heightmap window's Import).
+    ImportHeightmap(HeightmapImport),
+    /// Ask for a folder of godot_voxel regions and build a new world from it.
+    ImportVxr,
 }
 
 /// One request to the editor.
@@ -61,9 +67,10 @@ pub enum Action {
     AskPath(PathPurpose),
     /// A path was chosen for `purpose`.
     PathChosen(PathPurpose, PathBuf),
-    /// Build a world from a heightmap (the options the import window collected).
+    /// Build a world from a heightmap (the options the import window collected; asks about
+    /// unsaved changes first).
     ImportHeightmap(HeightmapImport),
-    /// Generate a new world in the background.
+    /// Generate a new world in the background (asks about unsaved changes first).
     Generate(WorldSettings),
     /// Save, then do the guarded action (the unsaved-changes prompt's Save).
     SaveThen(Guarded),
@@ -107,6 +114,9 @@ pub enum Action {
     Edit(BoxEdit),
     /// Turn these floating pieces to Air as one undo step (the Physics panel's Cleanup).
     DeleteFloating(std::sync::Arc<strata_engine::floating::Floating>, Vec<bool>),
+    /// Turn this invisible matter (found on the current voxels) to Air as one undo step (Clean Up
+    /// Invisible Matter).
+    ClearStray(std::sync::Arc<strata_engine::stray::StrayMatter>),
     /// Set the region selection (`None` clears it); clipped to the world.
     Select(Option<VoxelBox>),
     /// Run a region edit as one undo step called `name`; on success select `select` (if given).

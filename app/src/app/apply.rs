@@ -30,9 +30,15 @@ fn large_history_write(
 }
 
 impl EditorApp {
-    /// Run `action` now if nothing unsaved would be lost, else ask first.
+    /// Run `action` now if nothing unsaved would be lost, else ask first. An answer covers the
+    /// document as it was when given: after Don't Save on New World, the Generate that follows
+    /// does not ask again unless the world was edited in between.
     pub(super) fn guard(&mut self, action: Guarded) {
-        if self.doc.as_ref().is_some_and(Document::is_modified) {
+        let unsaved = self
+            .doc
+            .as_ref()
+            .is_some_and(|d| d.is_modified() && self.discard_answered != Some(d.revision()));
+        if unsaved {
             self.dialogs.unsaved = Some(action);
         } else {
             self.proceed(action);
@@ -40,6 +46,7 @@ impl EditorApp {
     }
 
     pub(super) fn proceed(&mut self, action: Guarded) {
+        self.discard_answered = self.doc.as_ref().map(Document::revision);
         match action {
             Guarded::New => self.panels.set_open(crate::generate::new_world::NAME, true),
             Guarded::Open(Some(path)) => {
@@ -48,6 +55,9 @@ impl EditorApp {
             }
             Guarded::Open(None) => self.ask_path(PathPurpose::OpenProject),
             Guarded::Quit => self.quit_confirmed = true,
+            Guarded::Generate(settings) => self.start_job(file_jobs::generate_job(settings)),
+            Guarded::ImportHeightmap(import) => self.start_job(file_jobs::heightmap_job(import)),
+            Guarded::ImportVxr => self.ask_path(PathPurpose::ImportVxr),
         }
     }
 
@@ -165,10 +175,11 @@ impl EditorApp {
                 }
             }
             Action::Proceed(next) => self.proceed(next),
+            Action::AskPath(PathPurpose::ImportVxr) => self.guard(Guarded::ImportVxr),
             Action::AskPath(purpose) => self.ask_path(purpose),
             Action::PathChosen(purpose, path) => self.path_chosen(purpose, path),
-            Action::ImportHeightmap(import) => self.start_job(file_jobs::heightmap_job(import)),
-            Action::Generate(settings) => self.start_job(file_jobs::generate_job(settings)),
+            Action::ImportHeightmap(import) => self.guard(Guarded::ImportHeightmap(import)),
+            Action::Generate(settings) => self.guard(Guarded::Generate(settings)),
             Action::CancelJob => self.jobs.cancel_modal(),
             Action::Recover => self.recover(),
             Action::DiscardRecovery => {
@@ -265,6 +276,14 @@ impl EditorApp {
                     };
                 }
             }
+            Action::ClearStray(stray) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    self.message = match doc.clear_stray(&stray) {
+                        Some(_) => format!("Cleared {} voxels of invisible matter", stray.voxels()),
+                        None => "No invisible matter".into(),
+                    };
+                }
+            }
             Action::Select(b) => {
                 if let Some(doc) = self.doc.as_mut() {
                     doc.set_selection(b);
@@ -353,7 +372,8 @@ impl EditorApp {
             | Action::SeaLevel { .. }
             | Action::Region { .. }
             | Action::Edit(_)
-            | Action::DeleteFloating(..) => {
+            | Action::DeleteFloating(..)
+            | Action::ClearStray(_) => {
                 self.message = "Busy: wait for the running job to finish".into();
             }
         }

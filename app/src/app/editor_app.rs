@@ -83,6 +83,11 @@ pub struct EditorApp {
     pub(super) quit_confirmed: bool,
     /// What to do once the save started from the unsaved-changes prompt finishes.
     pub(super) after_save: Option<Guarded>,
+    /// The revision of the open document whose unsaved changes the user last agreed to lose (or
+    /// saved) for a guarded action.
+    pub(super) discard_answered: Option<u64>,
+    /// Said in the status bar once the start-up job is done (software GL and anti-aliasing).
+    pub(super) startup_note: Option<String>,
     pub(super) frame_clock: FrameClock,
     pub(super) capturing_keys: bool,
     pub(super) left_width: f32,
@@ -134,6 +139,8 @@ impl EditorApp {
             title: String::new(),
             quit_confirmed: false,
             after_save: None,
+            discard_answered: None,
+            startup_note: None,
             frame_clock: FrameClock::default(),
             capturing_keys: false,
             left_width: 0.0,
@@ -226,6 +233,7 @@ impl EditorApp {
 
     pub(super) fn set_document(&mut self, doc: Document) {
         self.autosaved_revision = doc.revision();
+        self.discard_answered = None;
         self.doc = Some(doc);
         if let Some(doc) = self.doc.as_ref() {
             self.viewport.on_document(doc);
@@ -283,14 +291,18 @@ impl EditorApp {
         self.frame_clock
             .frame_started(Instant::now(), after_continuous);
         self.poll_jobs();
+        // Shortcuts run after the layout: a field that takes the keyboard in this frame (a click
+        // on a number field, then digits, all within one slow frame) keeps its keys.
+        // The same for the Preferences recording a key: the frame it records one still keeps it.
+        let typing = ctx.egui_wants_keyboard_input() || self.capturing_keys;
+        self.layout(ui);
         let mut out = Vec::new();
-        if !self.capturing_keys {
+        if !self.capturing_keys && !typing {
             for command in self.keymap.pressed(&ctx, self.active_tool) {
                 self.command(command, &mut out);
             }
         }
         self.apply_all(out);
-        self.layout(ui);
         self.physics_frame();
         let mut out = Vec::new();
         let name = self
@@ -299,6 +311,15 @@ impl EditorApp {
             .map_or_else(String::new, Document::display_name);
         dialogs::show(&ctx, &mut self.dialogs, &self.jobs, &name, &mut out);
         self.apply_all(out);
+        if !self.busy() {
+            if let Some(note) = self.startup_note.take() {
+                self.message = if self.message.is_empty() {
+                    note
+                } else {
+                    format!("{}  ·  {note}", self.message)
+                };
+            }
+        }
         self.update_title(&ctx);
         if let Some(next) = self.autosave_tick() {
             ctx.request_repaint_after(next);

@@ -8,6 +8,7 @@
 //! same keys (R rotates a region in the Region tool, and picks Subtract elsewhere).
 
 use eframe::egui::{self, Key, KeyboardShortcut, Modifiers};
+use strata_engine::tools::ToolKind;
 
 /// What a shortcut does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -70,7 +71,17 @@ pub enum Command {
 pub const REGION_TOOL: &str = "Region";
 
 impl Command {
-    /// The name shown in the shortcut list and saved in the preferences.
+    /// What the shortcut list and the preferences show: the [`Command::name`], with the digit
+    /// tools named after their tool ("Erode tool").
+    pub fn label(self) -> String {
+        match self {
+            Command::BrushTool(i) => ToolKind::from_digit(i.saturating_add(1))
+                .map_or_else(|| self.name(), |k| format!("{} tool", k.name())),
+            _ => self.name(),
+        }
+    }
+
+    /// The name saved in the preferences (never changes meaning: saved bindings refer to it).
     pub fn name(self) -> String {
         match self {
             Command::New => "New World".into(),
@@ -286,6 +297,52 @@ impl Keymap {
         });
     }
 
+    /// The viewport tool `command`'s bindings belong to (`None`: everywhere).
+    fn scope(&self, command: Command) -> Option<&'static str> {
+        self.bindings
+            .iter()
+            .find(|b| b.command == command)
+            .and_then(|b| b.tool)
+    }
+
+    /// The other command already bound to `keys` where `command` applies (the same tool, or
+    /// everywhere), if any: binding `keys` to `command` would take them from it.
+    pub fn conflict(&self, command: Command, keys: KeyboardShortcut) -> Option<Command> {
+        let tool = self.scope(command);
+        self.bindings
+            .iter()
+            .find(|b| b.command != command && b.keys == keys && b.tool == tool)
+            .map(|b| b.command)
+    }
+
+    /// Bind `keys` to `command`; the command that had them gets `command`'s first old keys in
+    /// their place (or loses them, when `command` had none). Without a conflict, a plain
+    /// [`Keymap::rebind`].
+    pub fn swap(&mut self, command: Command, keys: KeyboardShortcut) {
+        let Some(other) = self.conflict(command, keys) else {
+            self.rebind(command, keys);
+            return;
+        };
+        let tool = self.scope(command);
+        let old = self
+            .bindings
+            .iter()
+            .find(|b| b.command == command)
+            .map(|b| b.keys);
+        self.rebind(command, keys);
+        let taken = self
+            .bindings
+            .iter()
+            .position(|b| b.command == other && b.keys == keys && b.tool == tool);
+        match (taken, old) {
+            (Some(i), Some(old)) => self.bindings[i].keys = old,
+            (Some(i), None) => {
+                self.bindings.remove(i);
+            }
+            (None, _) => {}
+        }
+    }
+
     /// Apply saved overrides (`command name` → `shortcut text`); unknown names or keys are skipped
     /// and returned, so a bad preferences file never stops the editor.
     pub fn apply_overrides(&mut self, overrides: &[(String, String)]) -> Vec<String> {
@@ -383,6 +440,47 @@ mod tests {
         assert_eq!(parse_shortcut("Ctrl+"), None);
         assert_eq!(parse_shortcut("Ctrl+Q+W"), None);
         assert_eq!(parse_shortcut("Hyper+Q"), None);
+    }
+
+    #[test]
+    fn digit_tools_are_named_after_their_tool() {
+        assert_eq!(Command::BrushTool(3).label(), "Erode tool");
+        assert_eq!(Command::BrushTool(8).label(), "Sea Level tool");
+        // The saved name stays, so preference files keep working.
+        assert_eq!(Command::BrushTool(3).name(), "Brush tool 4");
+        assert_eq!(Command::BrushTool(200).label(), "Brush tool 201");
+        assert_eq!(Command::Undo.label(), "Undo");
+    }
+
+    #[test]
+    fn a_conflicting_rebind_is_found_and_swapped() {
+        let mut map = Keymap::default();
+        let g = key(Modifiers::NONE, Key::G);
+        assert_eq!(
+            map.conflict(Command::SubtractTool, g),
+            Some(Command::PaintTool)
+        );
+        // R belongs to Subtract everywhere and to Rotate in the Region tool: not a conflict.
+        let r = key(Modifiers::NONE, Key::R);
+        assert_eq!(map.conflict(Command::RegionRotate, r), None);
+        assert_eq!(map.conflict(Command::SubtractTool, r), None);
+        map.swap(Command::SubtractTool, g);
+        assert_eq!(map.text_of(Command::SubtractTool).as_deref(), Some("G"));
+        assert_eq!(map.text_of(Command::PaintTool).as_deref(), Some("R"));
+        assert_eq!(map.conflict(Command::SubtractTool, g), None);
+        assert_eq!(
+            press(&map, Modifiers::NONE, Key::G, ""),
+            vec![Command::SubtractTool]
+        );
+        assert_eq!(
+            press(&map, Modifiers::NONE, Key::R, ""),
+            vec![Command::PaintTool]
+        );
+        let mut again = Keymap::default();
+        assert!(again.apply_overrides(&map.overrides()).is_empty());
+        for c in [Command::SubtractTool, Command::PaintTool] {
+            assert_eq!(again.text_of(c), map.text_of(c), "{c:?}");
+        }
     }
 
     #[test]

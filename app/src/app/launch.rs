@@ -1,7 +1,8 @@
 //! Starting the desktop editor: eframe with the glow renderer (three-d shares its GL context) and
-//! multisampled anti-aliasing. Two modes ride on the same window: a capture that saves a screenshot
-//! once the world is meshed and exits (`screenshot.rs`), and a frame-time run that orbits the
-//! camera and reports frame intervals ([`super::frame_bench`], `strata frames`).
+//! multisampled anti-aliasing (off on software GL unless chosen, [`super::software_gl`]). Two
+//! modes ride on the same window: a capture that saves a screenshot once the world is meshed and
+//! exits (`screenshot.rs`), and a frame-time run that orbits the camera and reports frame
+//! intervals ([`super::frame_bench`], `strata frames`).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -12,6 +13,7 @@ use super::editor_app::{EditorApp, Start};
 pub use super::frame_bench::FrameBench;
 use super::frame_bench::{bench_step, keep_drawing};
 use super::screenshot::Capture;
+use super::software_gl;
 use crate::{AppError, AppResult};
 
 /// Window and capture options.
@@ -62,6 +64,10 @@ fn launch(
     let remembered = prefs.window_size.filter(|_| !prefs.window_maximized);
     let maximize = options.size.is_none() && remembered.is_none();
     let [w, h] = options.size.or(remembered).unwrap_or([1280.0, 800.0]);
+    let antialiased = msaa.map_or_else(
+        || software_gl::antialiasing_on(&prefs, software_gl::predicted_software(&prefs)),
+        |m| m > 0,
+    );
     let native = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([w, h])
@@ -70,7 +76,7 @@ fn launch(
             .with_title("Strata"),
         renderer: eframe::Renderer::Glow,
         depth_buffer: 24,
-        multisampling: msaa.unwrap_or(if prefs.antialiasing { DEFAULT_MSAA } else { 0 }),
+        multisampling: msaa.unwrap_or(if antialiased { DEFAULT_MSAA } else { 0 }),
         ..Default::default()
     };
     let result: Arc<Mutex<Option<AppResult<()>>>> = Arc::default();
@@ -86,6 +92,9 @@ fn launch(
         native,
         Box::new(move |cc| {
             let mut app = EditorApp::desktop(start, cc.gl.is_some());
+            if let Some(gl) = cc.gl.as_deref() {
+                app.renderer_found(crate::viewport::gl_info::renderer(gl), antialiased);
+            }
             if let Some(lod) = options.lod {
                 app.viewport.meshes.lod_enabled = lod;
                 app.lod_override = Some(lod);

@@ -147,9 +147,10 @@ impl EditorApp {
         self.apply_all(out);
         let overlays = self.overlays();
         if let Some(doc) = self.doc.as_ref() {
+            let rect = frame.rect();
             self.viewport.end(ui, doc, frame, cursor, overlays);
             if !self.prefs.hint_seen {
-                first_hint(ui, frame.rect());
+                first_hint(ui, rect);
             }
             if doc.stroking() {
                 ui.ctx().request_repaint();

@@ -4,9 +4,10 @@
 //! (egui_kittest) without a window or GL.
 //!
 //! ```text
-//!   run(ui):  poll jobs ─> keymap commands ─> menu bar ─> status bar ─> left and right panels
-//!             ─> viewport (begin: camera, picking ─> active tool ─> end: remesh, paint)
-//!             ─> windows ─> prompts ─> title, autosave, close request
+//!   run(ui):  poll jobs ─> menu bar ─> status bar ─> left and right panels
+//!             ─> viewport (begin: camera, pointer samples ─> active tool ─> end: remesh, paint)
+//!             ─> windows ─> keymap commands (unless a field has the keyboard) ─> prompts
+//!             ─> title, autosave, close request
 //!   each step pushes Actions; apply() carries them out in one match; publish() then hands every
 //!   box the document changed to every consumer (viewport meshes, panels, extra consumers)
 //! ```
@@ -15,8 +16,9 @@
 //! The shell's files: [`editor_app`] (the editor and its frame) with `apply.rs`, `layout.rs` and
 //! `persist.rs`; [`action`] (what everything asks for); [`panel`] and [`panel_registry`] (what a
 //! panel is, and the list of them); [`menu`], [`status`], [`dialogs`], [`file_browser`];
-//! `file_lock.rs` (the lock on the open project's file);
-//! [`prefs`], [`keymap`], [`jobs`] with [`job_output`], [`frame_clock`]; the shell's own windows
+//! `file_lock.rs` (the lock on the open project's file); [`prefs`] with [`software_gl`]
+//! (anti-aliasing on software GL), [`keymap`], [`jobs`] with [`job_output`], [`frame_clock`]; the
+//! shell's own windows
 //! ([`history_panel`], [`shortcuts`], [`statistics`], [`preferences`]); and starting the editor in
 //! a window ([`launch`], with `screenshot.rs`, [`frame_bench`] and `process_probe.rs`).
 
@@ -62,6 +64,7 @@ pub mod prefs;
 mod process_probe;
 mod screenshot;
 pub mod shortcuts;
+pub mod software_gl;
 pub mod statistics;
 pub mod status;
 

@@ -136,6 +136,18 @@ impl EditorApp {
         };
     }
 
+    /// The window opened on the GL renderer `renderer`, anti-aliased or not: remember the renderer
+    /// for the next start and say when anti-aliasing is (or will be) off because it draws in
+    /// software.
+    pub fn renderer_found(&mut self, renderer: String, antialiased: bool) {
+        self.startup_note =
+            crate::app::software_gl::startup_note(&self.prefs, &renderer, antialiased);
+        if self.prefs.gl_renderer.as_deref() != Some(renderer.as_str()) {
+            self.prefs.gl_renderer = Some(renderer);
+            self.save_prefs();
+        }
+    }
+
     /// Remember the brush, display and panel settings in the preferences file.
     pub fn save_prefs(&mut self) {
         let brush = self.tools().state.brush;

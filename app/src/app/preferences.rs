@@ -8,6 +8,7 @@ use crate::app::action::Action;
 use crate::app::keymap::{shortcut_text, Command, Keymap};
 use crate::app::panel::{Panel, Placement, View};
 use crate::app::prefs::Prefs;
+use crate::app::software_gl;
 
 /// The window's name.
 pub const NAME: &str = "Preferences";
@@ -21,6 +22,16 @@ pub struct PreferencesWindow {
     keymap: Keymap,
     /// The command waiting for its new keys.
     recording: Option<Command>,
+    /// Keys recorded for a command that another command already uses, waiting for Swap or Cancel.
+    conflict: Option<Conflict>,
+}
+
+/// A recorded binding that would take another command's keys.
+#[derive(Debug, Clone, Copy)]
+struct Conflict {
+    command: Command,
+    keys: KeyboardShortcut,
+    other: Command,
 }
 
 impl PreferencesWindow {
@@ -65,7 +76,16 @@ impl PreferencesWindow {
         if let Some(command) = self.recording {
             match Self::recorded(ui) {
                 Some(Some(keys)) => {
-                    self.keymap.rebind(command, keys);
+                    match self.keymap.conflict(command, keys) {
+                        Some(other) => {
+                            self.conflict = Some(Conflict {
+                                command,
+                                keys,
+                                other,
+                            });
+                        }
+                        None => self.keymap.rebind(command, keys),
+                    }
                     self.recording = None;
                     out.push(Action::CaptureKeys(false));
                 }
@@ -89,7 +109,7 @@ impl PreferencesWindow {
                                 continue;
                             }
                             seen.push(b.command);
-                            ui.label(b.command.name());
+                            ui.label(b.command.label());
                             let keys: Vec<String> = self
                                 .keymap
                                 .bindings()
@@ -108,9 +128,42 @@ impl PreferencesWindow {
                         }
                     });
             });
+        self.conflict_ui(ui);
         if ui.button("Reset Keys").clicked() {
             self.keymap = Keymap::default();
+            self.conflict = None;
         }
+    }
+
+    /// The warning for recorded keys another command uses, with Swap and Cancel.
+    fn conflict_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(c) = self.conflict else {
+            return;
+        };
+        let mine = self
+            .keymap
+            .text_of(c.command)
+            .unwrap_or_else(|| "no keys".into());
+        ui.colored_label(
+            ui.visuals().warn_fg_color,
+            format!(
+                "{} is already used by {}. Swap: {} gets {}, {} gets {mine}.",
+                shortcut_text(&c.keys),
+                c.other.label(),
+                c.command.label(),
+                shortcut_text(&c.keys),
+                c.other.label(),
+            ),
+        );
+        ui.horizontal(|ui| {
+            if ui.button("Swap").clicked() {
+                self.keymap.swap(c.command, c.keys);
+                self.conflict = None;
+            }
+            if ui.button("Cancel").clicked() {
+                self.conflict = None;
+            }
+        });
     }
 }
 
@@ -139,10 +192,24 @@ impl Panel for PreferencesWindow {
             ui.checkbox(&mut d.lod, "Coarser meshes far away");
             ui.end_row();
             ui.label("Anti-aliasing");
-            ui.checkbox(&mut d.antialiasing, "Smooth edges (4× MSAA)")
-                .on_hover_text(
-                    "Takes effect the next time Strata starts; turn it off on slow or software GL",
-                );
+            let software = software_gl::predicted_software(d);
+            let mut on = software_gl::antialiasing_on(d, software);
+            ui.vertical(|ui| {
+                let changed = ui
+                    .checkbox(&mut on, "Smooth edges (4× MSAA)")
+                    .on_hover_text(
+                        "Takes effect the next time Strata starts; it costs about 2.6× the \
+                         frame time on software GL",
+                    )
+                    .changed();
+                if changed {
+                    d.antialiasing = on;
+                    d.antialiasing_chosen = true;
+                }
+                if software && !d.antialiasing_chosen {
+                    ui.weak("Software renderer: off for speed unless you turn it on");
+                }
+            });
             ui.end_row();
             ui.label("LOD distance");
             ui.add(egui::Slider::new(&mut d.lod_distance, 2.0..=32.0).suffix(" chunks"))

@@ -36,7 +36,8 @@ pub struct Prefs {
     pub key_bindings: Vec<(String, String)>,
     /// Distance in chunks at which coarser meshes start.
     pub lod_distance: f32,
-    /// Smooth polygon edges with multisampling (read when the window opens).
+    /// Smooth polygon edges with multisampling (read when the window opens; off on a software
+    /// renderer unless [`Prefs::antialiasing_chosen`], see [`super::software_gl`]).
     pub antialiasing: bool,
     /// The window's inner size when it last closed (`None`: open maximised).
     pub window_size: Option<[f32; 2]>,
@@ -50,6 +51,10 @@ pub struct Prefs {
     pub last_folder: Option<PathBuf>,
     /// The folder the Stamps panel lists (`None`: `stamps` in the config directory).
     pub stamps_folder: Option<PathBuf>,
+    /// The user set Anti-aliasing in the Preferences: keep it whatever the renderer.
+    pub antialiasing_chosen: bool,
+    /// The GL renderer the window had last time (GL_RENDERER).
+    pub gl_renderer: Option<String>,
 }
 
 impl Default for Prefs {
@@ -71,6 +76,8 @@ impl Default for Prefs {
             in_app_file_browser: false,
             last_folder: None,
             stamps_folder: None,
+            antialiasing_chosen: false,
+            gl_renderer: None,
         }
     }
 }

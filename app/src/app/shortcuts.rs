@@ -31,8 +31,8 @@ impl Panel for ShortcutsWindow {
                         for b in view.keymap.bindings() {
                             ui.monospace(shortcut_text(&b.keys));
                             match b.tool {
-                                Some(tool) => ui.label(format!("{} ({tool})", b.command.name())),
-                                None => ui.label(b.command.name()),
+                                Some(tool) => ui.label(format!("{} ({tool})", b.command.label())),
+                                None => ui.label(b.command.label()),
                             };
                             ui.end_row();
                         }

@@ -7,7 +7,7 @@
 //!            ▼
 //!   BeginStroke(name)     tool = chosen tool, Ctrl inverts Add/Subtract and Grow/Erode,
 //!            │            Shift smooths for this stroke; plane lock fixes the plane at the first hit
-//!   every frame held: Dabs spaced along the pointer's path (DabSpacer), each pinned near the
+//!   each move held: Dabs spaced along the pointer's path (DabSpacer), each pinned near the
 //!            │        surface the stroke started on (StrokePin) ──> Document::dab
 //!            │        (undo, physics, publish); no dab changes the world's bottom layer
 //!            ▼
@@ -26,6 +26,7 @@ use strata_engine::voxel::VoxelBox;
 
 use crate::app::action::Action;
 use crate::document::Document;
+use crate::viewport::pointer_samples::PointerKind;
 use crate::viewport::scene::{CursorDraw, CursorShape};
 use crate::viewport::ViewportInput;
 
@@ -115,7 +116,8 @@ impl ToolState {
     }
 
     /// Handle one frame of viewport input: push the stroke actions; returns a message for the status
-    /// bar (a picked material).
+    /// bar (a picked material). The frame's pointer samples are read in order, so a click within one
+    /// frame dabs once where it was pressed, and a stroke follows the path the pointer took.
     pub fn handle(
         &mut self,
         input: &ViewportInput,
@@ -124,39 +126,66 @@ impl ToolState {
         out: &mut Vec<Action>,
     ) -> Option<String> {
         let mut message = None;
-        if input.primary_pressed && self.stroke.is_none() {
-            if let Some(hit) = input.hover {
-                if modifiers.alt {
-                    if let Some(id) = pick_material(doc.grid(), doc.materials(), hit.point) {
-                        self.tool.material = id;
-                        let name = doc
-                            .materials()
-                            .get(id)
-                            .map_or_else(|| format!("#{id}"), |m| m.name.clone());
-                        message = Some(format!("Picked {name}"));
+        let mut moved = false;
+        for sample in &input.samples {
+            match sample.kind {
+                PointerKind::Press if self.stroke.is_none() => {
+                    let Some(hit) = sample.hit else { continue };
+                    if modifiers.alt {
+                        message = self.pick(doc, hit.point).or(message);
+                    } else if self.tool.kind != ToolKind::SeaLevel {
+                        self.begin(modifiers, hit.point, hit.normal, doc.bounds().min.y, out);
+                        self.dab_toward(hit.point, 0.0, out);
                     }
-                } else if self.tool.kind != ToolKind::SeaLevel {
-                    self.begin(modifiers, hit.point, hit.normal, doc.bounds().min.y, out);
+                }
+                PointerKind::Press => {}
+                PointerKind::Move | PointerKind::Release => {
+                    if let Some(hit) = sample.hit {
+                        moved |= self.dab_toward(hit.point, 0.0, out);
+                    }
+                    if sample.kind == PointerKind::Release {
+                        self.finish(out);
+                    }
                 }
             }
         }
         if input.primary_down {
-            if let (Some(active), Some(hit)) = (self.stroke.as_mut(), input.hover) {
-                let mut centers = Vec::new();
-                active.spacer.advance(hit.point, input.dt, &mut centers);
-                for c in centers {
-                    out.push(Action::Dab {
-                        tool: active.tool,
-                        brush: active.brush,
-                        center: active.pin.pin(c),
-                    });
-                }
+            // Resting in place: dabs at a steady rate (none when the pointer travelled this frame).
+            if let Some(hit) = input.hover {
+                self.dab_toward(hit.point, if moved { 0.0 } else { input.dt }, out);
             }
-        }
-        if input.primary_released || (!input.primary_down && !input.primary_pressed) {
+        } else {
             self.finish(out);
         }
         message
+    }
+
+    /// Alt+click: make the material under `point` the tool's; returns the status message.
+    fn pick(&mut self, doc: &Document, point: [f32; 3]) -> Option<String> {
+        let id = pick_material(doc.grid(), doc.materials(), point)?;
+        self.tool.material = id;
+        let name = doc
+            .materials()
+            .get(id)
+            .map_or_else(|| format!("#{id}"), |m| m.name.clone());
+        Some(format!("Picked {name}"))
+    }
+
+    /// The stroke's pointer reached `point` `dt` seconds later: push the dabs due; true when any.
+    fn dab_toward(&mut self, point: [f32; 3], dt: f32, out: &mut Vec<Action>) -> bool {
+        let Some(active) = self.stroke.as_mut() else {
+            return false;
+        };
+        let mut centers = Vec::new();
+        active.spacer.advance(point, dt, &mut centers);
+        for c in &centers {
+            out.push(Action::Dab {
+                tool: active.tool,
+                brush: active.brush,
+                center: active.pin.pin(*c),
+            });
+        }
+        !centers.is_empty()
     }
 
     fn begin(

@@ -1,6 +1,7 @@
 //! Cleanup: find the floating terrain (solid pieces that no longer reach the world's bottom layer)
 //! as a background job, list each piece with its voxel count, let the user keep or delete each, and
-//! delete the chosen ones as one undo step.
+//! delete the chosen ones as one undo step. Beside it, Clean Up Invisible Matter
+//! ([`super::stray_cleanup`]); one search runs at a time.
 //!
 //! ```text
 //!   Find ──job: find_floating(grid copy) ─> pieces (each marked Delete) ──> list + wire boxes
@@ -14,6 +15,7 @@ use eframe::egui;
 use strata_engine::floating::{find_floating, Floating, FloatingPiece};
 use strata_engine::progress::Progress;
 
+use super::stray_cleanup::StrayCleanup;
 use crate::app::action::Action;
 use crate::app::jobs::{Inbox, JobKind};
 use crate::document::Document;
@@ -38,6 +40,8 @@ pub struct Cleanup {
     report: Option<String>,
     /// Where the search delivers.
     inbox: Inbox<Found>,
+    /// Clean Up Invisible Matter.
+    stray: StrayCleanup,
 }
 
 impl Cleanup {
@@ -75,6 +79,7 @@ impl Cleanup {
 
     /// The voxels changed: a list computed before describes other voxels.
     pub fn on_edit(&mut self) {
+        self.stray.on_edit();
         if self.running.is_some() {
             self.edited_while_running = true;
         } else if !self.found.is_empty() {
@@ -88,8 +93,13 @@ impl Cleanup {
         self.marks.clear();
     }
 
-    /// The search finished: its pieces (all marked for deletion), or why it stopped.
-    pub fn on_job(&mut self, result: AppResult<()>) {
+    /// A search finished: the floating pieces (all marked for deletion), or the invisible matter
+    /// to clear; or why it stopped.
+    pub fn on_job(&mut self, result: AppResult<()>, out: &mut Vec<Action>) {
+        if self.stray.searching() {
+            self.stray.on_job(result, out);
+            return;
+        }
         self.running = None;
         let found = match result.map(|()| self.inbox.take()) {
             Ok(Some(found)) => found.0,
@@ -120,6 +130,7 @@ impl Cleanup {
         if let Some(p) = &self.running {
             p.cancel();
         }
+        self.stray.reset();
         *self = Self::default();
     }
 
@@ -143,7 +154,10 @@ impl Cleanup {
             }
             None => {
                 if ui
-                    .button("Find Floating Terrain")
+                    .add_enabled(
+                        !self.stray.searching(),
+                        egui::Button::new("Find Floating Terrain"),
+                    )
                     .on_hover_text(
                         "Find solid pieces that no longer touch the bottom of the world \
                          (in the background)",
@@ -156,6 +170,9 @@ impl Cleanup {
         });
         if let Some(r) = &self.report {
             ui.weak(r);
+        }
+        if self.running.is_none() {
+            self.stray.ui(ui, doc, busy, owner, out);
         }
         if self.found.is_empty() {
             return;

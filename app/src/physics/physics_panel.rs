@@ -5,7 +5,8 @@
 //! ```text
 //!   click (Drop tool) ──> DropSpec at the hovered point ──> playground.rs: checked, placed, added, Play
 //!   Rain              ──> RainSpec over the view (or the world)
-//!   tick              ──> playground.rs: fixed steps owed in real time, within STEP_BUDGET
+//!   tick              ──> playground.rs: fixed steps owed in real time, within half the wall
+//!                         time since the last frame (frame_budget)
 //!   on_edit           ──> playground.rs: collision refreshed, bodies near the edit woken / lifted;
 //!                         cleanup.rs: a listed search result goes out of date
 //!   overlays          ──> physics_draw.rs: bodies, contacts, floating pieces
@@ -22,7 +23,7 @@ use strata_engine::voxel::VoxelBox;
 
 use super::cleanup::Cleanup;
 use super::physics_draw;
-use super::playground::{Playground, STEP_BUDGET};
+use super::playground::{Playground, CPU_SHARE};
 use crate::app::action::Action;
 use crate::app::keymap::Command;
 use crate::app::panel::{Panel, ToolInfo, View};
@@ -113,7 +114,8 @@ impl PhysicsPanel {
         self.error.as_deref()
     }
 
-    /// The status text: bodies, asleep, in water, lost, steps per second.
+    /// The status text: bodies, asleep, in water, lost, steps per second and simulated seconds per
+    /// wall-clock second.
     pub fn summary(&self) -> String {
         let s = self.play.status();
         let mut text = format!(
@@ -124,7 +126,11 @@ impl PhysicsPanel {
             text.push_str(&format!(" · {} lost", s.lost));
         }
         if self.play.playing {
-            text.push_str(&format!(" · {:.0} steps/s", self.play.steps_per_second()));
+            text.push_str(&format!(
+                " · {:.0} steps/s · {:.2}× real time",
+                self.play.steps_per_second(),
+                self.play.speed()
+            ));
         } else if s.bodies > 0 {
             text.push_str(" · paused");
         }
@@ -274,8 +280,8 @@ impl PhysicsPanel {
             let speed = self.play.speed();
             if speed < 0.95 {
                 ui.weak(format!(
-                    "Running at {speed:.2}× real time: the steps cost more than {} ms a frame",
-                    STEP_BUDGET.as_millis()
+                    "Running at {speed:.2}× real time: the steps cost more than {:.0} % of the CPU",
+                    CPU_SHARE * 100.0
                 ));
             }
         }
@@ -421,8 +427,8 @@ impl Panel for PhysicsPanel {
         self.note = None;
     }
 
-    fn on_job(&mut self, result: AppResult<()>, _out: &mut Vec<Action>) {
-        self.cleanup.on_job(result);
+    fn on_job(&mut self, result: AppResult<()>, out: &mut Vec<Action>) {
+        self.cleanup.on_job(result, out);
     }
 
     fn on_command(&mut self, command: Command, _view: &View<'_>, out: &mut Vec<Action>) -> bool {
@@ -479,10 +485,10 @@ impl Panel for PhysicsPanel {
         _out: &mut Vec<Action>,
     ) -> Option<CursorDraw> {
         view.doc?;
-        let hit = input.hover?;
-        if input.primary_pressed {
-            self.drop_at(hit.point);
+        if let Some(at) = input.press().and_then(|p| p.hit) {
+            self.drop_at(at.point);
         }
+        let hit = input.hover?;
         Some(CursorDraw {
             shape: match self.shape {
                 ShapeChoice::Box => CursorShape::Cube,

@@ -1,9 +1,10 @@
-//! The Physics panel's scratch simulation: test bodies over the document's terrain, played in real
-//! time on the UI thread under a per-frame compute budget.
+//! The Physics panel's scratch simulation: test bodies over the document's terrain, played against
+//! the clock on the UI thread.
 //!
 //! ```text
 //!   first drop ──> Simulation::new(table)    bodies; floor = the world's bottom
-//!   each frame (playing) ──> Simulation::advance(real seconds since the last frame, STEP_BUDGET)
+//!   each frame (playing) ──> Simulation::advance(real seconds since the last frame,
+//!                                                frame_budget(real seconds))
 //!   edit (any path: tools, undo, redo, cleanup) ──> Simulation::on_world_edited(world, grid, box)
 //!   new document ──> everything dropped
 //! ```
@@ -24,10 +25,28 @@ use strata_engine::voxel::VoxelBox;
 
 use crate::document::Document;
 
-/// Compute the simulation may spend per frame: at 60 frames per second it leaves most of the
-/// 16.7 ms frame to the UI and the viewport. Steps beyond it are dropped and the simulation runs
-/// slower than real time instead.
+/// Compute the simulation may always spend in a frame, however short.
 pub const STEP_BUDGET: Duration = Duration::from_millis(6);
+
+/// Share of the wall-clock time the simulation may spend stepping. The budget is per second, not
+/// per frame: a frame that comes 0.5 s after the last may step for 0.25 s, so the simulation keeps
+/// real time at 2 frames per second as at 60 whenever the steps cost less than half the CPU.
+/// Steps beyond it are dropped and the simulation runs slower than real time instead.
+pub const CPU_SHARE: f64 = 0.5;
+
+/// Most compute one frame may spend, however long the frame before it.
+pub const MAX_STEP_BUDGET: Duration = Duration::from_millis(500);
+
+/// The compute a frame `real_seconds` after the previous one may spend stepping: [`CPU_SHARE`] of
+/// that time, at least [`STEP_BUDGET`] and at most [`MAX_STEP_BUDGET`].
+pub fn frame_budget(real_seconds: f64) -> Duration {
+    let share = if real_seconds.is_finite() {
+        (real_seconds * CPU_SHARE).max(0.0)
+    } else {
+        0.0
+    };
+    Duration::from_secs_f64(share.min(MAX_STEP_BUDGET.as_secs_f64())).max(STEP_BUDGET)
+}
 
 /// Gap (voxels) under which a contact is drawn.
 const CONTACT_MARGIN: f32 = 0.05;
@@ -71,7 +90,8 @@ impl Playground {
         }
     }
 
-    /// Simulated seconds per real second while playing (1 is real time).
+    /// Simulated seconds per wall-clock second while playing (1 is real time), measured over half a
+    /// second or more of wall time.
     pub fn speed(&self) -> f64 {
         self.sim.as_ref().map_or(0.0, |s| {
             self.steps_per_second() * f64::from(s.settings().dt)
@@ -204,7 +224,7 @@ impl Playground {
         self.contacts.clear();
     }
 
-    /// One frame: while playing, the steps owed since the last frame within [`STEP_BUDGET`].
+    /// One frame: while playing, the steps owed since the last frame within [`frame_budget`].
     ///
     /// # Errors
     /// Errors of building collision shapes (play pauses).
@@ -220,7 +240,7 @@ impl Playground {
         let Some(sim) = self.sim.as_mut() else {
             return Ok(());
         };
-        match sim.advance(world, doc.grid(), real, STEP_BUDGET) {
+        match sim.advance(world, doc.grid(), real, frame_budget(real)) {
             Ok(a) => {
                 self.last = a;
                 self.contacts_stale |= a.steps > 0;
@@ -282,5 +302,24 @@ impl Playground {
         let cost = started.elapsed().as_secs_f64() / STEP_BUDGET.as_secs_f64();
         self.contacts_wait = cost.min(120.0) as u32;
         found.map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_budget_is_a_share_of_the_wall_time_within_bounds() {
+        assert_eq!(frame_budget(0.0), STEP_BUDGET);
+        assert_eq!(
+            frame_budget(1.0 / 60.0),
+            Duration::from_secs_f64(CPU_SHARE / 60.0)
+        );
+        assert_eq!(frame_budget(0.5), Duration::from_millis(250));
+        assert_eq!(frame_budget(30.0), MAX_STEP_BUDGET);
+        for bad in [f64::NAN, -1.0, f64::INFINITY] {
+            assert_eq!(frame_budget(bad), STEP_BUDGET, "{bad}");
+        }
     }
 }

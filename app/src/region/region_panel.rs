@@ -35,6 +35,7 @@ use crate::app::panel::{Panel, ToolInfo, View};
 use crate::document::Document;
 use crate::region::region_files::{self, SelectionFormat};
 use crate::viewport::overlay::{Overlay, SolidKind};
+use crate::viewport::pointer_samples::PointerKind;
 use crate::viewport::scene::CursorDraw;
 use crate::viewport::ViewportInput;
 use crate::AppResult;
@@ -157,14 +158,45 @@ impl RegionPanel {
             return false;
         };
         self.hovered_handle = selection_handles::pick(sel, &ray);
-        if input.primary_pressed {
-            if let Some(h) = self.hovered_handle {
+        if let Some(press) = input.press() {
+            if let Some(h) = selection_handles::pick(sel, &press.ray) {
                 self.handle_drag =
-                    selection_handles::HandleDrag::start(sel, h, &ray, view.modifiers.shift);
+                    selection_handles::HandleDrag::start(sel, h, &press.ray, view.modifiers.shift);
+                if let (Some(drag), Some(ray)) = (self.handle_drag, input.ray) {
+                    self.dragged = Some(drag.dragged(&ray, self.snap, doc.bounds()));
+                }
                 return self.handle_drag.is_some();
             }
         }
         false
+    }
+
+    /// Drag-select a box: from the voxel under the press, along the path, to the voxel under the
+    /// release (all of one frame's samples, in order); the release selects it.
+    pub(super) fn drag_select(&mut self, input: &ViewportInput, out: &mut Vec<Action>) {
+        for sample in &input.samples {
+            let corner = sample.hit.map(|h| self.voxel_at(h.point, h.normal));
+            if sample.kind == PointerKind::Press {
+                self.drag_from = corner;
+                self.dragged = None;
+            }
+            if let (Some(a), Some(b)) = (self.drag_from, corner) {
+                self.dragged = Some(self.drag_box(a, b));
+            }
+            if sample.kind == PointerKind::Release {
+                self.end_drag(out);
+            }
+        }
+        if !input.primary_down {
+            self.end_drag(out);
+        }
+    }
+
+    fn end_drag(&mut self, out: &mut Vec<Action>) {
+        if let Some(b) = self.dragged.take() {
+            out.push(Action::Select(Some(b)));
+        }
+        self.drag_from = None;
     }
 
     /// The voxel a hit lies in (just inside the surface).
@@ -369,7 +401,7 @@ impl Panel for RegionPanel {
             return None;
         }
         if self.floating.is_some() {
-            if let Some(hit) = input.hover {
+            if let Some(hit) = input.press().and_then(|p| p.hit).or(input.hover) {
                 let target = self.floating.as_ref().map(|f| {
                     let source = f.source;
                     self.paste_box(&f.region, source, hit.point)
@@ -383,21 +415,7 @@ impl Panel for RegionPanel {
             }
             return None;
         }
-        let corner = input.hover.map(|h| self.voxel_at(h.point, h.normal));
-        if input.primary_pressed {
-            self.drag_from = corner;
-        }
-        if let (Some(a), Some(b)) = (self.drag_from, corner) {
-            if input.primary_down || input.primary_pressed {
-                self.dragged = Some(self.drag_box(a, b));
-            }
-        }
-        if input.primary_released || (!input.primary_down && !input.primary_pressed) {
-            if let Some(b) = self.dragged.take() {
-                out.push(Action::Select(Some(b)));
-            }
-            self.drag_from = None;
-        }
+        self.drag_select(input, out);
         None
     }
 

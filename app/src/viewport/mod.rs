@@ -10,7 +10,10 @@
 //! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
 //!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
 //!   material patterns as tileable images computed at start-up.
-//! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context.
+//! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context;
+//!   [`gl_info`]: the renderer's name.
+//! - [`pointer_samples`]: the frame's primary-button events in order (press, path, release), so
+//!   input survives slow frames.
 //!
 //! Controls (see `docs/user-guide.md`): right drag orbits around the point under the cursor, middle
 //! drag pans, the wheel zooms toward the cursor, right button + W A S D (Q / E down / up, Shift
@@ -20,10 +23,12 @@ pub mod camera;
 pub mod chunks;
 pub mod fade;
 pub mod fragments;
+pub mod gl_info;
 pub mod grid_material;
 pub mod overlay;
 pub mod paint;
 pub mod pattern_maps;
+pub mod pointer_samples;
 pub mod scene;
 pub mod terrain_material;
 pub mod terrain_mesh;
@@ -46,6 +51,7 @@ use chunks::ChunkMeshes;
 use fragments::{FragmentPreview, FragmentUpload};
 use overlay::Overlay;
 use paint::PaintStats;
+use pointer_samples::{PointerKind, PointerSample, PointerTrack};
 use scene::{CursorDraw, FrameParams, Pending};
 use strata_engine::enhance::FaceLight;
 
@@ -57,21 +63,30 @@ const MAX_ZOOM_OUT: f32 = 4.0;
 const ORBIT_SPEED: f32 = 0.006;
 
 /// What the viewport reports to the tools each frame.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct ViewportInput {
     /// Terrain under the pointer.
     pub hover: Option<WorldHit>,
-    /// Primary button went down over the viewport this frame.
+    /// Primary button went down over the viewport this frame (see [`ViewportInput::press`]).
     pub primary_pressed: bool,
-    /// Primary button is held (stroke in progress) with the pointer in the viewport.
+    /// Primary button is held after going down over the viewport (at the end of the frame).
     pub primary_down: bool,
-    /// Primary button released this frame.
+    /// Primary button, pressed over the viewport, came up this frame.
     pub primary_released: bool,
+    /// Every press, move while held and release of the frame, in order (see [`pointer_samples`]).
+    pub samples: Vec<PointerSample>,
     /// Seconds since the previous frame.
     pub dt: f32,
     /// The ray under the pointer (also while a drag leaves the terrain), for tools that pick
     /// their own handles.
     pub ray: Option<camera::PickRay>,
+}
+
+impl ViewportInput {
+    /// The frame's first press over the viewport, where it happened.
+    pub fn press(&self) -> Option<&PointerSample> {
+        self.samples.iter().find(|s| s.kind == PointerKind::Press)
+    }
 }
 
 /// Which light shades the terrain: the baked light (vertex colours), the real-time sun of the scene,
@@ -88,7 +103,7 @@ pub enum LightView {
 }
 
 /// This frame's viewport area and input, between [`Viewport::begin`] and [`Viewport::end`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct ViewportFrame {
     /// What the tools get.
     pub input: ViewportInput,
@@ -126,6 +141,7 @@ pub struct Viewport {
     /// Fragment quads per chunk of the Enhance preview (empty: the smooth terrain shows).
     fragment_quads: rustc_hash::FxHashMap<ChunkPos, usize>,
     show_fragments: bool,
+    pointer: PointerTrack,
 }
 
 impl Viewport {
@@ -152,6 +168,7 @@ impl Viewport {
             hover: None,
             fragment_quads: rustc_hash::FxHashMap::default(),
             show_fragments: false,
+            pointer: PointerTrack::default(),
         }
     }
 
@@ -315,15 +332,28 @@ impl Viewport {
             self.camera
                 .pick_ray(p.x - rect.left(), p.y - rect.top(), w, h)
         });
+        let camera = self.camera;
+        let extent = self.extent;
+        let ctx = ui.ctx().clone();
+        let samples = self.pointer.read(
+            &ctx,
+            |p| pointer_samples::viewport_owns(&ctx, rect, p),
+            |p| {
+                let ray = camera.pick_ray(p.x - rect.left(), p.y - rect.top(), w, h);
+                (ray, doc.raycast(ray.origin, ray.dir, extent * 8.0))
+            },
+        );
         self.camera_input(ui, &response, rect);
-        let input = ui.input(|i| ViewportInput {
+        let has = |kind| samples.iter().any(|s: &PointerSample| s.kind == kind);
+        let input = ViewportInput {
             hover: self.hover,
-            primary_pressed: response.contains_pointer() && i.pointer.primary_pressed(),
-            primary_down: i.pointer.primary_down() && response.is_pointer_button_down_on(),
-            primary_released: i.pointer.primary_released(),
-            dt: i.stable_dt.min(0.25),
+            primary_pressed: has(PointerKind::Press),
+            primary_down: self.pointer.held,
+            primary_released: has(PointerKind::Release),
+            dt: ui.input(|i| i.stable_dt.min(0.25)),
             ray,
-        });
+            samples,
+        };
         ViewportFrame { input, rect }
     }
 

@@ -1,7 +1,7 @@
 //! Carving ends in Air: no tool thins matter below [`MIN_MATTER_OCCUPANCY`], and the floor that
 //! guarantees it leaves shapes as they were. Over eight seeded sequences of 40 strokes the surfaces
 //! meshed with and without the floor lie a mean of under 0.002 voxel apart and 99 % of vertices
-//! within 0.035 voxel; a few lone vertices move up to 0.4 voxel where the field is nearly flat
+//! within 0.035 voxel; a few lone vertices move up to about 0.4 voxel where the field is nearly flat
 //! around ½ (the mesher's own sensitivity there: a change of 1/16 moves the crossing far).
 
 use rand::{Rng, SeedableRng};

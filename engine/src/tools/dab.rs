@@ -1,7 +1,8 @@
 //! One dab: read the brush box, run the tool's kernel on every voxel, keep only what changed.
 //!
 //! ```text
-//!   Footprint::bounds ──grow 1──> Field::read (old voxels + solid fractions)
+//!   Footprint::bounds (Flatten: ∪ the column above its plane, flatten_column.rs)
+//!        ──grow 1──> Field::read (old voxels + solid fractions)
 //!        │
 //!        └─ kernel(voxel) for every voxel of the bounds ──> new voxels
 //!                                                             │ diff against old
@@ -13,11 +14,12 @@
 //! history between the two.
 
 use super::brush::{Brush, Footprint, Plane};
+use super::flatten_column::Column;
 use super::paint;
 use super::sculpt::{self, Ctx};
 use super::sculpt_field::{Field, Palette};
 use super::sea_level::sea_level as sea_kernel;
-use super::tool::{SeaLevelMode, Tool, ToolKind};
+use super::tool::{FlattenMode, SeaLevelMode, Tool, ToolKind};
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos, AIR};
 
@@ -95,6 +97,19 @@ pub(crate) fn plan_dab(
         return None;
     }
     let mut target = fp.bounds();
+    let flatten = (tool.kind == ToolKind::Flatten).then(|| {
+        let plane = match tool.flatten_plane {
+            Some(pl) => Plane::new(pl.point, pl.normal),
+            None => Plane::horizontal(fp.center[1]),
+        };
+        let column = Column::new(&fp, &plane, grid);
+        (plane, column)
+    });
+    if let Some((_, column)) = &flatten {
+        if tool.flatten_mode != FlattenMode::Grow {
+            target = target.union(&column.bounds());
+        }
+    }
     if let Some(floor) = brush.floor_y {
         target.min.y = target.min.y.max(floor);
         if target.is_empty() {
@@ -119,12 +134,9 @@ pub(crate) fn plan_dab(
         ToolKind::Erode => run(&field, target, |p, i, v| sculpt::erode(&c, p, i, v)),
         ToolKind::Smooth => run(&field, target, |p, i, v| sculpt::smooth(&c, p, i, v)),
         ToolKind::Flatten => {
-            let plane = match tool.flatten_plane {
-                Some(pl) => Plane::new(pl.point, pl.normal),
-                None => Plane::horizontal(fp.center[1]),
-            };
+            let (plane, column) = flatten?;
             run(&field, target, |p, i, v| {
-                sculpt::flatten(&c, &plane, p, i, v)
+                sculpt::flatten(&c, &plane, &column, p, i, v)
             })
         }
         ToolKind::Paint => run(&field, target, |p, i, v| paint::paint(&c, p, i, v)),

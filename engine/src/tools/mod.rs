@@ -34,13 +34,15 @@
 //!
 //! Files: `brush` (shape, size, strength, plane lock, falloff), `tool` (tool list, options, Ctrl
 //! inversion, shortcuts), `field` (the neighbourhood a dab reads, voxel settling), `sculpt`
-//! (occupancy kernels), `paint` (material kernels), `sea_level`, `dab` (plan and apply), `stroke`
-//! (one undo step per stroke), `stroke_path` (dab spacing and the stroke pin), `dirty` (chunks to
-//! remesh), `pick` (Alt-click material).
+//! (occupancy kernels), `flatten_column` (what Flatten cuts above its plane), `paint` (material
+//! kernels), `sea_level`, `dab` (plan and apply), `stroke` (one undo step per stroke),
+//! `stroke_path` (dab spacing and the stroke pin), `dirty` (chunks to remesh), `pick` (Alt-click
+//! material).
 
 mod brush;
 mod dab;
 mod dirty;
+mod flatten_column;
 mod paint;
 mod pick;
 mod sculpt;
@@ -53,6 +55,8 @@ mod tool;
 #[cfg(test)]
 mod carve_tests;
 #[cfg(test)]
+mod flatten_tests;
+#[cfg(test)]
 mod tools_tests;
 #[cfg(test)]
 mod undo_tests;
@@ -62,6 +66,7 @@ pub use brush::{
 };
 pub use dab::{apply_dab, apply_sea_level};
 pub use dirty::{dirty_chunks, dirty_chunks_at_lod, node_reads};
+pub use flatten_column::MAX_COLUMN;
 pub use pick::{pick_material, PICK_RADIUS};
 pub use stroke::Stroke;
 pub use stroke_path::{DabSpacer, StrokePin, RESTING_DABS_PER_SECOND, SPACING_OF_RADIUS};

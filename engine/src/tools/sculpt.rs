@@ -16,9 +16,12 @@
 //!
 //! Grow and Erode only act where matter meets space (mean6 is 0 in open air, 1 deep inside), so they
 //! move surfaces rather than fill the brush. Flatten's target `t` is the occupancy of ground whose
-//! surface (occupancy ½) lies exactly on the plane, so it can set heights finer than a voxel.
+//! surface (occupancy ½) lies exactly on the plane, so it can set heights finer than a voxel; above
+//! the plane `w` is the coverage of the brush's column, whatever its height (see `flatten_column`),
+//! so a hill taller than the brush comes out as a plateau.
 
 use super::brush::{Footprint, Plane};
+use super::flatten_column::Column;
 use super::sculpt_field::{Field, Palette};
 use super::tool::{FlattenMode, Tool};
 use crate::voxel::{Voxel, VoxelPos};
@@ -113,14 +116,27 @@ pub(crate) fn smooth(c: &Ctx, p: VoxelPos, i: usize, old: Voxel) -> Voxel {
     }
 }
 
-/// Flatten toward `plane` (prepared once per dab by the caller).
-pub(crate) fn flatten(c: &Ctx, plane: &Plane, p: VoxelPos, i: usize, old: Voxel) -> Voxel {
-    let w = c.fp.falloff(c.fp.distance(p));
+/// Flatten toward `plane` (prepared once per dab by the caller): above the plane (where the target
+/// is below full) within the brush's `column` (weighted by its coverage), below it within the
+/// brush shape (weighted by the falloff).
+pub(crate) fn flatten(
+    c: &Ctx,
+    plane: &Plane,
+    column: &Column,
+    p: VoxelPos,
+    i: usize,
+    old: Voxel,
+) -> Voxel {
+    let centre = [p.x as f32 + 0.5, p.y as f32 + 0.5, p.z as f32 + 0.5];
+    let target = (0.5 - plane.signed_distance(centre)).clamp(0.0, 1.0);
+    let w = if target < 1.0 && c.tool.flatten_mode != FlattenMode::Grow {
+        column.coverage(centre)
+    } else {
+        c.fp.falloff(c.fp.distance(p))
+    };
     if w <= 0.0 {
         return old;
     }
-    let centre = [p.x as f32 + 0.5, p.y as f32 + 0.5, p.z as f32 + 0.5];
-    let target = (0.5 - plane.signed_distance(centre)).clamp(0.0, 1.0);
     let f = c.field.solid[i];
     let allowed = match c.tool.flatten_mode {
         FlattenMode::Both => target != f,

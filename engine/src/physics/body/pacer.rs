@@ -14,8 +14,9 @@
 //! The pacer only does the arithmetic; [`crate::physics::body::Simulation::advance`] times the steps.
 
 /// Longest frame (seconds) the simulation catches up on: after a pause or a hitch, at most this much
-/// simulated time is owed.
-pub const MAX_FRAME_SECONDS: f64 = 0.25;
+/// simulated time is owed. A second, so frames as slow as 1 per second still owe their whole time
+/// (the caller's budget, not this cap, decides whether it is run).
+pub const MAX_FRAME_SECONDS: f64 = 1.0;
 
 /// Fraction of a step by which owed time may fall short and still count as a whole step: frame times
 /// and the `f32` step do not divide evenly in floating point.
@@ -148,6 +149,19 @@ mod tests {
         let total: u32 = steps.iter().sum();
         assert!(steps.iter().all(|&n| n <= 1));
         assert!((28..=31).contains(&total), "{total}: {steps:?}");
+    }
+
+    #[test]
+    fn slow_frames_keep_real_time_when_the_budget_grows_with_the_frame() {
+        // Two frames per second; half of each frame's wall time may go to stepping; a step costs
+        // 1 ms: every owed step runs, so simulated time equals wall time.
+        let steps = run(20, 0.5, 0.25, 0.001);
+        let total: u32 = steps.iter().sum();
+        assert_eq!(total, 20 * 60, "{steps:?}");
+        // A fixed 6 ms a frame at the same rate runs a small fraction of it.
+        let steps = run(20, 0.5, 0.006, 0.001);
+        let total: u32 = steps.iter().sum();
+        assert!(total <= 20 * 7, "{total}");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use super::super::pacer::MAX_FRAME_SECONDS;
 use super::super::shape::Lost;
 use super::super::solver::Mass;
 use super::super::spawn::{drop_bodies, rain_bodies, DropSpec, RainSpec, ShapeChoice};
@@ -213,16 +214,18 @@ fn real_time_play_runs_the_steps_owed_within_the_budget() {
         .advance(&mut world, &grid, 1.0 / 60.0, roomy)
         .expect("play");
     assert_eq!((a.steps, a.dropped_seconds), (2, 0.0));
-    // A long hitch is not caught up in one frame.
+    // A long hitch is not caught up in one frame: at most MAX_FRAME_SECONDS of it.
     let a = sim.advance(&mut world, &grid, 5.0, roomy).expect("play");
-    assert_eq!(a.steps, 30);
+    let capped = (MAX_FRAME_SECONDS * 120.0).round() as u32;
+    assert_eq!(a.steps, capped);
+    assert!(capped < 5 * 120);
     // No budget at all: nothing runs and the owed time is dropped (the simulation slows).
     let a = sim
         .advance(&mut world, &grid, 1.0 / 30.0, Duration::ZERO)
         .expect("play");
     assert_eq!(a.steps, 0);
     assert!(a.dropped_seconds > 0.0);
-    assert_eq!(sim.steps(), 32);
+    assert_eq!(sim.steps(), 2 + u64::from(capped));
 }
 
 #[test]
