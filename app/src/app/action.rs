@@ -105,6 +105,8 @@ pub enum Action {
     },
     /// Apply a voxel change as one undo step.
     Edit(BoxEdit),
+    /// Change the material table as one undo step (the Materials window).
+    Materials(crate::materials::MaterialEdit),
     /// Turn these floating pieces to Air as one undo step (the Physics panel's Cleanup).
     DeleteFloating(std::sync::Arc<strata_engine::floating::Floating>, Vec<bool>),
     /// Set the region selection (`None` clears it); clipped to the world.

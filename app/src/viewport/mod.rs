@@ -9,13 +9,15 @@
 //! - [`scene`]: GPU resources and drawing (three-d).
 //! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
 //!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
-//!   material patterns as tileable images computed at start-up.
+//!   material patterns as tileable images computed at start-up; [`albedo_maps`]: the project's
+//!   material textures and emission as the shader reads them.
 //! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context.
 //!
 //! Controls (see `docs/user-guide.md`): right drag orbits around the point under the cursor, middle
 //! drag pans, the wheel zooms toward the cursor, right button + W A S D (Q / E down / up, Shift
 //! faster) flies, F focuses the hovered point, Alt+1 / Alt+3 / Alt+7 give front / right / top views.
 
+pub mod albedo_maps;
 pub mod camera;
 pub mod chunks;
 pub mod fade;
@@ -126,6 +128,9 @@ pub struct Viewport {
     /// Fragment quads per chunk of the Enhance preview (empty: the smooth terrain shows).
     fragment_quads: rustc_hash::FxHashMap<ChunkPos, usize>,
     show_fragments: bool,
+    /// The document's material-table revision the meshes and shader show.
+    materials_revision: Option<u64>,
+    albedo_cache: albedo_maps::AlbedoCache,
 }
 
 impl Viewport {
@@ -152,6 +157,27 @@ impl Viewport {
             hover: None,
             fragment_quads: rustc_hash::FxHashMap::default(),
             show_fragments: false,
+            materials_revision: None,
+            albedo_cache: albedo_maps::AlbedoCache::default(),
+        }
+    }
+
+    /// Show `doc`'s material table from now on (colours of new meshes, looks, textures, glows),
+    /// if it changed since the last call. The chunks showing a changed material are published by
+    /// the document and remeshed as any edit.
+    pub fn sync_materials(&mut self, doc: &Document) {
+        if self.materials_revision == Some(doc.materials_revision()) {
+            return;
+        }
+        self.materials_revision = Some(doc.materials_revision());
+        let table = doc.materials();
+        self.meshes.set_palette(table);
+        let layers = self
+            .gl
+            .then(|| albedo_maps::build(table, &doc.project().textures, &mut self.albedo_cache));
+        if let Ok(mut p) = self.pending.lock() {
+            p.materials = Some(table.clone());
+            p.albedo = layers;
         }
     }
 
@@ -174,6 +200,9 @@ impl Viewport {
         }
         self.fragment_quads.clear();
         self.show_fragments = false;
+        self.albedo_cache = albedo_maps::AlbedoCache::default();
+        self.materials_revision = None;
+        self.sync_materials(doc);
     }
 
     /// Show or update the Enhance preview (`light`: the baked light to colour it with, if shown).
