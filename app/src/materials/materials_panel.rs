@@ -74,6 +74,8 @@ pub struct MaterialsPanel {
     texturing: Option<String>,
     error: Option<String>,
     note: Option<String>,
+    /// The window has shown this document (the first showing selects material 1).
+    shown: bool,
 }
 
 impl MaterialsPanel {
@@ -441,7 +443,13 @@ impl Panel for MaterialsPanel {
             ui.label("No world open.");
             return;
         };
+        ui.set_min_width(540.0);
         let len = doc.materials().len();
+        if !self.shown && len > 1 {
+            // Air has nothing to edit: start on the first material.
+            self.shown = true;
+            self.select(1);
+        }
         if usize::from(self.selected) >= len {
             self.select(u8::try_from(len - 1).unwrap_or(AIR));
         }
