@@ -8,7 +8,7 @@
 //! - [`document`]: the open project; every voxel change goes through it and is published. No egui.
 //! - [`viewport`]: the 3D view (camera, chunk meshes, three-d scene).
 //! - Editor features, each with its panel, its viewport input, its jobs and its file adapters:
-//!   [`brush`], [`region`], [`lighting`], [`enhance`], [`physics`], [`generate`], [`files`].
+//!   [`brush`], [`region`], [`lighting`], [`materials`], [`enhance`], [`physics`], [`generate`], [`files`].
 //! - [`cli`]: the command line, a file per command.
 
 pub mod app;
@@ -20,6 +20,7 @@ pub mod error;
 pub mod files;
 pub mod generate;
 pub mod lighting;
+pub mod materials;
 pub mod physics;
 pub mod region;
 pub mod viewport;

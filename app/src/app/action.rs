@@ -112,6 +112,8 @@ pub enum Action {
     },
     /// Apply a voxel change as one undo step.
     Edit(BoxEdit),
+    /// Change the material table as one undo step (the Materials window).
+    Materials(crate::materials::MaterialEdit),
     /// Turn these floating pieces to Air as one undo step (the Physics panel's Cleanup).
     DeleteFloating(std::sync::Arc<strata_engine::floating::Floating>, Vec<bool>),
     /// Turn this invisible matter (found on the current voxels) to Air as one undo step (Clean Up

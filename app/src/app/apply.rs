@@ -109,6 +109,7 @@ impl EditorApp {
                     let job = file_jobs::export_mesh_job(
                         doc.grid().clone(),
                         doc.materials().clone(),
+                        doc.project().textures.clone(),
                         path,
                     );
                     self.start_job(job);
@@ -267,6 +268,14 @@ impl EditorApp {
                     doc.edit_boxes(&edit.name, &edit.boxes, edit.write);
                 }
             }
+            Action::Materials(edit) if idle => {
+                if let Some(doc) = self.doc.as_mut() {
+                    match edit.apply(doc) {
+                        Ok(said) => self.message = said,
+                        Err(e) => self.dialogs.error = Some(e.to_string()),
+                    }
+                }
+            }
             Action::DeleteFloating(found, chosen) if idle => {
                 if let Some(doc) = self.doc.as_mut() {
                     let n = chosen.iter().filter(|&&c| c).count();
@@ -372,6 +381,7 @@ impl EditorApp {
             | Action::SeaLevel { .. }
             | Action::Region { .. }
             | Action::Edit(_)
+            | Action::Materials(_)
             | Action::DeleteFloating(..)
             | Action::ClearStray(_) => {
                 self.message = "Busy: wait for the running job to finish".into();

@@ -251,6 +251,7 @@ impl EditorApp {
         let Some(doc) = self.doc.as_mut() else {
             return;
         };
+        self.viewport.sync_materials(doc);
         let boxes = doc.take_published();
         for region in doc.take_relit() {
             self.viewport.relight(region);

@@ -15,6 +15,7 @@ use crate::files::import_heightmap::ImportHeightmapWindow;
 use crate::files::recent::RecentWindow;
 use crate::generate::{GenerateRegionPanel, NewWorldWindow};
 use crate::lighting::LightingPanel;
+use crate::materials::MaterialsPanel;
 use crate::physics::PhysicsPanel;
 use crate::region::{RegionPanel, StampsPanel};
 
@@ -29,6 +30,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(RegionPanel::default()),
         Box::new(StampsPanel::default()),
         Box::new(PhysicsPanel::default()),
+        Box::new(MaterialsPanel::default()),
         Box::new(NewWorldWindow::default()),
         Box::new(ImportHeightmapWindow::default()),
         Box::new(RecentWindow::default()),

@@ -8,13 +8,14 @@ use eframe::egui;
 use strata_engine::tools::{
     BrushShape, FlattenMode, SeaLevelMode, ToolKind, MAX_SIZE, MAX_STRENGTH, MIN_SIZE, MIN_STRENGTH,
 };
-use strata_engine::voxel::{MaterialTable, Shaping};
+use strata_engine::voxel::MaterialTable;
 
 use crate::app::action::Action;
 use crate::app::keymap::Command;
 use crate::app::panel::{Panel, Placement, ToolInfo, View};
 use crate::brush::brush_input::ToolState;
 use crate::document::Document;
+use crate::materials::material_picker::material_picker;
 use crate::viewport::overlay::Overlay;
 use crate::viewport::scene::CursorDraw;
 use crate::viewport::ViewportInput;
@@ -234,6 +235,13 @@ fn show(state: &mut ToolState, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec
     }
     ui.separator();
     materials(state, ui, view);
+    if ui
+        .button("Edit Materials…")
+        .on_hover_text("The project's materials: colours, textures, emission, palettes")
+        .clicked()
+    {
+        out.push(Action::ShowPanel(crate::materials::NAME));
+    }
 }
 
 fn brush(state: &mut ToolState, ui: &mut egui::Ui) {
@@ -388,9 +396,16 @@ fn materials(state: &mut ToolState, ui: &mut egui::Ui, view: &View<'_>) {
     let table = view
         .doc
         .map_or_else(MaterialTable::builtin, |d| d.materials().clone());
+    let textures = view.doc.map(|d| &d.project().textures);
     if kind == ToolKind::Replace {
-        material_picker(ui, &table, "Source", &mut state.tool.source_material)
-            .on_hover_text("The material to replace");
+        material_picker(
+            ui,
+            &table,
+            textures,
+            "Source",
+            &mut state.tool.source_material,
+        )
+        .on_hover_text("The material to replace");
     }
     let (label, hint) = match kind {
         ToolKind::Replace => ("Target", "The material it becomes"),
@@ -400,82 +415,11 @@ fn materials(state: &mut ToolState, ui: &mut egui::Ui, view: &View<'_>) {
             "Used where new matter has no neighbour to take a material from",
         ),
     };
-    material_picker(ui, &table, label, &mut state.tool.material).on_hover_text(hint);
+    material_picker(ui, &table, textures, label, &mut state.tool.material).on_hover_text(hint);
     if kind == ToolKind::Replace && state.tool.material == state.tool.source_material {
         ui.colored_label(
             ui.visuals().warn_fg_color,
             "Source and Target are the same: choose another Target",
         );
     }
-}
-
-fn swatch(ui: &mut egui::Ui, color: (u8, u8, u8)) {
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 16.0), egui::Sense::hover());
-    let (r, g, b) = color;
-    ui.painter()
-        .rect_filled(rect, 3.0, egui::Color32::from_rgb(r, g, b));
-    ui.painter().rect_stroke(
-        rect,
-        3.0,
-        egui::Stroke::new(1.0, ui.visuals().widgets.noninteractive.bg_stroke.color),
-        egui::StrokeKind::Inside,
-    );
-}
-
-/// What a material looks like beyond its colour.
-fn look(shaping: Shaping, liquid: bool) -> &'static str {
-    match (liquid, shaping) {
-        (true, _) => "liquid",
-        (false, Shaping::Sharp) => "hard edges",
-        (false, Shaping::Smooth) => "smooth",
-    }
-}
-
-/// A material chooser: the current material's swatch and name; the popup lists every solid
-/// material with its swatch and look, two columns.
-pub(crate) fn material_picker(
-    ui: &mut egui::Ui,
-    table: &MaterialTable,
-    label: &str,
-    id: &mut u8,
-) -> egui::Response {
-    ui.horizontal(|ui| {
-        let label_id = ui.label(label).id;
-        if let Some(m) = table.get(*id) {
-            swatch(ui, m.color);
-        }
-        let name = table
-            .get(*id)
-            .map_or_else(|| format!("#{id}"), |m| m.name.clone());
-        egui::ComboBox::from_id_salt(label)
-            .selected_text(name)
-            .height(400.0)
-            .show_ui(ui, |ui| {
-                egui::Grid::new((label, "materials"))
-                    .num_columns(2)
-                    .show(ui, |ui| {
-                        let mut column = 0;
-                        for (i, m) in table.materials.iter().enumerate().skip(1) {
-                            let Ok(i) = u8::try_from(i) else {
-                                break;
-                            };
-                            if m.liquid {
-                                continue;
-                            }
-                            ui.horizontal(|ui| {
-                                swatch(ui, m.color);
-                                ui.selectable_value(id, i, &m.name)
-                                    .on_hover_text(look(m.shaping, m.liquid));
-                            });
-                            column += 1;
-                            if column % 2 == 0 {
-                                ui.end_row();
-                            }
-                        }
-                    });
-            })
-            .response
-            .labelled_by(label_id);
-    })
-    .response
 }

@@ -30,10 +30,8 @@ use strata_engine::voxel::{Emission, Material, MaterialTable, Shaping, MATERIAL_
 use super::args::{parse_in_range, parse_triple};
 use super::progress::with_bar;
 use super::project_edit::{load, open_for_edit, refuse_clobbering};
+use crate::materials::material_files::{read_texture, strip_missing_textures, write_palette};
 use crate::{AppError, AppResult};
-
-/// Largest PNG `--texture` reads, in bytes.
-const MAX_TEXTURE_FILE: u64 = strata_engine::voxel::MAX_TEXTURE_BYTES as u64;
 
 /// `strata materials`.
 #[derive(Debug, clap::Args)]
@@ -305,13 +303,8 @@ impl MaterialsArgs {
         if let Some(out) = &self.export_palette {
             refuse_clobbering(&[&self.file], None, std::slice::from_ref(out))?;
             let project = load(&self.file)?;
-            let mut table = project.header.materials.clone();
-            for m in &mut table.materials {
-                m.texture = None;
-            }
-            let text = ron::ser::to_string_pretty(&table, ron::ser::PrettyConfig::default())
-                .map_err(|e| AppError::Usage(format!("material table: {e}")))?;
-            strata_engine::format::write_atomic(out, text.as_bytes())?;
+            let table = &project.header.materials;
+            write_palette(table, out)?;
             note!(
                 "{}: {} materials written as a palette",
                 out.display(),
@@ -342,26 +335,6 @@ impl MaterialsArgs {
             )?;
         }
         Ok(())
-    }
-}
-
-/// A texture PNG's bytes, checked to decode and to be within the caps.
-fn read_texture(path: &Path) -> AppResult<Vec<u8>> {
-    let bytes = strata_engine::format::input::read_input(path, MAX_TEXTURE_FILE)?;
-    strata_engine::voxel::png_size(&bytes).map_err(|e| e.in_file(path))?;
-    crate::files::png::decode(&bytes)
-        .map_err(|e| AppError::Usage(format!("{}: {e}", path.display())))?;
-    Ok(bytes)
-}
-
-/// Drop texture references whose images the project does not hold (a palette from another project).
-fn strip_missing_textures(table: &mut MaterialTable, project: &Project) {
-    for m in &mut table.materials {
-        if m.texture
-            .is_some_and(|t| project.textures.png(&t).is_none())
-        {
-            m.texture = None;
-        }
     }
 }
 

@@ -70,6 +70,9 @@ pub struct Document {
     pub(super) selection: Option<VoxelBox>,
     /// Bumped by every change to the voxels (a background region write checks it before installing).
     pub(super) edits: u64,
+    /// Bumped by every change to the material table (an edit, or an undo or redo putting another
+    /// back): the viewport compares it to redraw with the new colours, looks and textures.
+    pub(super) table_revision: u64,
     /// The advisory lock on the file, held while this document may save over it.
     lock: Option<ProjectLock>,
 }
@@ -99,6 +102,7 @@ impl Document {
             relit_pending: VoxelBox::default(),
             selection: None,
             edits: 0,
+            table_revision: 0,
             lock: None,
         }
     }
@@ -155,6 +159,11 @@ impl Document {
     /// The material table of this document.
     pub fn materials(&self) -> &MaterialTable {
         &self.project.header.materials
+    }
+
+    /// Counter bumped by every change to the material table (see [`Document::change_materials`]).
+    pub fn materials_revision(&self) -> u64 {
+        self.table_revision
     }
 
     /// The world's bounds from the header.
@@ -514,9 +523,22 @@ impl Document {
         if *old == self.project.header.materials {
             return;
         }
+        self.table_swapped(old);
         let boxes = affected_chunks(&self.project.grid, old, &self.project.header.materials);
         for b in boxes {
             self.changed(b);
+        }
+    }
+
+    /// The table is no longer `old`: count the change, and rebuild the physics world when a
+    /// material turned liquid or solid (it keeps its own copy of the liquid flags).
+    fn table_swapped(&mut self, old: &MaterialTable) {
+        self.table_revision += 1;
+        let liquids =
+            |t: &MaterialTable| -> Vec<bool> { t.materials.iter().map(|m| m.liquid).collect() };
+        if self.physics.is_some() && liquids(old) != liquids(&self.project.header.materials) {
+            self.physics = None;
+            self.physics_mut();
         }
     }
 
@@ -541,7 +563,9 @@ impl Document {
         progress: &Progress,
     ) -> AppResult<Applied> {
         self.end_stroke();
+        let old = self.project.header.materials.clone();
         let applied = apply_change(&mut self.project, name, change, progress)?;
+        self.table_swapped(&old);
         for b in &applied.affected {
             self.changed(*b);
         }

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use strata_engine::format::godot::{export_forest, import_forest, ForestOptions, ImportRules};
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::gen::{generate_world, Preset, WorldSettings};
-use strata_engine::mesh::{export_glb, export_obj};
+use strata_engine::mesh::{export_glb_lit, export_obj_lit, ExportLooks};
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{MaterialTable, VoxelBox};
+use strata_engine::voxel::{MaterialTable, Textures, VoxelBox};
 
 use crate::app::job_output::JobOutput;
 use crate::app::jobs::{Job, JobKind};
@@ -206,15 +206,21 @@ pub fn save_job(project: Project, path: PathBuf, revision: u64, thumbs: Option<P
     })
 }
 
-/// Export the surface of `grid` at full resolution to `path` (.obj or .glb).
-pub fn export_mesh_job(grid: Grid, table: MaterialTable, path: PathBuf) -> Job {
+/// Export the surface of `grid` at full resolution to `path` (.obj or .glb) with the project's
+/// materials: `table`'s names, colours and emission, and `textures`' images for the materials that
+/// carry one (as `strata export` does).
+pub fn export_mesh_job(grid: Grid, table: MaterialTable, textures: Textures, path: PathBuf) -> Job {
     Job::spawn("Exporting mesh", JobKind::Modal, move |progress| {
         let ext = path
             .extension()
             .map(|e| e.to_string_lossy().to_ascii_lowercase());
+        let looks = ExportLooks {
+            light: None,
+            textures: Some(&textures),
+        };
         let stats = match ext.as_deref() {
-            Some("obj") => export_obj(&grid, &table, 0, None, &path, progress)?,
-            Some("glb") | None => export_glb(&grid, &table, 0, None, &path, progress)?,
+            Some("obj") => export_obj_lit(&grid, &table, 0, None, looks, &path, progress)?,
+            Some("glb") | None => export_glb_lit(&grid, &table, 0, None, looks, &path, progress)?,
             Some(other) => {
                 return Err(AppError::Usage(format!(
                     "{}: unknown mesh format .{other} (use .obj or .glb)",

@@ -264,8 +264,15 @@ fn fill(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<A
     let table = view
         .doc
         .map_or_else(MaterialTable::builtin, |d| d.materials().clone());
-    crate::brush::brush_panel::material_picker(ui, &table, "Fill material", &mut p.fill_material)
-        .on_hover_text("The material Fill writes");
+    let textures = view.doc.map(|d| &d.project().textures);
+    crate::materials::material_picker::material_picker(
+        ui,
+        &table,
+        textures,
+        "Fill material",
+        &mut p.fill_material,
+    )
+    .on_hover_text("The material Fill writes");
     ui.horizontal(|ui| {
         let label = ui.label("Occupancy");
         ui.add(egui::Slider::new(&mut p.fill_occupancy, 0.004..=1.0).fixed_decimals(2))

@@ -134,6 +134,12 @@ impl ChunkMeshes {
         }
     }
 
+    /// Colour meshes built from now on with `table` (a changed table; the chunks it changes are
+    /// remeshed as edits).
+    pub fn set_palette(&mut self, table: &MaterialTable) {
+        self.palette = Some(Palette::new(table));
+    }
+
     /// Track the nodes holding the chunks that can own surface of stored chunk `p`.
     fn add_owner_chunks(&mut self, p: ChunkPos) {
         for owner in surface_owners(p) {

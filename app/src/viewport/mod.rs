@@ -9,7 +9,8 @@
 //! - [`scene`]: GPU resources and drawing (three-d).
 //! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
 //!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
-//!   material patterns as tileable images computed at start-up.
+//!   material patterns as tileable images computed at start-up; [`albedo_maps`]: the project's
+//!   material textures and emission as the shader reads them.
 //! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context;
 //!   [`gl_info`]: the renderer's name.
 //! - [`pointer_samples`]: the frame's primary-button events in order (press, path, release), so
@@ -19,6 +20,7 @@
 //! drag pans, the wheel zooms toward the cursor, right button + W A S D (Q / E down / up, Shift
 //! faster) flies, F focuses the hovered point, Alt+1 / Alt+3 / Alt+7 give front / right / top views.
 
+pub mod albedo_maps;
 pub mod camera;
 pub mod chunks;
 pub mod fade;
@@ -142,6 +144,9 @@ pub struct Viewport {
     fragment_quads: rustc_hash::FxHashMap<ChunkPos, usize>,
     show_fragments: bool,
     pointer: PointerTrack,
+    /// The document's material-table revision the meshes and shader show.
+    materials_revision: Option<u64>,
+    albedo_cache: albedo_maps::AlbedoCache,
 }
 
 impl Viewport {
@@ -169,6 +174,27 @@ impl Viewport {
             fragment_quads: rustc_hash::FxHashMap::default(),
             show_fragments: false,
             pointer: PointerTrack::default(),
+            materials_revision: None,
+            albedo_cache: albedo_maps::AlbedoCache::default(),
+        }
+    }
+
+    /// Show `doc`'s material table from now on (colours of new meshes, looks, textures, glows),
+    /// if it changed since the last call. The chunks showing a changed material are published by
+    /// the document and remeshed as any edit.
+    pub fn sync_materials(&mut self, doc: &Document) {
+        if self.materials_revision == Some(doc.materials_revision()) {
+            return;
+        }
+        self.materials_revision = Some(doc.materials_revision());
+        let table = doc.materials();
+        self.meshes.set_palette(table);
+        let layers = self
+            .gl
+            .then(|| albedo_maps::build(table, &doc.project().textures, &mut self.albedo_cache));
+        if let Ok(mut p) = self.pending.lock() {
+            p.materials = Some(table.clone());
+            p.albedo = layers;
         }
     }
 
@@ -191,6 +217,9 @@ impl Viewport {
         }
         self.fragment_quads.clear();
         self.show_fragments = false;
+        self.albedo_cache = albedo_maps::AlbedoCache::default();
+        self.materials_revision = None;
+        self.sync_materials(doc);
     }
 
     /// Show or update the Enhance preview (`light`: the baked light to colour it with, if shown).

@@ -31,6 +31,7 @@ use three_d::{
 use strata_engine::mesh::NodeKey;
 use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox};
 
+use super::albedo_maps::{self, AlbedoLayers};
 use super::camera::EditorCamera;
 use super::chunks::MeshUpdate;
 use super::fade::{FadeState, Fades};
@@ -38,7 +39,7 @@ use super::fragments::FragmentUpload;
 use super::grid_material::{self, GridMaterial};
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
 use super::terrain_material::CLEAR_COLOR;
-use super::terrain_material::{pattern_texture, Surface, TerrainMaterial};
+use super::terrain_material::{albedo_texture, pattern_texture, Surface, TerrainMaterial};
 use super::terrain_mesh::TerrainMesh;
 use super::upload::ChunkUpload;
 
@@ -54,8 +55,10 @@ pub const SUN_DIRECTION: [f32; 3] = [-0.55, -0.62, -0.35];
 pub struct Pending {
     /// Drop every chunk mesh first (a new document).
     pub reset: bool,
-    /// The material table whose looks the terrain shows (a new document).
+    /// The material table whose looks the terrain shows (a new document, a changed table).
     pub materials: Option<MaterialTable>,
+    /// The textures, tints and glows of that table.
+    pub albedo: Option<AlbedoLayers>,
     /// New or replaced node meshes.
     pub uploads: Vec<ChunkUpload>,
     /// Node meshes to free.
@@ -193,9 +196,18 @@ impl Scene {
             cursor(CpuMesh::cylinder(32)),
         ];
         let maps = std::sync::Arc::new(pattern_texture(&context));
+        let albedo = std::sync::Arc::new(albedo_texture(
+            &context,
+            &albedo_maps::build(
+                &MaterialTable::builtin(),
+                &strata_engine::voxel::Textures::default(),
+                &mut albedo_maps::AlbedoCache::default(),
+            ),
+        ));
+        let table = MaterialTable::builtin();
         let ground_material =
-            TerrainMaterial::new(Surface::Ground, &MaterialTable::builtin(), maps.clone());
-        let water_material = TerrainMaterial::new(Surface::Water, &MaterialTable::builtin(), maps);
+            TerrainMaterial::new(Surface::Ground, &table, maps.clone(), albedo.clone());
+        let water_material = TerrainMaterial::new(Surface::Water, &table, maps, albedo);
         Self {
             axes: Axes::new(&context, 0.4, 24.0),
             sun: DirectionalLight::new(
@@ -265,6 +277,17 @@ impl Scene {
                 &mut self.water_fading,
             ] {
                 m.set_table(table);
+            }
+        }
+        if let Some(layers) = &pending.albedo {
+            let texture = std::sync::Arc::new(albedo_texture(&self.context, layers));
+            for m in [
+                &mut self.ground_material,
+                &mut self.water_material,
+                &mut self.ground_fading,
+                &mut self.water_fading,
+            ] {
+                m.set_albedo(layers, texture.clone());
             }
         }
         if let Some(bounds) = pending.ground {

@@ -3,7 +3,9 @@
 //! (depth-tinted, shoreline, sky reflection). The shaders sit in `shaders/` beside this file.
 //!
 //! One material serves every chunk: the looks of all 64 material ids are one uniform array and the
-//! patterns one texture array ([`super::pattern_maps`], computed at start-up, no texture files).
+//! patterns one texture array ([`super::pattern_maps`], computed at start-up). The project's own
+//! textures are a second array ([`super::albedo_maps`]), tiled triplanar over the materials that
+//! carry one, with per id tints (colour, layer) and glows (emission) as uniform arrays.
 
 use std::sync::Arc;
 
@@ -13,6 +15,7 @@ use three_d::{
     TextureData, ToneMapping, Vec3, Vec4, Viewer, Wrapping, WriteMask,
 };
 
+use super::albedo_maps::AlbedoLayers;
 use super::pattern_maps;
 
 use strata_engine::voxel::{MaterialTable, MATERIAL_COUNT};
@@ -62,6 +65,11 @@ pub struct TerrainMaterial {
     surface: Surface,
     looks: Vec<Vec4>,
     maps: Arc<Texture2DArray>,
+    /// Per id: linear colour and albedo layer (-1: none).
+    tints: Vec<Vec4>,
+    /// Per id: emitted light, linear RGB.
+    glows: Vec<Vec3>,
+    albedo: Arc<Texture2DArray>,
     /// Light with the sun and sky (false: the vertex colours, i.e. the baked light, as they are).
     pub realtime: bool,
     /// Ambient, reflection and haze.
@@ -77,11 +85,19 @@ const TERRAIN_MATERIAL_ID: u16 = 0x0520;
 impl TerrainMaterial {
     /// The material for `surface` with the looks of `table`, sampling `maps` (see
     /// [`pattern_texture`]).
-    pub fn new(surface: Surface, table: &MaterialTable, maps: Arc<Texture2DArray>) -> Self {
+    pub fn new(
+        surface: Surface,
+        table: &MaterialTable,
+        maps: Arc<Texture2DArray>,
+        albedo: Arc<Texture2DArray>,
+    ) -> Self {
         Self {
             surface,
             looks: looks(table),
             maps,
+            tints: vec![Vec4::new(0.5, 0.5, 0.5, -1.0); MATERIAL_COUNT],
+            glows: vec![Vec3::new(0.0, 0.0, 0.0); MATERIAL_COUNT],
+            albedo,
             realtime: true,
             sky: Sky::default(),
             fade: false,
@@ -96,10 +112,47 @@ impl TerrainMaterial {
         }
     }
 
-    /// Take the looks of `table` (a new document).
+    /// Take the looks of `table` (a new document, or a changed table).
     pub fn set_table(&mut self, table: &MaterialTable) {
         self.looks = looks(table);
     }
+
+    /// Take the tints and glows of `layers`, whose images `albedo` holds (see [`albedo_texture`]).
+    pub fn set_albedo(&mut self, layers: &AlbedoLayers, albedo: Arc<Texture2DArray>) {
+        self.tints = layers
+            .tints
+            .iter()
+            .map(|t| Vec4::new(t[0], t[1], t[2], t[3]))
+            .collect();
+        self.glows = layers.glows.iter().map(|g| v3(*g)).collect();
+        self.albedo = albedo;
+    }
+}
+
+/// The project's textures as a mipmapped, repeating texture array on the GPU.
+pub fn albedo_texture(context: &Context, layers: &AlbedoLayers) -> Texture2DArray {
+    let side = layers.side();
+    let cpu: Vec<CpuTexture> = layers
+        .layers
+        .iter()
+        .map(|texels| CpuTexture {
+            name: "albedo".to_owned(),
+            data: TextureData::RgbaU8(texels.clone()),
+            width: side,
+            height: side,
+            min_filter: Interpolation::Linear,
+            mag_filter: Interpolation::Linear,
+            mipmap: Some(Mipmap {
+                filter: Interpolation::Nearest,
+                max_levels: 16,
+                max_ratio: 1,
+            }),
+            wrap_s: Wrapping::Repeat,
+            wrap_t: Wrapping::Repeat,
+        })
+        .collect();
+    let refs: Vec<&CpuTexture> = cpu.iter().collect();
+    Texture2DArray::new(context, &refs)
 }
 
 /// The pattern maps as a mipmapped, repeating texture array on the GPU.
@@ -189,6 +242,15 @@ impl Material for TerrainMaterial {
             program.use_texture_array("patternMaps", &self.maps);
             program.use_uniform_if_required("patternRepeat", pattern_maps::REPEAT);
             program.use_uniform_if_required("cracksLayer", pattern_maps::CRACKS_LAYER as f32);
+        }
+        if program.requires_uniform("tints") {
+            program.use_uniform_array("tints", &self.tints);
+        }
+        if program.requires_uniform("glows") {
+            program.use_uniform_array("glows", &self.glows);
+        }
+        if program.requires_uniform("albedoMaps") {
+            program.use_texture_array("albedoMaps", &self.albedo);
         }
     }
 

@@ -9,6 +9,11 @@
 // B glint, REPEAT pattern units per layer), projected on the three axis planes (triplanar, so
 // cliffs are not smeared); mipmaps average it away with distance instead of letting it shimmer.
 //
+// Materials with a texture (tints[id].a >= 0: its layer of albedoMaps, sRGB) show it instead of
+// their colour, tiled triplanar once per look scale in voxels; the vertex colour then only carries
+// the baked light (its ratio to the material's own colour). Emissive materials add their glow
+// (glows[id], linear) after lighting, so they show in the dark.
+//
 // FADE (defined for meshes in a level-of-detail cross-fade, fade.rs): `fade` is (1, p) fading in,
 // showing the pixels whose dither threshold is below p, or (-1, p) fading out, showing the others.
 
@@ -16,6 +21,9 @@ uniform sampler2DArray patternMaps;
 uniform float patternRepeat;
 uniform float cracksLayer;
 uniform vec4 looks[64];
+uniform sampler2DArray albedoMaps;
+uniform vec4 tints[64];
+uniform vec3 glows[64];
 uniform vec3 cameraPosition;
 uniform float realtimeLight;
 uniform vec3 skyAmbient;
@@ -80,6 +88,26 @@ vec2 material_detail(float id, vec3 weights)
     return vec2(clamp(factor, 0.15, 1.9), roughness);
 }
 
+// The texture of layer `layer` on the three axis planes at this fragment, linear RGB.
+vec3 albedo_map(float layer, float scale, vec3 weights)
+{
+    vec3 t = vec3(0.0);
+    float sum = 0.0;
+    if (weights.x > 0.15) {
+        t += weights.x * texture(albedoMaps, vec3(pos.zy / scale, layer)).rgb;
+        sum += weights.x;
+    }
+    if (weights.y > 0.15) {
+        t += weights.y * texture(albedoMaps, vec3(pos.xz / scale, layer)).rgb;
+        sum += weights.y;
+    }
+    if (weights.z > 0.15) {
+        t += weights.z * texture(albedoMaps, vec3(pos.xy / scale, layer)).rgb;
+        sum += weights.z;
+    }
+    return pow(t / max(sum, 1e-4), vec3(2.2));
+}
+
 void main()
 {
 #ifdef FADE
@@ -124,14 +152,22 @@ void main()
     } else if (mat_w.z > mat_w.x && mat_w.z > mat_w.y) {
         id = mat_ids.z;
     }
+    int mat = int(id + 0.5);
+    vec4 tint = tints[mat];
     vec2 detail = material_detail(id, tri);
     vec3 albedo = col.rgb * detail.x;
+    if (tint.a >= 0.0) {
+        const vec3 luma = vec3(0.2126, 0.7152, 0.0722);
+        float light = clamp(dot(col.rgb, luma) / max(dot(tint.rgb, luma), 0.01), 0.0, 4.0);
+        albedo = albedo_map(tint.a, max(looks[mat].y, 0.25), tri) * light;
+    }
     vec3 color = albedo;
     if (realtimeLight > 0.5) {
         vec3 hemi = mix(groundAmbient, skyAmbient, 0.5 + 0.5 * normal.y);
         color = calculate_lighting(cameraPosition, albedo, pos, normal, 0.0, detail.y, 1.0)
             + hemi * albedo;
     }
+    color += glows[mat];
     outColor.rgb = color_mapping(tone_mapping(color));
     outColor.rgb = mix(outColor.rgb, hazeColor, haze);
     outColor.a = 1.0;
