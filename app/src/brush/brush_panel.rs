@@ -439,6 +439,26 @@ pub(crate) fn material_picker(
     label: &str,
     id: &mut u8,
 ) -> egui::Response {
+    picker(ui, table, label, id, false)
+}
+
+/// [`material_picker`] listing the liquids (Water) too, for tools that write any material (Fill).
+pub(crate) fn material_picker_with_liquids(
+    ui: &mut egui::Ui,
+    table: &MaterialTable,
+    label: &str,
+    id: &mut u8,
+) -> egui::Response {
+    picker(ui, table, label, id, true)
+}
+
+fn picker(
+    ui: &mut egui::Ui,
+    table: &MaterialTable,
+    label: &str,
+    id: &mut u8,
+    liquids: bool,
+) -> egui::Response {
     ui.horizontal(|ui| {
         let label_id = ui.label(label).id;
         if let Some(m) = table.get(*id) {
@@ -459,7 +479,7 @@ pub(crate) fn material_picker(
                             let Ok(i) = u8::try_from(i) else {
                                 break;
                             };
-                            if m.liquid {
+                            if m.liquid && !liquids {
                                 continue;
                             }
                             ui.horizontal(|ui| {

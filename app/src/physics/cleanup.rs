@@ -36,6 +36,8 @@ pub struct Cleanup {
     /// Per piece: "delete" (true) or "keep".
     marks: Vec<bool>,
     report: Option<String>,
+    /// The report arrived since the section was last drawn: scroll it (and the list) into view.
+    fresh: bool,
     /// Where the search delivers.
     inbox: Inbox<Found>,
 }
@@ -91,6 +93,7 @@ impl Cleanup {
     /// The search finished: its pieces (all marked for deletion), or why it stopped.
     pub fn on_job(&mut self, result: AppResult<()>) {
         self.running = None;
+        self.fresh = true;
         let found = match result.map(|()| self.inbox.take()) {
             Ok(Some(found)) => found.0,
             Ok(None) => return,
@@ -155,7 +158,10 @@ impl Cleanup {
             }
         });
         if let Some(r) = &self.report {
-            ui.weak(r);
+            let report = ui.weak(r);
+            if std::mem::take(&mut self.fresh) {
+                report.scroll_to_me(Some(egui::Align::Min));
+            }
         }
         if self.found.is_empty() {
             return;
