@@ -264,8 +264,8 @@ fn a_whole_world_preview_starts_near_the_view_and_states_its_cost_first() {
     let dir = std::env::temp_dir().join(format!("strata-enhance-cost-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let settings = GeneratorSettings {
-        preset: Preset::Flat,
-        size: [320, 32, 320],
+        preset: Preset::Hills,
+        size: [320, 48, 320],
         seed: 1,
     };
     let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
@@ -275,6 +275,8 @@ fn a_whole_world_preview_starts_near_the_view_and_states_its_cost_first() {
         .with_size([1280.0, 1000.0])
         .with_max_steps(1000)
         .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    // Two levels: hills make millions of fragment faces over the whole world.
+    panel(&mut h).form.subdivide.levels = 2;
     h.run_steps(3);
     h.get_by_label("Show fragments").click();
     settle(&mut h);
