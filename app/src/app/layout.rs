@@ -28,7 +28,7 @@ use crate::viewport::overlay::Overlay;
 /// options.
 pub const LEFT_WIDTH: f32 = 230.0;
 /// The right column's width until the user drags its edge, points.
-pub const RIGHT_WIDTH: f32 = 320.0;
+pub const RIGHT_WIDTH: f32 = 340.0;
 /// Height of the History section at the bottom of the right column, points.
 const FOOTER_HEIGHT: f32 = 210.0;
 

@@ -523,8 +523,8 @@ impl Panel for EnhancePanel {
         };
         self.method_ui(ui, doc.materials());
         let near = starting_box(doc.selection(), view.camera.target().into(), doc.bounds());
-        enhance_scope::scope_ui(&mut self.form, &mut self.scope, ui, near);
-        if self.form.region.is_none() && !self.scope.world_ok {
+        enhance_scope::scope_ui(&mut self.form.region, &mut self.scope, ui, near);
+        if self.form.region.is_none() && self.scope.world_chosen && !self.scope.world_ok {
             let cost = self
                 .scope
                 .world_cost(doc.bounds(), self.form.method().factor());

@@ -12,8 +12,6 @@
 use eframe::egui;
 use strata_engine::voxel::{VoxelBox, VoxelPos};
 
-use super::enhance_panel::EnhanceForm;
-
 /// Side of the square the preview covers around the camera's target, voxels.
 pub const VIEW_SIDE: i32 = 128;
 
@@ -150,30 +148,39 @@ pub fn starting_box(selection: Option<VoxelBox>, target: [f32; 3], world: VoxelB
     )
 }
 
-/// The Scope row and the box fields; `near` is the box "Near the view" takes.
-pub fn scope_ui(form: &mut EnhanceForm, scope: &mut Scope, ui: &mut egui::Ui, near: VoxelBox) {
+/// The Scope row and the box fields of the form's `region` (`None`: the whole world, or not chosen
+/// yet); `near` is the box "Near the view" takes.
+pub fn scope_ui(
+    region: &mut Option<[[i32; 3]; 2]>,
+    scope: &mut Scope,
+    ui: &mut egui::Ui,
+    near: VoxelBox,
+) {
     ui.horizontal_wrapped(|ui| {
         ui.label("Scope");
-        let whole = form.region.is_none();
+        // Until the user chooses, the preview will start near the view.
+        let unset = region.is_none() && !scope.world_chosen;
+        let whole = region.is_none() && scope.world_chosen;
+        let is_near = unset || *region == Some(corners(near));
         if ui
-            .selectable_label(!whole && form.region_box() == Some(near), "Near the view")
+            .selectable_label(is_near, "Near the view")
             .on_hover_text("The selection, else a 128×128 square around what the camera looks at")
             .clicked()
         {
-            form.region = Some(corners(near));
+            *region = Some(corners(near));
             scope.world_chosen = false;
         }
-        if ui.radio(!whole, "Box").clicked() && whole {
-            form.region = Some(corners(near));
+        if ui.radio(!whole && !is_near, "Box").clicked() && region.is_none() {
+            *region = Some(corners(near));
             scope.world_chosen = false;
         }
         if ui.radio(whole, "Whole world").clicked() && !whole {
-            form.region = None;
+            *region = None;
             scope.world_chosen = true;
             scope.world_ok = false;
         }
     });
-    if let Some(region) = form.region.as_mut() {
+    if let Some(region) = region.as_mut() {
         egui::Grid::new("enhance-box")
             .num_columns(2)
             .show(ui, |ui| {
