@@ -121,8 +121,8 @@ fn landmark_box(h: &mut Harness<'_, EditorApp>) -> VoxelBox {
 
 /// A point in the 3D view, `dx` points right of its middle.
 fn in_view(h: &Harness<'_, EditorApp>, dx: f32) -> Pos2 {
-    let left = h.state().left_panel_width();
-    Pos2::new((left + SIZE[0] - 260.0) / 2.0 + dx, SIZE[1] / 2.0 + 60.0)
+    let view = h.state().viewport.rect();
+    Pos2::new(view.center().x + dx, SIZE[1] / 2.0 + 60.0)
 }
 
 fn voxels(b: VoxelBox) -> impl Iterator<Item = VoxelPos> {
