@@ -202,3 +202,40 @@ fn bad_godot_input_fails_clearly() {
     );
     assert!(!out.exists(), "nothing is written on bad input");
 }
+
+#[test]
+fn exporting_regions_into_a_missing_folder_creates_it_and_writes_nothing_above() {
+    let d = temp_dir("vxr-newdir");
+    let w = world(&d);
+    let before: Vec<_> = std::fs::read_dir(&d).expect("dir").collect();
+    let forest = d.join("new").join("regions");
+    ok(&[
+        "export",
+        s(&w),
+        s(&forest),
+        "--format",
+        "vxr",
+        "--lods",
+        "1",
+    ]);
+    let files = std::fs::read_dir(&forest)
+        .expect("the folder was created")
+        .count();
+    assert!(files > 0, "region files in {}", forest.display());
+    let after: Vec<_> = std::fs::read_dir(&d).expect("dir").collect();
+    assert_eq!(
+        after.len(),
+        before.len() + 1,
+        "only the new folder beside the world"
+    );
+    assert_eq!(
+        std::fs::read_dir(d.join("new")).expect("new").count(),
+        1,
+        "nothing written into the parent folder"
+    );
+    // A file where the folder should be is refused with a message.
+    let file = d.join("taken");
+    std::fs::write(&file, b"x").expect("file");
+    let e = fails(&["export", s(&w), s(&file), "--format", "vxr"]);
+    assert!(e.contains("taken"), "{e}");
+}

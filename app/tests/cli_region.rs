@@ -441,3 +441,33 @@ fn bad_input_fails_clearly_and_changes_nothing() {
     let o = ok(&["paste", sw, s(&small), "--at", "62,0,0", "-o", so]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("only 62,0,0,64,4,4 is pasted"));
 }
+
+#[test]
+fn paste_merges_by_default_as_in_the_editor() {
+    let d = temp_dir("region-paste-merge");
+    let w = new_world(&d, "flat", "flat", "32,32,32", 1);
+    // A stamp of pure air over the ground leaves the ground as it was; replace digs.
+    let stamp = d.join("air.strata");
+    ok(&["copy", s(&w), s(&stamp), "--box", "0,20,0,4,24,4"]);
+    let ground = "10,0,10,14,4,14";
+    let before = raw(&w, ground);
+    assert!(
+        before.iter().all(|v| v[1] > 0),
+        "solid ground under the paste"
+    );
+    ok(&["paste", s(&w), s(&stamp), "--at", "10,0,10"]);
+    assert_eq!(raw(&w, ground), before, "merge keeps the ground");
+    ok(&[
+        "paste",
+        s(&w),
+        s(&stamp),
+        "--at",
+        "10,0,10",
+        "--mode",
+        "replace",
+    ]);
+    assert!(
+        raw(&w, ground).iter().all(|v| v[1] == 0),
+        "replace writes the air"
+    );
+}

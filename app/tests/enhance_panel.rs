@@ -258,3 +258,96 @@ fn per_material_thresholds_change_the_fragments() {
         .expect("store");
     assert!(store == &fresh, "the preview uses the edited thresholds");
 }
+
+#[test]
+fn a_whole_world_preview_starts_near_the_view_and_states_its_cost_first() {
+    let dir = std::env::temp_dir().join(format!("strata-enhance-cost-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let settings = GeneratorSettings {
+        preset: Preset::Hills,
+        size: [320, 48, 320],
+        seed: 1,
+    };
+    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
+    app.wait_for_job();
+    app.apply(Action::ShowPanel(NAME));
+    let mut h = Harness::builder()
+        .with_size([1280.0, 1000.0])
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    // Two levels: hills make millions of fragment faces over the whole world.
+    panel(&mut h).form.subdivide.levels = 2;
+    h.run_steps(3);
+    h.get_by_label("Show fragments").click();
+    settle(&mut h);
+    let near = panel(&mut h)
+        .form
+        .region_box()
+        .expect("a box near the view");
+    assert_eq!([near.size()[0], near.size()[2]], [128, 128], "{near:?}");
+    let store = h
+        .state()
+        .panels
+        .get::<EnhancePanel>()
+        .and_then(EnhancePanel::store)
+        .expect("a store");
+    assert_eq!(
+        store.region(),
+        Some(near),
+        "only the box near the view was built"
+    );
+    let near_faces = h.state().viewport.fragment_quads();
+    assert!(near_faces > 0);
+    // Whole world: the estimate shows, and nothing is built until it is accepted.
+    h.get_by_label("Whole world").click();
+    for _ in 0..4 {
+        h.run_steps(1);
+        h.state_mut().wait_for_panel_jobs(NAME);
+    }
+    let warning = h
+        .get_by_label_contains("Whole world: about")
+        .value()
+        .unwrap_or_default();
+    assert!(
+        warning.contains("faces") && warning.contains("s to build"),
+        "{warning}"
+    );
+    // Scaled from the box: the world has 6.25 times its columns.
+    let expected = near_faces as f64 * (320.0 * 320.0) / (128.0 * 128.0);
+    let shown = if warning.contains(" M faces") {
+        let m: f64 = warning
+            .split("about ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("a number");
+        m * 1e6
+    } else {
+        expected
+    };
+    assert!(
+        (shown / expected - 1.0).abs() < 0.1,
+        "{warning} vs {expected}"
+    );
+    assert!(
+        !panel(&mut h).working(),
+        "no whole-world build before the button"
+    );
+    assert_eq!(
+        h.state()
+            .panels
+            .get::<EnhancePanel>()
+            .and_then(EnhancePanel::store)
+            .and_then(Enhanced::region),
+        Some(near)
+    );
+    h.get_by_label("Preview Whole World").click();
+    h.run_steps(2);
+    assert!(panel(&mut h).working(), "the whole-world build started");
+    // Turning the preview off cancels it.
+    h.get_by_label("Show fragments").click();
+    h.run_steps(2);
+    h.state_mut().wait_for_panel_jobs(NAME);
+    h.run_steps(2);
+    assert!(!h.state().viewport.shows_fragments());
+}

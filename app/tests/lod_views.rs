@@ -27,6 +27,7 @@ fn is_terrain(p: &[u8]) -> bool {
 }
 
 fn screenshot(world: &Path, lod: &str, dir: &Path) -> RgbaImage {
+    common::close_view(world);
     let shot = dir.join(format!("lod-{lod}.png"));
     xvfb_screenshot(world, &shot, dir, &["--lod", lod])
 }

@@ -52,6 +52,7 @@ fn capture(dir: &Path, material: &str) -> Descriptor {
         "--material",
         material,
     ]);
+    common::close_view(&world);
     let shot = dir.join(format!("{material}.png"));
     let img =
         image::DynamicImage::ImageRgba8(xvfb_screenshot(Path::new(w), &shot, dir, &[])).to_rgb8();

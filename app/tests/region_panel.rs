@@ -18,7 +18,7 @@ use strata::region::region_state::{self as region, RegionPanel};
 use strata::region::stamps::{self, StampsPanel};
 use strata::viewport::overlay::Overlay;
 use strata_engine::gen::{GeneratorSettings, Preset};
-use strata_engine::region::{Axis, Region};
+use strata_engine::region::{Axis, PasteMode, Region};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
@@ -76,6 +76,9 @@ fn editor(dir: &Path) -> Harness<'static, EditorApp> {
         .with_max_steps(1000)
         .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
     h.run_steps(2);
+    // The Region panel is a tab of the right column: bring it to the front.
+    h.get_by_label(region::NAME).click();
+    h.run_steps(2);
     h.get_by_label("Region Tool").click();
     h.run_steps(2);
     assert_eq!(h.state().active_tool, region::NAME);
@@ -118,8 +121,8 @@ fn landmark_box(h: &mut Harness<'_, EditorApp>) -> VoxelBox {
 
 /// A point in the 3D view, `dx` points right of its middle.
 fn in_view(h: &Harness<'_, EditorApp>, dx: f32) -> Pos2 {
-    let left = h.state().left_panel_width();
-    Pos2::new((left + SIZE[0] - 260.0) / 2.0 + dx, SIZE[1] / 2.0 + 60.0)
+    let view = h.state().viewport.rect();
+    Pos2::new(view.center().x + dx, SIZE[1] / 2.0 + 60.0)
 }
 
 fn voxels(b: VoxelBox) -> impl Iterator<Item = VoxelPos> {
@@ -457,6 +460,8 @@ fn a_saved_stamp_is_listed_and_stamped_as_a_brush() {
     let copy = Region::copy(&grid(&h), src).expect("copy");
     h.state_mut().panels.set_open(stamps::NAME, true);
     h.run_steps(2);
+    h.get_by_label(stamps::NAME).click();
+    h.run_steps(2);
     h.get_by_label("Save Selection").click();
     h.run_steps(2);
     h.state_mut().wait_for_panel_jobs(stamps::NAME);
@@ -549,5 +554,74 @@ fn dragging_a_handle_resizes_the_selection_along_its_axis() {
     }
     // The box is still inside the world and not empty.
     assert!(!now.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pastes_and_stamps_merge_by_default_and_fill_offers_water() {
+    let dir = temp("merge");
+    let mut h = editor(&dir);
+    assert_eq!(panel(&h).paste_mode(), PasteMode::Merge);
+    h.get_by_label("Overwrite").click();
+    h.run_steps(2);
+    assert_eq!(
+        panel(&h).paste_mode(),
+        PasteMode::Replace,
+        "the choice is the user's"
+    );
+    h.get_by_label("Merge").click();
+    h.run_steps(2);
+    // Fill lists the liquids: a box of Water above the ground.
+    let ground = surface_y(h.state_mut());
+    let pool = VoxelBox::new(
+        VoxelPos::new(60, ground, 60),
+        VoxelPos::new(66, ground + 3, 64),
+    );
+    select(&mut h, pool);
+    h.get_by_label("Fill material").click();
+    h.run_steps(2);
+    h.get_by_label("Water").click_accesskit();
+    h.run_steps(2);
+    // Close the picker.
+    h.get_by_label("Fill material").click();
+    h.run_steps(2);
+    h.get_by_label("Fill Selection").click();
+    h.run_steps(3);
+    let water = h
+        .state()
+        .doc
+        .as_ref()
+        .expect("doc")
+        .materials()
+        .require("Water")
+        .expect("water");
+    let g = grid(&h);
+    let got: Vec<_> = voxels(pool).map(|p| g.get(p)).take(3).collect();
+    assert!(
+        voxels(pool).all(|p| g.get(p).material == water),
+        "the box is Water: {got:?} {:?}",
+        h.state().message
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn typed_corners_are_clamped_to_the_world() {
+    let dir = temp("clamp");
+    let mut h = editor(&dir);
+    let bounds = h.state().doc.as_ref().expect("doc").bounds();
+    select(
+        &mut h,
+        VoxelBox::new(VoxelPos::new(10, 10, 10), VoxelPos::new(20, 20, 20)),
+    );
+    h.get_by_label("Max Z").set_value_accesskit(252_146_178.0);
+    h.run_steps(3);
+    let sel = selection(&h).expect("a selection");
+    assert_eq!(sel.max.z, bounds.max.z, "{sel:?}");
+    h.get_by_label("Min X").set_value_accesskit(-5_000_000.0);
+    h.run_steps(3);
+    let sel = selection(&h).expect("a selection");
+    assert_eq!(sel.min.x, bounds.min.x, "{sel:?}");
+    assert_eq!((sel.min.y, sel.max.y, sel.min.z), (10, 20, 10));
     let _ = std::fs::remove_dir_all(&dir);
 }

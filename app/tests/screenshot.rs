@@ -16,6 +16,7 @@ fn is_sky(p: &[u8]) -> bool {
 fn the_viewport_shows_terrain_in_material_colors() {
     let dir = temp_dir("screenshot");
     let world = new_world(&dir, "hills", "hills", "128,64,128", 2);
+    common::close_view(&world);
     let shot = dir.join("shot.png");
     let img = xvfb_screenshot(&world, &shot, &dir, &[]);
     let (w, h) = img.dimensions();

@@ -15,6 +15,11 @@ use crate::document::Document;
 use crate::files::file_jobs::{self, NativeAnswer, PathPurpose};
 use crate::viewport::camera::AxisView;
 
+/// F without a selection sees this many brush sizes around the point under the pointer…
+const FOCUS_BRUSHES: f32 = 3.0;
+/// …and at least this many voxels.
+const FOCUS_MIN_RADIUS: f32 = 12.0;
+
 /// Undoing (or redoing) `count` steps as a background job, when they restore more than `limit`
 /// voxels.
 fn large_history_write(
@@ -360,13 +365,20 @@ impl EditorApp {
                         doc.end_stroke();
                     }
                     self.active_tool = name;
+                    self.panels.select_tab(name);
                 }
             }
             Action::TogglePanel(name) => {
                 let open = self.panels.is_open(name);
                 self.panels.set_open(name, !open);
+                if !open {
+                    self.panels.select_tab(name);
+                }
             }
-            Action::ShowPanel(name) => self.panels.set_open(name, true),
+            Action::ShowPanel(name) => {
+                self.panels.set_open(name, true);
+                self.panels.select_tab(name);
+            }
             Action::SetPrefs(prefs) => self.set_prefs(*prefs),
             Action::CaptureKeys(on) => self.capturing_keys = on,
             Action::Message(m) => self.message = m,
@@ -397,7 +409,7 @@ impl EditorApp {
             Command::SaveAs => out.push(Action::SaveAs),
             Command::Undo => out.push(Action::Undo),
             Command::Redo => out.push(Action::Redo),
-            Command::Focus => self.viewport.focus_hovered(),
+            Command::Focus => self.focus(),
             Command::FrontView => self.viewport.camera.axis_view(AxisView::Front),
             Command::RightView => self.viewport.camera.axis_view(AxisView::Right),
             Command::TopView => self.viewport.camera.axis_view(AxisView::Top),
@@ -409,6 +421,20 @@ impl EditorApp {
                     }
                 }
             }
+        }
+    }
+
+    /// F: frame the selection; without one, an area around the point under the pointer a few
+    /// brushes wide; with neither, the whole world.
+    pub(super) fn focus(&mut self) {
+        let selection = self.doc.as_ref().and_then(Document::selection);
+        if let Some(b) = selection {
+            self.viewport.frame_box(b);
+        } else if self.viewport.hover.is_some() {
+            let radius = (self.tools().state.brush.size * FOCUS_BRUSHES).max(FOCUS_MIN_RADIUS);
+            self.viewport.focus_hovered(radius);
+        } else if self.doc.is_some() {
+            self.viewport.reset_camera();
         }
     }
 }

@@ -91,6 +91,7 @@ pub struct EditorApp {
     pub(super) frame_clock: FrameClock,
     pub(super) capturing_keys: bool,
     pub(super) left_width: f32,
+    pub(super) right_width: f32,
 }
 
 impl EditorApp {
@@ -102,6 +103,7 @@ impl EditorApp {
         viewport.meshes.lod_enabled = prefs.lod;
         viewport.meshes.lod_distance = prefs.lod_distance;
         viewport.fly_speed = prefs.fly_speed;
+        viewport.orbit_degrees_per_px = prefs.orbit_degrees_per_px;
         let mut panels = Panels::default();
         if let Some(tools) = panels.get_mut::<crate::brush::brush_panel::ToolsPanel>() {
             tools.state.brush.size = prefs.brush_size;
@@ -144,6 +146,7 @@ impl EditorApp {
             frame_clock: FrameClock::default(),
             capturing_keys: false,
             left_width: 0.0,
+            right_width: 0.0,
         };
         if !skipped.is_empty() {
             app.message = format!("Ignored key bindings: {}", skipped.join(", "));

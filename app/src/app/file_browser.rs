@@ -1,6 +1,9 @@
 //! The in-app file browser: used when the platform's file dialog cannot be shown (no desktop portal,
 //! as on minimal Linux set-ups) or when the preferences ask for it. Folders first, then the files the
-//! prompt's filters allow; a path can also be typed. It answers with [`Action::PathChosen`].
+//! prompt's filters allow; a path can also be typed, and **New Folder** makes one in the folder
+//! shown. A folder to write into (an export) may be typed before it exists: the answer is that
+//! folder, which the export creates, never the folder above it. It answers with
+//! [`Action::PathChosen`].
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +30,8 @@ pub struct FileBrowser {
     name: String,
     /// The folder path as typed in the location field.
     location: String,
+    /// The name typed for a new folder, while New Folder is open.
+    new_folder: Option<String>,
 }
 
 /// True when `name` passes the filters of `spec` (no filters: everything).
@@ -84,6 +89,7 @@ impl FileBrowser {
             items: Vec::new(),
             error: None,
             location: String::new(),
+            new_folder: None,
         };
         browser.go(dir);
         browser
@@ -102,14 +108,45 @@ impl FileBrowser {
                 self.location = dir.display().to_string();
                 self.dir = dir;
             }
+            // A folder to write into may be new: the typed path stays, and is the answer.
+            Err(_) if self.writes_new_folder(&dir) => self.error = None,
             Err(e) => self.error = Some(format!("{}: {e}", dir.display())),
         }
+    }
+
+    /// True when `dir` does not exist yet and this prompt may answer with it (an export's folder
+    /// whose parent exists).
+    fn writes_new_folder(&self, dir: &Path) -> bool {
+        self.spec.folder
+            && self.spec.save
+            && !dir.exists()
+            && dir.parent().is_some_and(Path::is_dir)
+    }
+
+    /// Make the folder `name` in the folder shown and go into it.
+    pub fn make_folder(&mut self, name: &str) -> Result<PathBuf, String> {
+        let name = name.trim();
+        if name.is_empty() || name.contains(['/', '\\']) || name == "." || name == ".." {
+            return Err(format!("\"{name}\" is not a folder name"));
+        }
+        let path = self.dir.join(name);
+        std::fs::create_dir(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.go(path.clone());
+        Ok(path)
     }
 
     /// The path the OK button would answer with, if any.
     pub fn chosen(&self) -> Option<PathBuf> {
         if self.spec.folder {
-            return Some(self.dir.clone());
+            let typed = PathBuf::from(self.location.trim());
+            return if typed == self.dir || typed.as_os_str().is_empty() {
+                Some(self.dir.clone())
+            } else if self.writes_new_folder(&typed) || typed.is_dir() {
+                Some(typed)
+            } else {
+                // A typed path that cannot be the answer: never fall back to the folder shown.
+                None
+            };
         }
         let name = self.name.trim();
         if name.is_empty() {
@@ -159,6 +196,7 @@ impl FileBrowser {
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
+        self.new_folder_row(ui);
         let mut choose_now = false;
         egui::ScrollArea::vertical()
             .max_height(280.0)
@@ -196,7 +234,20 @@ impl FileBrowser {
             });
         }
         let chosen = self.chosen();
-        if self.spec.save && chosen.as_ref().is_some_and(|p| p.exists()) {
+        if self.spec.folder {
+            match &chosen {
+                Some(p) if !p.exists() => {
+                    ui.weak(format!("{} will be created.", p.display()));
+                }
+                None => {
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        "That folder does not exist (its parent must, to create it).",
+                    );
+                }
+                Some(_) => {}
+            }
+        } else if self.spec.save && chosen.as_ref().is_some_and(|p| p.exists()) {
             ui.weak("The file exists: it will be replaced (the old one is kept as .bak).");
         }
         let ok_text = if self.spec.folder {
@@ -220,6 +271,43 @@ impl FileBrowser {
             }
         });
         done
+    }
+}
+
+impl FileBrowser {
+    /// The New Folder button, or the name field and Create while it is open.
+    fn new_folder_row(&mut self, ui: &mut egui::Ui) {
+        let mut create = None;
+        ui.horizontal(|ui| match &mut self.new_folder {
+            None => {
+                if ui
+                    .button("New Folder")
+                    .on_hover_text("Make a folder in the folder shown")
+                    .clicked()
+                {
+                    self.new_folder = Some(String::new());
+                }
+            }
+            Some(name) => {
+                let label = ui.label("Folder name");
+                let field = ui
+                    .add(egui::TextEdit::singleline(name).desired_width(180.0))
+                    .labelled_by(label.id);
+                let enter = field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+                if ui.button("Create").clicked() || enter {
+                    create = Some(name.clone());
+                }
+                if ui.button("Cancel New Folder").clicked() {
+                    self.new_folder = None;
+                }
+            }
+        });
+        if let Some(name) = create {
+            match self.make_folder(&name) {
+                Ok(_) => self.new_folder = None,
+                Err(e) => self.error = Some(e),
+            }
+        }
     }
 }
 
@@ -265,6 +353,36 @@ mod tests {
         assert_eq!(open.chosen(), Some(d.join("A.strata")));
         let folder = FileBrowser::new(PathPurpose::ExportVxr, Some(d.clone()));
         assert_eq!(folder.chosen(), Some(d.clone()));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn an_export_folder_may_be_new_but_never_falls_back_to_its_parent() {
+        let d = temp("newdir");
+        let mut export = FileBrowser::new(PathPurpose::ExportVxr, Some(d.clone()));
+        let new = d.join("regions");
+        export.location = new.display().to_string();
+        export.go(new.clone());
+        assert_eq!(
+            export.chosen(),
+            Some(new),
+            "the typed folder, created by the export"
+        );
+        export.location = d.join("no/such/deep").display().to_string();
+        assert_eq!(
+            export.chosen(),
+            None,
+            "a folder whose parent is missing is refused"
+        );
+        let mut import = FileBrowser::new(PathPurpose::ImportVxr, Some(d.clone()));
+        import.location = d.join("regions").display().to_string();
+        assert_eq!(import.chosen(), None, "an import folder must exist");
+        let made = import.make_folder("made").expect("new folder");
+        assert!(made.is_dir());
+        assert_eq!(import.dir(), made.as_path());
+        assert_eq!(import.chosen(), Some(made));
+        assert!(import.make_folder("a/b").is_err());
+        assert!(import.make_folder("  ").is_err());
         let _ = std::fs::remove_dir_all(&d);
     }
 }

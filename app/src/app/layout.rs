@@ -1,5 +1,21 @@
 //! One frame's layout: menu and status bars, the docked panels, the windows and the viewport with
 //! the active tool and the overlays.
+//!
+//! ```text
+//!   +--------------------------------------------------------------+
+//!   | menu                                                         |
+//!   +-------+----------------------------------+-------------------+
+//!   | Tools |                                  | [tab][tab][tab]   |
+//!   | (left |            viewport              | front tab, its    |
+//!   | column|                                  | own scroll area   |
+//!   |  own  |                                  +-------------------+
+//!   | scroll|                                  | History (fixed)   |
+//!   +-------+----------------------------------+-------------------+
+//!   | status                                                       |
+//!   +--------------------------------------------------------------+
+//! ```
+//! Column widths are the user's (drag an edge), never the contents', so the viewport stays put
+//! when a tool or tab with wider options comes to the front.
 
 use eframe::egui;
 
@@ -7,6 +23,14 @@ use super::editor_app::{EditorApp, FIRST_HINT};
 use crate::app::panel::{Placement, View};
 use crate::app::status::{self, StatusLine};
 use crate::viewport::overlay::Overlay;
+
+/// The left column's width until the user drags its edge, points: wide enough for every tool's
+/// options.
+pub const LEFT_WIDTH: f32 = 230.0;
+/// The right column's width until the user drags its edge, points.
+pub const RIGHT_WIDTH: f32 = 340.0;
+/// Height of the History section at the bottom of the right column, points.
+const FOOTER_HEIGHT: f32 = 210.0;
 
 impl EditorApp {
     /// Lay out the bars, panels, viewport and windows inside `ui`.
@@ -39,19 +63,21 @@ impl EditorApp {
             egui::Panel::bottom("status").show(ui, |ui| status::show(ui, &view, &line));
         }
         self.apply_all(out);
-        self.docked(ui, Placement::Left);
-        self.docked(ui, Placement::Right);
+        self.left_column(ui);
+        self.right_column(ui);
         egui::CentralPanel::no_frame().show(ui, |ui| self.central(ui, modifiers));
         self.windows(ui.ctx(), modifiers);
     }
 
-    pub(super) fn docked(&mut self, ui: &mut egui::Ui, placement: Placement) {
-        let any = self
+    /// The left column: the Tools panel. Its width is the user's (drag the edge), never its
+    /// contents': options wider than the column scroll instead of moving the viewport.
+    pub(super) fn left_column(&mut self, ui: &mut egui::Ui) {
+        if !self
             .panels
             .entries()
             .iter()
-            .any(|e| e.open && e.panel.placement() == placement);
-        if !any {
+            .any(|e| e.open && e.panel.placement() == Placement::Left)
+        {
             return;
         }
         let modifiers = ui.input(|i| i.modifiers);
@@ -59,31 +85,84 @@ impl EditorApp {
         {
             let view = view!(self, modifiers);
             let entries = self.panels.entries_mut();
-            let side = match placement {
-                Placement::Left => egui::Panel::left("left-panels").default_size(210.0),
-                _ => egui::Panel::right("right-panels").default_size(260.0),
-            };
-            let shown = side.resizable(true).show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt(("panels", placement == Placement::Left))
-                    .show(ui, |ui| {
+            let shown = egui::Panel::left("left-panels")
+                .default_size(LEFT_WIDTH)
+                .size_range(160.0..=520.0)
+                .resizable(true)
+                .show(ui, |ui| {
+                    fixed_scroll("left-panels").show(ui, |ui| {
                         for e in entries.iter_mut() {
-                            if !e.open || e.panel.placement() != placement {
-                                continue;
-                            }
-                            if placement == Placement::Left {
+                            if e.open && e.panel.placement() == Placement::Left {
                                 e.panel.ui(ui, &view, &mut out);
-                            } else {
-                                egui::CollapsingHeader::new(e.panel.name())
-                                    .default_open(true)
-                                    .show(ui, |ui| e.panel.ui(ui, &view, &mut out));
                             }
                         }
                     });
-            });
-            if placement == Placement::Left {
-                self.left_width = shown.response.rect.width();
-            }
+                });
+            self.left_width = shown.response.rect.width();
+        }
+        self.apply_all(out);
+    }
+
+    /// The right column: a strip of tabs (one panel in front, each in a scroll area of its own)
+    /// over the fixed-height History section. Nothing in it changes the column's width or moves
+    /// another panel.
+    pub(super) fn right_column(&mut self, ui: &mut egui::Ui) {
+        let tabs = self.panels.tabs();
+        let footer = self
+            .panels
+            .entries()
+            .iter()
+            .any(|e| e.open && e.panel.placement() == Placement::RightBottom);
+        if tabs.is_empty() && !footer {
+            return;
+        }
+        let front = self.panels.front_tab();
+        let modifiers = ui.input(|i| i.modifiers);
+        let mut out = Vec::new();
+        let mut chosen = None;
+        {
+            let view = view!(self, modifiers);
+            let entries = self.panels.entries_mut();
+            let shown = egui::Panel::right("right-panels")
+                .default_size(RIGHT_WIDTH)
+                .size_range(200.0..=560.0)
+                .resizable(true)
+                .show(ui, |ui| {
+                    if footer {
+                        egui::Panel::bottom("right-footer")
+                            .exact_size(FOOTER_HEIGHT)
+                            .show(ui, |ui| {
+                                for e in entries.iter_mut() {
+                                    if e.open && e.panel.placement() == Placement::RightBottom {
+                                        ui.strong(e.panel.name());
+                                        e.panel.ui(ui, &view, &mut out);
+                                    }
+                                }
+                            });
+                    }
+                    egui::CentralPanel::no_frame().show(ui, |ui| {
+                        ui.horizontal_wrapped(|ui| {
+                            for name in &tabs {
+                                if ui.selectable_label(front == Some(*name), *name).clicked() {
+                                    chosen = Some(*name);
+                                }
+                            }
+                        });
+                        ui.separator();
+                        let Some(front) = chosen.or(front) else {
+                            return;
+                        };
+                        fixed_scroll(("tab", front)).show(ui, |ui| {
+                            if let Some(e) = entries.iter_mut().find(|e| e.panel.name() == front) {
+                                e.panel.ui(ui, &view, &mut out);
+                            }
+                        });
+                    });
+                });
+            self.right_width = shown.response.rect.width();
+        }
+        if let Some(name) = chosen {
+            self.panels.select_tab(name);
         }
         self.apply_all(out);
     }
@@ -91,6 +170,11 @@ impl EditorApp {
     /// Width of the left column (the Tools panel) in the last frame, points.
     pub fn left_panel_width(&self) -> f32 {
         self.left_width
+    }
+
+    /// Width of the right column (the tabs and History) in the last frame, points.
+    pub fn right_panel_width(&self) -> f32 {
+        self.right_width
     }
 
     /// What the panels draw over the terrain this frame.
@@ -171,4 +255,12 @@ fn first_hint(ui: &egui::Ui, rect: egui::Rect) {
     ui.painter()
         .rect_filled(band, 6.0, egui::Color32::from_black_alpha(150));
     ui.painter().galley(at, galley, color);
+}
+
+/// A scroll area that fills its column whatever its contents: wider or taller contents scroll
+/// inside it and never resize the column.
+fn fixed_scroll(id: impl std::hash::Hash + std::fmt::Debug) -> egui::ScrollArea {
+    egui::ScrollArea::both()
+        .id_salt(id)
+        .auto_shrink([false, false])
 }

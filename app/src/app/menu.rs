@@ -9,7 +9,7 @@ use super::panel_registry::Panels;
 use crate::app::action::Action;
 use crate::app::keymap::Command;
 use crate::files::file_jobs::PathPurpose;
-use crate::viewport::camera::{AxisView, EditorCamera};
+use crate::viewport::camera::AxisView;
 use crate::viewport::Viewport;
 
 /// Show the menu bar.
@@ -39,12 +39,17 @@ fn keys(view: &View<'_>, command: Command) -> String {
     view.keymap.text_of(command).unwrap_or_default()
 }
 
+/// The name exports suggest: the project's file name, or `untitled` before it is saved (never
+/// the generator's description, such as a biome list).
+pub fn export_name(doc: &crate::document::Document) -> String {
+    doc.path()
+        .map_or_else(|| "untitled".to_owned(), crate::files::file_jobs::stem)
+}
+
 fn file_menu(ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
     let has_doc = view.doc.is_some();
     let idle = !view.busy;
-    let name = view
-        .doc
-        .map_or_else(String::new, |d| d.header().name.clone());
+    let name = view.doc.map_or_else(String::new, export_name);
     let item = |ui: &mut egui::Ui, enabled: bool, text: &str, command: Option<Command>| {
         let mut button = Button::new(text);
         if let Some(c) = command {
@@ -168,13 +173,18 @@ fn view_menu(
         let button = Button::new(label).shortcut_text(keys(view, command));
         if ui.add(button).clicked() {
             viewport.camera.axis_view(axis);
+            ui.close();
         }
     }
-    if ui.button("Reset Camera").clicked() {
-        if let Some(doc) = view.doc {
-            let saved = strata_engine::format::project::Camera::overview(&doc.bounds());
-            viewport.camera = EditorCamera::from_saved(&saved);
+    if ui
+        .button("Reset Camera")
+        .on_hover_text("The three-quarter view of the whole world")
+        .clicked()
+    {
+        if view.doc.is_some() {
+            viewport.reset_camera();
         }
+        ui.close();
     }
     ui.separator();
     ui.checkbox(&mut viewport.show_grid, "Ground Grid and Axes");

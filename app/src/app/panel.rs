@@ -3,8 +3,8 @@
 //! `match` and hands every published edit box to every panel ([`Panel::on_edit`]).
 //!
 //! To add a panel: write `<feature>/<name>.rs` with a type that implements [`Panel`] and add one
-//! line to [`super::panel_registry::registry`]. Docked panels sit in the right-hand column as
-//! collapsible sections (the Tools panel in the left column); windows float. The View menu shows and
+//! line to [`super::panel_registry::registry`]. Docked panels are tabs of the right-hand column
+//! (History below them, the Tools panel in the left column); windows float. The View menu shows and
 //! hides both.
 
 use std::any::Any;
@@ -29,8 +29,11 @@ use crate::AppResult;
 pub enum Placement {
     /// The left column (the Tools panel).
     Left,
-    /// A collapsible section of the right-hand column.
+    /// A tab of the right-hand column (one tab shows at a time, in a scroll area of its own).
     Right,
+    /// The fixed-height section at the bottom of the right-hand column, below the tabs (History),
+    /// always in view.
+    RightBottom,
     /// A floating window.
     Window,
 }

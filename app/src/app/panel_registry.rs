@@ -23,7 +23,7 @@ use crate::region::{RegionPanel, StampsPanel};
 pub fn registry() -> Vec<Box<dyn Panel>> {
     vec![
         Box::new(ToolsPanel::default()),
-        Box::new(HistoryPanel),
+        Box::new(HistoryPanel::default()),
         Box::new(LightingPanel::default()),
         Box::new(GenerateRegionPanel::default()),
         Box::new(EnhancePanel::default()),
@@ -51,6 +51,8 @@ pub struct Entry {
 /// The registered panels.
 pub struct Panels {
     entries: Vec<Entry>,
+    /// The tab of the right-hand column the user (or the active tool) chose last.
+    tab: Option<&'static str>,
 }
 
 impl Default for Panels {
@@ -69,7 +71,7 @@ impl Panels {
                 panel,
             })
             .collect();
-        Self { entries }
+        Self { entries, tab: None }
     }
 
     /// Every entry, in registry order.
@@ -133,5 +135,34 @@ impl Panels {
                 e.open = names.iter().any(|n| n == e.panel.name());
             }
         }
+    }
+
+    /// Bring the right-hand column's tab called `name` to the front (a panel that is not a tab of
+    /// that column is ignored).
+    pub fn select_tab(&mut self, name: &str) {
+        if let Some(e) = self
+            .entries
+            .iter()
+            .find(|e| e.panel.name() == name && e.panel.placement() == Placement::Right)
+        {
+            self.tab = Some(e.panel.name());
+        }
+    }
+
+    /// The names of the right-hand column's tabs that are shown, in registry order.
+    pub fn tabs(&self) -> Vec<&'static str> {
+        self.entries
+            .iter()
+            .filter(|e| e.open && e.panel.placement() == Placement::Right)
+            .map(|e| e.panel.name())
+            .collect()
+    }
+
+    /// The tab in front: the one chosen last while it is shown, else the first shown.
+    pub fn front_tab(&self) -> Option<&'static str> {
+        let tabs = self.tabs();
+        self.tab
+            .filter(|t| tabs.contains(t))
+            .or_else(|| tabs.first().copied())
     }
 }

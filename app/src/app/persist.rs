@@ -123,6 +123,7 @@ impl EditorApp {
         self.viewport.meshes.lod_enabled = self.prefs.lod;
         self.viewport.meshes.lod_distance = self.prefs.lod_distance;
         self.viewport.fly_speed = self.prefs.fly_speed;
+        self.viewport.orbit_degrees_per_px = self.prefs.orbit_degrees_per_px;
         let mut keymap = Keymap::default();
         let skipped = keymap.apply_overrides(&self.prefs.key_bindings);
         self.keymap = keymap;

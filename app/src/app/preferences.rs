@@ -222,6 +222,15 @@ impl Panel for PreferencesWindow {
                     .suffix(" voxels/s"),
             );
             ui.end_row();
+            let label = ui.label("Orbit speed");
+            ui.add(
+                egui::Slider::new(&mut d.orbit_degrees_per_px, 0.05..=2.0)
+                    .logarithmic(true)
+                    .suffix(" °/pixel"),
+            )
+            .labelled_by(label.id)
+            .on_hover_text("How far a right-drag turns the view (0.3: a 300-pixel drag turns 90°)");
+            ui.end_row();
             ui.label("File prompts");
             ui.vertical(|ui| {
                 ui.radio_value(

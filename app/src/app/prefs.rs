@@ -13,6 +13,9 @@ use crate::{AppError, AppResult};
 /// Recent files remembered.
 pub const MAX_RECENT: usize = 10;
 const FILE_NAME: &str = "prefs.ron";
+/// How far a right-drag turns the camera by default, degrees per pixel: a 300-pixel drag is a
+/// quarter turn.
+pub const DEFAULT_ORBIT_DEGREES_PER_PX: f32 = 0.3;
 
 /// What the editor remembers between sessions.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,6 +33,8 @@ pub struct Prefs {
     pub lod: bool,
     /// Camera fly speed, voxels per second.
     pub fly_speed: f32,
+    /// How far a right-drag turns the camera, degrees per pixel.
+    pub orbit_degrees_per_px: f32,
     /// The docked panels shown (`None`: each panel's default).
     pub open_panels: Option<Vec<String>>,
     /// Shortcuts changed from the defaults: command name → keys (`"Undo"` → `"Ctrl+Z"`).
@@ -66,6 +71,7 @@ impl Default for Prefs {
             brush_strength: 0.5,
             lod: true,
             fly_speed: 40.0,
+            orbit_degrees_per_px: DEFAULT_ORBIT_DEGREES_PER_PX,
             open_panels: None,
             key_bindings: Vec::new(),
             lod_distance: crate::viewport::chunks::DEFAULT_LOD_DISTANCE,

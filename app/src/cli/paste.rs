@@ -80,7 +80,7 @@ pub struct PasteArgs {
     #[arg(long, value_enum)]
     mirror: Option<MirrorArg>,
     /// How stamp voxels combine with the world's.
-    #[arg(long, value_enum, default_value = "replace")]
+    #[arg(long, value_enum, default_value = "merge")]
     mode: ModeArg,
     /// Write the result here instead of over FILE.
     #[arg(short = 'o', long = "out")]

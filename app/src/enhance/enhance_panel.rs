@@ -30,6 +30,7 @@ use strata_engine::voxel::{
     ChunkPos, EnhanceThreshold, MaterialTable, VoxelBox, VoxelPos, FACE_OFFSETS,
 };
 
+use super::enhance_scope::{self, starting_box, Scope, ASK_ABOVE_FACES};
 use crate::app::action::Action;
 use crate::app::jobs::{Inbox, JobKind};
 use crate::app::panel::{Panel, View};
@@ -130,6 +131,8 @@ impl EnhanceForm {
 /// What a build job returns.
 struct Built {
     form: EnhanceForm,
+    /// The world's bounds when the build started.
+    world: VoxelBox,
     store: Enhanced,
     meshes: Vec<(ChunkPos, Option<FragmentMesh>)>,
     took: Duration,
@@ -182,6 +185,8 @@ pub struct EnhancePanel {
     light_note: Option<String>,
     /// Where this panel's jobs deliver.
     inbox: Inbox<Done>,
+    /// Where the preview works, and what the whole world would cost.
+    pub scope: Scope,
 }
 
 /// Every chunk whose fragment faces can be non-empty: the chunks the store computes and every
@@ -304,6 +309,7 @@ impl EnhancePanel {
         let grid = doc.grid().clone();
         let table = form.table(doc.materials());
         let for_job = form.clone();
+        let world = doc.bounds();
         let job = self
             .inbox
             .spawn("Enhancing", JobKind::Background, move |progress| {
@@ -318,6 +324,7 @@ impl EnhancePanel {
                 let meshes = mesh_all(&store, &grid, &table, progress)?;
                 Ok(Done::Built(Built {
                     form: for_job,
+                    world,
                     store,
                     meshes,
                     took: started.elapsed(),
@@ -498,43 +505,6 @@ impl EnhancePanel {
                 });
         }
     }
-
-    fn scope_ui(&mut self, ui: &mut egui::Ui, bounds: VoxelBox) {
-        ui.horizontal(|ui| {
-            ui.label("Scope");
-            let mut whole = self.form.region.is_none();
-            if ui.radio_value(&mut whole, true, "Whole world").clicked() {
-                self.form.region = None;
-            }
-            if ui.radio_value(&mut whole, false, "Box").clicked() && self.form.region.is_none() {
-                let c = [
-                    (bounds.min.x + bounds.max.x) / 2,
-                    (bounds.min.y + bounds.max.y) / 2,
-                    (bounds.min.z + bounds.max.z) / 2,
-                ];
-                self.form.region = Some([
-                    [c[0] - 16, bounds.min.y, c[2] - 16],
-                    [c[0] + 16, bounds.max.y.min(c[1] + 32), c[2] + 16],
-                ]);
-            }
-        });
-        if let Some(region) = self.form.region.as_mut() {
-            egui::Grid::new("enhance-box")
-                .num_columns(2)
-                .show(ui, |ui| {
-                    for (corner, name) in [(0, "Box min"), (1, "Box max")] {
-                        let label = ui.label(name);
-                        ui.horizontal(|ui| {
-                            for (axis, a) in ["X", "Y", "Z"].iter().enumerate() {
-                                ui.add(egui::DragValue::new(&mut region[corner][axis]).prefix(*a))
-                                    .labelled_by(label.id);
-                            }
-                        });
-                        ui.end_row();
-                    }
-                });
-        }
-    }
 }
 
 impl Panel for EnhancePanel {
@@ -552,7 +522,19 @@ impl Panel for EnhancePanel {
             return;
         };
         self.method_ui(ui, doc.materials());
-        self.scope_ui(ui, doc.bounds());
+        let near = starting_box(doc.selection(), view.camera.target().into(), doc.bounds());
+        enhance_scope::scope_ui(&mut self.form.region, &mut self.scope, ui, near);
+        if self.form.region.is_none() && self.scope.world_chosen && !self.scope.world_ok {
+            let cost = self
+                .scope
+                .world_cost(doc.bounds(), self.form.method().factor());
+            if cost.faces <= ASK_ABOVE_FACES {
+                self.scope.world_ok = true;
+            } else if enhance_scope::world_cost_ui(ui, cost) {
+                self.scope.world_ok = true;
+                self.preview = true;
+            }
+        }
         let problem = self.form.problem();
         if let Some(p) = &problem {
             ui.colored_label(ui.visuals().error_fg_color, p);
@@ -569,6 +551,15 @@ impl Panel for EnhancePanel {
             {
                 if on {
                     self.preview = true;
+                    if self.form.region.is_none() && !self.scope.world_chosen {
+                        // A preview starts near the view; the whole world is a choice (a world
+                        // no larger than the view's square is all near the view).
+                        if near == doc.bounds() {
+                            self.scope.world_ok = true;
+                        } else {
+                            self.form.region = Some(enhance_scope::corners(near));
+                        }
+                    }
                 } else {
                     self.turn_off(out);
                 }
@@ -622,7 +613,9 @@ impl Panel for EnhancePanel {
             return;
         }
         let stale = self.built_for.as_ref() != Some(&self.form);
+        let allowed = self.form.region.is_some() || self.scope.world_ok;
         if stale
+            && allowed
             && self.running.is_none()
             && self.form.problem().is_none()
             && self.requested.as_ref() != Some(&self.form)
@@ -727,6 +720,7 @@ impl Panel for EnhancePanel {
                 }
                 let Built {
                     form,
+                    world,
                     store,
                     meshes,
                     took,
@@ -736,6 +730,13 @@ impl Panel for EnhancePanel {
                     .iter()
                     .filter_map(|(_, m)| m.as_ref().map(FragmentMesh::quad_count))
                     .sum();
+                self.scope.measure(
+                    form.region_box(),
+                    world,
+                    form.method().factor(),
+                    quads,
+                    took.as_secs_f64(),
+                );
                 self.last = Some(format!(
                     "{f}×{f}×{f} fragments per voxel · {} voxels with detail · {} KiB · {quads} faces · {:.2} s",
                     stats.blocks,

@@ -48,7 +48,8 @@ pub struct PathSpec {
     pub title: String,
     /// File type filters: (description, extensions without dots). Empty: any file.
     pub filters: Vec<(String, Vec<String>)>,
-    /// Ask for a new file name (save) rather than an existing file.
+    /// Ask for a new file name (save) rather than an existing file; with `folder`, a folder to
+    /// write into, which may not exist yet.
     pub save: bool,
     /// Ask for a folder.
     pub folder: bool,
@@ -97,6 +98,8 @@ impl PathPurpose {
             PathPurpose::ExportVxr => PathSpec {
                 title: "Export godot_voxel regions".into(),
                 folder: true,
+                // A folder to write into: one that does not exist yet is created by the export.
+                save: true,
                 ..Default::default()
             },
             PathPurpose::Panel { spec, .. } => spec.clone(),

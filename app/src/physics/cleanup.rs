@@ -38,6 +38,8 @@ pub struct Cleanup {
     /// Per piece: "delete" (true) or "keep".
     marks: Vec<bool>,
     report: Option<String>,
+    /// The report arrived since the section was last drawn: scroll it (and the list) into view.
+    fresh: bool,
     /// Where the search delivers.
     inbox: Inbox<Found>,
     /// Clean Up Invisible Matter.
@@ -101,6 +103,7 @@ impl Cleanup {
             return;
         }
         self.running = None;
+        self.fresh = true;
         let found = match result.map(|()| self.inbox.take()) {
             Ok(Some(found)) => found.0,
             Ok(None) => return,
@@ -169,7 +172,10 @@ impl Cleanup {
             }
         });
         if let Some(r) = &self.report {
-            ui.weak(r);
+            let report = ui.weak(r);
+            if std::mem::take(&mut self.fresh) {
+                report.scroll_to_me(Some(egui::Align::Min));
+            }
         }
         if self.running.is_none() {
             self.stray.ui(ui, doc, busy, owner, out);

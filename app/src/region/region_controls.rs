@@ -140,6 +140,11 @@ fn selection(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut 
         None => "No selection".into(),
     });
     let mut typed = false;
+    // Typed corners stay inside the world: a field takes no value past its edge.
+    let world = view.doc.map(crate::document::Document::bounds);
+    let (lo, hi) = world.map_or(([i32::MIN; 3], [i32::MAX; 3]), |w| {
+        ([w.min.x, w.min.y, w.min.z], [w.max.x, w.max.y, w.max.z])
+    });
     egui::Grid::new("region-fields")
         .num_columns(4)
         .show(ui, |ui| {
@@ -147,8 +152,9 @@ fn selection(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut 
                 for (i, end) in [(k, "Min"), (k + 3, "Max")] {
                     let label = ui.label(format!("{end} {axis}"));
                     typed |= ui
-                        .add(egui::DragValue::new(&mut p.fields[i]))
+                        .add(egui::DragValue::new(&mut p.fields[i]).range(lo[k]..=hi[k]))
                         .labelled_by(label.id)
+                        .on_hover_text(format!("{} to {}", lo[k], hi[k]))
                         .changed();
                 }
                 ui.end_row();
@@ -156,9 +162,14 @@ fn selection(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut 
         });
     if typed {
         let f = p.fields;
+        let clamp = |v: i32, k: usize| v.clamp(lo[k], hi[k]);
+        let (a, b) = (
+            [clamp(f[0], 0), clamp(f[1], 1), clamp(f[2], 2)],
+            [clamp(f[3], 0), clamp(f[4], 1), clamp(f[5], 2)],
+        );
         let b = VoxelBox::new(
-            VoxelPos::new(f[0].min(f[3]), f[1].min(f[4]), f[2].min(f[5])),
-            VoxelPos::new(f[0].max(f[3]), f[1].max(f[4]), f[2].max(f[5])),
+            VoxelPos::new(a[0].min(b[0]), a[1].min(b[1]), a[2].min(b[2])),
+            VoxelPos::new(a[0].max(b[0]), a[1].max(b[1]), a[2].max(b[2])),
         );
         out.push(Action::Select(Some(b)));
     }
@@ -186,12 +197,12 @@ fn selection(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut 
             let label = ui.label("Height above");
             ui.add(egui::DragValue::new(&mut p.height).range(0..=4096))
                 .labelled_by(label.id)
-                .on_hover_text("How far a dragged box reaches above the higher corner, voxels");
+                .on_hover_text("How far a dragged box reaches out of the surface it was dragged on (up, on the ground), voxels");
             ui.end_row();
             let label = ui.label("Depth below");
             ui.add(egui::DragValue::new(&mut p.depth).range(0..=4096))
                 .labelled_by(label.id)
-                .on_hover_text("How far a dragged box reaches below the lower corner, voxels");
+                .on_hover_text("How far a dragged box reaches into the surface it was dragged on (down, on the ground), voxels");
             ui.end_row();
             let label = ui.label("Snap");
             egui::ComboBox::from_id_salt("region-snap")
@@ -272,7 +283,7 @@ fn fill(p: &mut RegionPanel, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<A
         "Fill material",
         &mut p.fill_material,
     )
-    .on_hover_text("The material Fill writes");
+    .on_hover_text("The material Fill writes (liquids included)");
     ui.horizontal(|ui| {
         let label = ui.label("Occupancy");
         ui.add(egui::Slider::new(&mut p.fill_occupancy, 0.004..=1.0).fixed_decimals(2))

@@ -21,7 +21,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use eframe::egui;
-use strata_engine::region::Region;
+use strata_engine::region::{PasteMode, Region};
 use strata_engine::voxel::{VoxelBox, VoxelPos};
 
 use super::region_commands::{box_size, size_text};
@@ -65,6 +65,11 @@ impl RegionPanel {
     /// the maximum face.
     pub fn hovered_handle(&self) -> Option<(usize, bool)> {
         self.hovered_handle.map(|h| (h.axis, h.max_side))
+    }
+
+    /// How a paste or stamp combines with the world (Merge unless the user chose otherwise).
+    pub fn paste_mode(&self) -> PasteMode {
+        self.mode
     }
 
     /// The copied region, if any.
@@ -178,6 +183,7 @@ impl RegionPanel {
             let corner = sample.hit.map(|h| self.voxel_at(h.point, h.normal));
             if sample.kind == PointerKind::Press {
                 self.drag_from = corner;
+                self.drag_normal = sample.hit.map_or((1, true), |h| dominant_axis(h.normal));
                 self.dragged = None;
             }
             if let (Some(a), Some(b)) = (self.drag_from, corner) {
@@ -205,22 +211,34 @@ impl RegionPanel {
         VoxelPos::new(p(0), p(1), p(2))
     }
 
-    /// The box dragged from corner `a` to corner `b`, grown by the height and depth and snapped.
+    /// The box dragged from corner `a` to corner `b`, grown by the height (out of the surface) and
+    /// the depth (into it) along the axis of the surface pressed on, and snapped: a drag across a
+    /// cliff face selects a slab of the cliff as deep as one across the ground, not a box one voxel
+    /// thin.
     pub(super) fn drag_box(&self, a: VoxelPos, b: VoxelPos) -> VoxelBox {
         let s = self.snap.max(1);
         let down = |v: i32| v.div_euclid(s) * s;
         let up = |v: i32| -(-v).div_euclid(s) * s;
-        let min = VoxelPos::new(
-            down(a.x.min(b.x)),
-            down(a.y.min(b.y) - self.depth.max(0)),
-            down(a.z.min(b.z)),
-        );
-        let max = VoxelPos::new(
-            up(a.x.max(b.x) + 1),
-            up(a.y.max(b.y) + 1 + self.height.max(0)),
-            up(a.z.max(b.z) + 1),
-        );
-        VoxelBox::new(min, max)
+        let (a, b) = (a.to_array(), b.to_array());
+        let mut min = [0; 3];
+        let mut max = [0; 3];
+        for k in 0..3 {
+            min[k] = a[k].min(b[k]);
+            max[k] = a[k].max(b[k]) + 1;
+        }
+        let (k, outward) = self.drag_normal;
+        let (out, inward) = (self.height.max(0), self.depth.max(0));
+        if outward {
+            min[k] -= inward;
+            max[k] += out;
+        } else {
+            min[k] -= out;
+            max[k] += inward;
+        }
+        VoxelBox::new(
+            VoxelPos::new(down(min[0]), down(min[1]), down(min[2])),
+            VoxelPos::new(up(max[0]), up(max[1]), up(max[2])),
+        )
     }
 
     pub(super) fn start_waiting(&mut self, doc: &Document, out: &mut Vec<Action>) {
@@ -487,5 +505,44 @@ impl Panel for RegionPanel {
             ),
             None => "Drag a box on the terrain to select".into(),
         })
+    }
+}
+
+/// The axis a surface normal points along most, and whether it points the positive way.
+fn dominant_axis(normal: [f32; 3]) -> (usize, bool) {
+    let k = (0..3)
+        .max_by(|&i, &j| normal[i].abs().total_cmp(&normal[j].abs()))
+        .unwrap_or(1);
+    (k, normal[k] >= 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_drag_box_grows_out_of_and_into_the_surface_it_started_on() {
+        let mut p = RegionPanel::default();
+        let (a, b) = (VoxelPos::new(10, 20, 30), VoxelPos::new(10, 40, 50));
+        // Across a cliff facing −X: out of it toward −X by the height, into it by the depth.
+        p.drag_normal = dominant_axis([-0.9, 0.3, 0.1]);
+        let cliff = p.drag_box(a, b);
+        assert_eq!(cliff.min.x, 10 - p.height);
+        assert_eq!(cliff.max.x, 11 + p.depth);
+        assert_eq!(
+            (cliff.min.y, cliff.max.y),
+            (20, 41),
+            "no growth along the face"
+        );
+        assert_eq!(
+            cliff.size()[0] as i32,
+            1 + p.height + p.depth,
+            "a slab, not a sheet"
+        );
+        // On the ground: up by the height, down by the depth, as before.
+        p.drag_normal = dominant_axis([0.1, 0.95, 0.0]);
+        let ground = p.drag_box(VoxelPos::new(0, 8, 0), VoxelPos::new(20, 10, 20));
+        assert_eq!((ground.min.y, ground.max.y), (8 - p.depth, 11 + p.height));
+        assert_eq!((ground.min.x, ground.max.x), (0, 21));
     }
 }

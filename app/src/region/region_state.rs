@@ -90,6 +90,9 @@ pub enum Done {
 pub struct RegionPanel {
     /// First corner of the box being dragged.
     pub(super) drag_from: Option<VoxelPos>,
+    /// The axis of the surface the drag started on and whether its normal points the positive
+    /// way: the dragged box grows out of and into the surface along it.
+    pub(super) drag_normal: (usize, bool),
     /// The box being dragged.
     pub(super) dragged: Option<VoxelBox>,
     /// A selection handle being dragged (resize, or move with Shift).
@@ -131,6 +134,7 @@ impl Default for RegionPanel {
     fn default() -> Self {
         Self {
             drag_from: None,
+            drag_normal: (1, true),
             dragged: None,
             handle_drag: None,
             hovered_handle: None,
@@ -142,7 +146,7 @@ impl Default for RegionPanel {
             clip: None,
             floating: None,
             generation: 0,
-            mode: PasteMode::Replace,
+            mode: PasteMode::Merge,
             keep_height: true,
             rotate_axis: Axis::Y,
             mirror_axis: Axis::X,

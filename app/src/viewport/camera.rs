@@ -167,6 +167,46 @@ impl EditorCamera {
         self.focus_distance = distance;
     }
 
+    /// Look at the box `min`..`max` from the current direction, from just far enough that all
+    /// its corners are in a view `aspect` (width / height) wide.
+    pub fn frame_box(&mut self, min: Vec3, max: Vec3, aspect: f32) {
+        let center = (min + max) * 0.5;
+        let (forward, right, up) = (self.forward(), self.right(), self.up());
+        let tan_v = (self.fov_y * 0.5).tan();
+        let tan_h = tan_v * aspect.max(0.1);
+        let mut distance = MIN_ZOOM_DISTANCE;
+        for i in 0..8 {
+            let corner = vec3(
+                if i & 1 == 0 { min.x } else { max.x },
+                if i & 2 == 0 { min.y } else { max.y },
+                if i & 4 == 0 { min.z } else { max.z },
+            );
+            let rel = corner - center;
+            // The corner is in view when |rel · axis| <= depth · tan, depth = distance + rel · forward.
+            let need = (rel.dot(up).abs() / tan_v).max(rel.dot(right).abs() / tan_h);
+            distance = distance.max(need - rel.dot(forward));
+        }
+        // A margin so the corners do not touch the edges of the view.
+        let distance = distance * 1.08 + 1.0;
+        self.position = center - forward * distance;
+        self.focus_distance = distance;
+    }
+
+    /// Where `point` shows in a view `width` × `height` pixels (origin top-left), or `None` when
+    /// it is behind the camera.
+    pub fn project(&self, point: Vec3, width: f32, height: f32) -> Option<[f32; 2]> {
+        let rel = point - self.position;
+        let depth = rel.dot(self.forward());
+        if depth <= f32::EPSILON {
+            return None;
+        }
+        let (w, h) = (width.max(1.0), height.max(1.0));
+        let half = (self.fov_y * 0.5).tan() * depth;
+        let ndc_x = rel.dot(self.right()) / (half * w / h);
+        let ndc_y = rel.dot(self.up()) / half;
+        Some([(ndc_x + 1.0) * 0.5 * w, (1.0 - ndc_y) * 0.5 * h])
+    }
+
     /// Switch to an axis view around the current target, keeping the distance.
     pub fn axis_view(&mut self, view: AxisView) {
         let target = self.target();
@@ -243,6 +283,46 @@ mod tests {
         assert!((saved.distance - 40.0).abs() < 1e-3);
         assert!(close(Vec3::from(saved.target), vec3(10.0, 5.0, -3.0), 1e-3));
         assert!(cam.forward().y < 0.0, "positive saved pitch looks down");
+    }
+
+    #[test]
+    fn a_framed_box_has_every_corner_in_view_and_fills_it() {
+        for (aspect, size) in [(1.0, [256.0, 64.0, 256.0]), (1.6, [64.0, 200.0, 32.0])] {
+            let mut cam = camera();
+            let (min, max) = (
+                vec3(-10.0, 0.0, 5.0),
+                vec3(-10.0, 0.0, 5.0) + Vec3::from(size),
+            );
+            cam.frame_box(min, max, aspect);
+            let (w, h) = (800.0 * aspect, 800.0);
+            let mut reach = 0.0f32;
+            for i in 0..8 {
+                let c = vec3(
+                    if i & 1 == 0 { min.x } else { max.x },
+                    if i & 2 == 0 { min.y } else { max.y },
+                    if i & 4 == 0 { min.z } else { max.z },
+                );
+                let [x, y] = cam.project(c, w, h).expect("in front");
+                assert!((0.0..=w).contains(&x) && (0.0..=h).contains(&y), "{x},{y}");
+                reach = reach.max((x / w - 0.5).abs()).max((y / h - 0.5).abs());
+            }
+            assert!(
+                reach > 0.4,
+                "the box fills the view, not a corner of it: {reach}"
+            );
+        }
+    }
+
+    #[test]
+    fn projecting_a_pick_ray_point_gives_its_pixel() {
+        let cam = camera();
+        let ray = cam.pick_ray(100.0, 300.0, 640.0, 480.0);
+        let p = Vec3::from(ray.origin) + Vec3::from(ray.dir) * 50.0;
+        let [x, y] = cam.project(p, 640.0, 480.0).expect("in front");
+        assert!(
+            (x - 100.0).abs() < 0.01 && (y - 300.0).abs() < 0.01,
+            "{x},{y}"
+        );
     }
 
     #[test]

@@ -42,10 +42,11 @@ use std::time::Duration;
 use eframe::egui::{self, Key, PointerButton, Sense};
 use three_d::{InnerSpace, Vec3};
 
+use strata_engine::format::project::Camera as SavedCamera;
 use strata_engine::light::LightMap;
 use strata_engine::physics::WorldHit;
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{ChunkPos, VoxelBox};
+use strata_engine::voxel::{ChunkPos, VoxelBox, VoxelPos};
 
 use crate::document::Document;
 use camera::EditorCamera;
@@ -61,8 +62,6 @@ use strata_engine::enhance::FaceLight;
 const MESH_BUDGET: Duration = Duration::from_millis(12);
 /// How far zooming out may take the camera from the point under the pointer, in world extents.
 const MAX_ZOOM_OUT: f32 = 4.0;
-/// Radians of orbit per dragged point.
-const ORBIT_SPEED: f32 = 0.006;
 
 /// What the viewport reports to the tools each frame.
 #[derive(Debug, Clone, Default)]
@@ -129,12 +128,26 @@ pub struct Viewport {
     pub show_grid: bool,
     /// Fly speed, voxels per second.
     pub fly_speed: f32,
+    /// How far a right-drag turns the camera, degrees per pixel.
+    pub orbit_degrees_per_px: f32,
     /// Which light the terrain is shaded with.
     pub light_view: LightView,
     pending: Arc<Mutex<Pending>>,
     stats: Arc<Mutex<PaintStats>>,
     gl: bool,
     pivot: Option<Vec3>,
+    /// The camera and pointer where the current right-drag started: the drag turns the camera by
+    /// how far the pointer is from there, so the turn is the same however the pointer's path was
+    /// split into frames (or a frame laid out twice).
+    orbit_from: Option<(EditorCamera, egui::Pos2)>,
+    /// The document's bounds, and whether the next frame frames them whole (the first view of a
+    /// world, Reset Camera): the fit needs the view's shape, known only when it is laid out.
+    bounds: VoxelBox,
+    frame_world: bool,
+    /// The view's rectangle in the window in the last frame.
+    rect: egui::Rect,
+    /// Width over height of the view in the last frame.
+    aspect: f32,
     extent: f32,
     /// Centre of the document's bounds.
     center: [f32; 3],
@@ -163,11 +176,17 @@ impl Viewport {
             meshes: ChunkMeshes::new(true),
             show_grid: true,
             fly_speed: 40.0,
+            orbit_degrees_per_px: crate::app::prefs::DEFAULT_ORBIT_DEGREES_PER_PX,
             light_view: LightView::Both,
             pending: Arc::default(),
             stats: Arc::default(),
             gl,
             pivot: None,
+            orbit_from: None,
+            bounds: VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(256, 96, 256)),
+            frame_world: false,
+            rect: egui::Rect::NOTHING,
+            aspect: 1.0,
             extent: 256.0,
             center: [128.0, 48.0, 128.0],
             hover: None,
@@ -202,6 +221,10 @@ impl Viewport {
     pub fn on_document(&mut self, doc: &Document) {
         let header = doc.header();
         self.camera = EditorCamera::from_saved(&header.camera);
+        self.bounds = header.bounds;
+        // A world still holding the overview camera it was created with (never saved from a moved
+        // view) opens framed whole in the window.
+        self.frame_world = header.camera == SavedCamera::overview(&header.bounds);
         self.extent = header.bounds.size().into_iter().max().unwrap_or(256) as f32;
         self.center = box_center(header.bounds);
         self.meshes.reset(doc.grid(), &header.materials);
@@ -348,6 +371,7 @@ impl Viewport {
     /// [`ViewportFrame::input`], and [`Viewport::end`] draws.
     pub fn begin(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> ViewportFrame {
         let rect = ui.available_rect_before_wrap();
+        self.frame_pending(rect);
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
         let (w, h) = (rect.width(), rect.height());
         let pointer = response.hover_pos();
@@ -427,10 +451,42 @@ impl Viewport {
         }
     }
 
-    /// Focus the camera on the hovered point (F).
-    pub fn focus_hovered(&mut self) {
+    /// Focus the camera on the hovered point, seeing `radius` voxels around it.
+    pub fn focus_hovered(&mut self, radius: f32) {
         if let Some(hit) = self.hover {
-            self.camera.focus(Vec3::from(hit.point), 16.0);
+            let r = Vec3::new(radius, radius, radius);
+            let p = Vec3::from(hit.point);
+            self.camera.frame_box(p - r, p + r, self.aspect);
+        }
+    }
+
+    /// Look at `b` from the current direction, from just far enough to see all of it.
+    pub fn frame_box(&mut self, b: VoxelBox) {
+        let corner = |p: VoxelPos| Vec3::new(p.x as f32, p.y as f32, p.z as f32);
+        self.camera
+            .frame_box(corner(b.min), corner(b.max), self.aspect);
+    }
+
+    /// The three-quarter view of the whole world, framed in the view at the next frame (View ▸
+    /// Reset Camera).
+    pub fn reset_camera(&mut self) {
+        self.camera = EditorCamera::from_saved(&SavedCamera::overview(&self.bounds));
+        self.frame_world = true;
+    }
+
+    /// The view's rectangle in the window in the last frame (nothing before the first).
+    pub fn rect(&self) -> egui::Rect {
+        self.rect
+    }
+
+    /// Note the view's shape, and frame the world if asked to.
+    fn frame_pending(&mut self, rect: egui::Rect) {
+        self.rect = rect;
+        if rect.height() > 0.0 {
+            self.aspect = rect.width() / rect.height();
+        }
+        if std::mem::take(&mut self.frame_world) {
+            self.frame_box(self.bounds);
         }
     }
 
@@ -449,6 +505,8 @@ impl Viewport {
             || response.drag_started_by(PointerButton::Middle)
         {
             self.pivot = Some(hover_point.unwrap_or_else(|| self.camera.target()));
+            let origin = ui.input(|i| i.pointer.press_origin());
+            self.orbit_from = origin.map(|at| (self.camera, at));
         }
         let flying = self.fly_keys_held(ui);
         let (delta, dt, shift, scroll) = ui.input(|i| {
@@ -459,15 +517,30 @@ impl Viewport {
                 i.smooth_scroll_delta.y,
             )
         });
+        let per_px = self.orbit_degrees_per_px.to_radians();
         if response.dragged_by(PointerButton::Secondary) {
-            if flying {
-                self.camera
-                    .look(-delta.x * ORBIT_SPEED, -delta.y * ORBIT_SPEED);
-            } else {
-                let pivot = self.pivot.unwrap_or_else(|| self.camera.target());
-                self.camera
-                    .orbit(pivot, -delta.x * ORBIT_SPEED, -delta.y * ORBIT_SPEED);
+            let pointer = ui.input(|i| i.pointer.latest_pos());
+            match (flying, self.orbit_from, pointer) {
+                (true, _, _) => {
+                    // Fly mode turns in place as the pointer moves; WASD moves the camera meanwhile.
+                    self.orbit_from = None;
+                    self.camera.look(-delta.x * per_px, -delta.y * per_px);
+                }
+                (false, Some((start, from)), Some(at)) => {
+                    let moved = at - from;
+                    let pivot = self.pivot.unwrap_or_else(|| start.target());
+                    self.camera = start;
+                    self.camera
+                        .orbit(pivot, -moved.x * per_px, -moved.y * per_px);
+                }
+                (false, _, _) => {
+                    let pivot = self.pivot.unwrap_or_else(|| self.camera.target());
+                    self.camera
+                        .orbit(pivot, -delta.x * per_px, -delta.y * per_px);
+                }
             }
+        } else {
+            self.orbit_from = None;
         }
         if response.dragged_by(PointerButton::Middle) {
             let depth = self.pivot.map_or(self.camera.focus_distance, |p| {

@@ -81,3 +81,20 @@ pub fn xvfb_screenshot(world: &Path, shot: &Path, dir: &Path, extra: &[&str]) ->
     );
     image::open(shot).expect("screenshot PNG").to_rgba8()
 }
+
+/// Give the project at `world` the close three-quarter view the editor opened every world with
+/// before it framed worlds whole (the middle seen from 1.2 times the largest side, so the terrain
+/// fills the window and its corners are cut off), as a file saved from a moved view holds it: the
+/// distance is a hundredth of a voxel longer than the overview's, since a world that still holds
+/// the overview camera opens framed whole. Screenshot tests that sample the terrain use it.
+pub fn close_view(world: &Path) {
+    use strata_engine::format::project::Project;
+    let mut project = Project::load(world).expect("load for the camera");
+    let overview = strata_engine::format::project::Camera::overview(&project.header.bounds);
+    let largest = project.header.bounds.size().into_iter().max().unwrap_or(1);
+    project.header.camera = strata_engine::format::project::Camera {
+        distance: largest as f32 * 1.2 + 0.01,
+        ..overview
+    };
+    project.save(world).expect("save with the camera");
+}

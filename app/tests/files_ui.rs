@@ -1,0 +1,172 @@
+//! File prompts driven like a user, through Strata's own file browser: exports suggest the
+//! project's file name, New Folder makes a folder to export into, an export folder typed before it
+//! exists is created (never the folder above it written into), and Import Heightmap shows a
+//! preview and the bit depth before importing.
+
+use std::path::{Path, PathBuf};
+
+use eframe::egui::accesskit::Role;
+use egui_kittest::kittest::{By, Queryable};
+use egui_kittest::Harness;
+
+use strata::app::{EditorApp, Start};
+use strata_engine::format::project::{Project, ProjectHeader};
+use strata_engine::gen::{GeneratorSettings, Preset};
+
+const SIZE: [f32; 2] = [1280.0, 800.0];
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("strata-files-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// A small world saved as `dir/NAME`, generated as a biome-free preset.
+fn saved_world(dir: &Path, name: &str) -> PathBuf {
+    let settings = GeneratorSettings {
+        preset: Preset::Hills,
+        size: [32, 32, 32],
+        seed: 4,
+    };
+    let table = strata_engine::voxel::MaterialTable::builtin();
+    let grid =
+        strata_engine::gen::generate(&settings, &table, &strata_engine::progress::Progress::new())
+            .expect("generate");
+    let file = dir.join(name);
+    Project::new(ProjectHeader::new("biome mix", settings.bounds()), grid)
+        .save(&file)
+        .expect("save");
+    file
+}
+
+/// An editor on `start` whose file prompts use the in-app browser, starting in `dir`.
+fn editor(dir: &Path, start: Start) -> Harness<'static, EditorApp> {
+    let mut app = EditorApp::new(start, false, Some(dir.join("config")));
+    app.wait_for_job();
+    app.prefs.in_app_file_browser = true;
+    app.prefs.last_folder = Some(dir.to_path_buf());
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    h.run_steps(2);
+    h
+}
+
+/// The text field holding `text`.
+fn field(text: &str) -> By<'_> {
+    By::new().value(text).role(Role::TextInput)
+}
+
+fn menu(h: &mut Harness<'_, EditorApp>, menu: &str, item: &str) {
+    h.get_by_label(menu).click();
+    h.run_steps(2);
+    h.get_by_label_contains(item).click();
+    h.run_steps(3);
+}
+
+#[test]
+fn exports_suggest_the_project_file_name() {
+    let dir = temp("names");
+    let file = saved_world(&dir, "canyon town.strata");
+    let mut h = editor(&dir, Start::Open(file));
+    menu(&mut h, "File", "Export Mesh");
+    h.get(field("canyon town.glb"));
+    assert!(h.query_all_by_value("biome mix.glb").next().is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn new_folder_then_export_regions_into_it() {
+    let dir = temp("newfolder");
+    let file = saved_world(&dir, "w.strata");
+    let mut h = editor(&dir, Start::Open(file));
+    menu(&mut h, "File", "Export godot_voxel Regions");
+    h.get_by_label("New Folder").click();
+    h.run_steps(2);
+    h.get_by_label("Folder name")
+        .set_text_value_accesskit("regions");
+    h.run_steps(2);
+    h.get_by_label("Create").click();
+    h.run_steps(2);
+    let made = dir.join("regions");
+    assert!(made.is_dir(), "New Folder made {}", made.display());
+    h.get_by_label("Choose This Folder").click();
+    h.run_steps(2);
+    h.state_mut().wait_for_job();
+    h.run_steps(2);
+    let written = std::fs::read_dir(&made).expect("regions").count();
+    assert!(written > 0, "the regions went into the new folder");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_export_folder_typed_before_it_exists_is_created() {
+    let dir = temp("typed");
+    let file = saved_world(&dir, "w.strata");
+    let mut h = editor(&dir, Start::Open(file));
+    let before: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+    menu(&mut h, "File", "Export godot_voxel Regions");
+    // A folder whose parent is missing too is refused, never answered with the folder shown.
+    let deep = dir.join("out").join("level");
+    h.get(field(&dir.display().to_string()))
+        .set_text_value_accesskit(&deep.display().to_string());
+    h.run_steps(2);
+    h.get_by_label_contains("does not exist");
+    // One level deep: it will be created.
+    let target = dir.join("level");
+    h.get(field(&deep.display().to_string()))
+        .set_text_value_accesskit(&target.display().to_string());
+    h.run_steps(2);
+    h.get_by_label_contains("will be created");
+    h.get_by_label("Choose This Folder").click();
+    h.run_steps(2);
+    h.state_mut().wait_for_job();
+    h.run_steps(2);
+    assert!(target.is_dir(), "the export made {}", target.display());
+    assert!(std::fs::read_dir(&target).expect("target").count() > 0);
+    let after: Vec<_> = std::fs::read_dir(&dir).expect("dir").collect();
+    assert_eq!(
+        after.len(),
+        before.len() + 1,
+        "nothing else written beside it"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn import_heightmap_shows_a_preview_and_the_bit_depth() {
+    let dir = temp("heightmap");
+    let (w, d) = (96u32, 64u32);
+    let map = image::ImageBuffer::<image::Luma<u16>, Vec<u16>>::from_fn(w, d, |x, y| {
+        image::Luma([(x * 600 + y * 40) as u16])
+    });
+    map.save(dir.join("deep.png")).expect("16-bit png");
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [32, 32, 32],
+        seed: 1,
+    };
+    let mut h = editor(&dir, Start::Generate(settings));
+    menu(&mut h, "File", "Import Heightmap…");
+    assert!(h.query_by_label("Heightmap preview").is_none());
+    h.get_all_by_label("Choose…")
+        .next()
+        .expect("a Choose button")
+        .click();
+    h.run_steps(3);
+    h.get_by_label("deep.png").click();
+    h.run_steps(2);
+    h.get_by_label("Open").click();
+    h.run_steps(3);
+    h.get_by_label("The image is 96 × 64 pixels.");
+    h.get_by_label("16-bit grayscale (65,536 height levels)");
+    let preview = h.get_by_label("Heightmap preview").rect();
+    assert!(
+        (preview.width() - 160.0).abs() < 1.0
+            && (preview.height() - 160.0 * 64.0 / 96.0).abs() < 1.0,
+        "the preview keeps the map's shape: {preview:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
