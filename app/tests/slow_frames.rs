@@ -37,8 +37,8 @@ fn editor(name: &str) -> Harness<'static, EditorApp> {
 
 /// The middle of the 3D view.
 fn view_center(h: &Harness<'_, EditorApp>) -> Pos2 {
-    let left = h.state().left_panel_width();
-    Pos2::new((left + SIZE[0] - 260.0) / 2.0, SIZE[1] / 2.0 + 40.0)
+    let view = h.state().viewport.rect();
+    Pos2::new(view.center().x, SIZE[1] / 2.0 + 40.0)
 }
 
 fn button(pos: Pos2, pressed: bool) -> Event {
