@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 use eframe::egui;
 
 use crate::app::{EditorApp, Start};
+use crate::viewport::camera_tour::{CameraStop, CameraTour, TourStep};
 use crate::{AppError, AppResult};
 
 /// Window and capture options.
@@ -21,6 +22,12 @@ pub struct RunOptions {
     pub screenshot: Option<PathBuf>,
     /// Level of detail on or off for this session (`None`: the viewport's default, on).
     pub lod: Option<bool>,
+    /// Visit these camera positions, save screenshots into the folder, then exit (see
+    /// [`crate::viewport::camera_tour`]).
+    pub tour: Option<(Vec<CameraStop>, PathBuf)>,
+    /// The colour behind the terrain instead of the sky (sRGB bytes; tests pick one no terrain
+    /// has).
+    pub background: Option<[u8; 3]>,
 }
 
 /// Samples per pixel of the window's multisampled anti-aliasing.
@@ -113,17 +120,26 @@ fn launch(
         ..Default::default()
     };
     let result: Arc<Mutex<Option<AppResult<()>>>> = Arc::default();
+    let tour = options
+        .tour
+        .map(|(stops, dir)| CameraTour::new(stops, dir))
+        .transpose()?;
+    let tour_failure: Arc<Mutex<Option<AppError>>> = Arc::default();
     let capture = options.screenshot.map(|path| Capture {
         path,
         frames_ready: 0,
         requested: false,
         result: result.clone(),
     });
+    let shell_failure = tour_failure.clone();
     eframe::run_native(
         "Strata",
         native,
         Box::new(move |cc| {
             let mut app = EditorApp::desktop(start, cc.gl.is_some());
+            if let Some(rgb) = options.background {
+                app.viewport.background = rgb.map(|c| f32::from(c) / 255.0);
+            }
             if let Some(lod) = options.lod {
                 app.viewport.meshes.lod_enabled = lod;
                 app.lod_override = Some(lod);
@@ -132,10 +148,15 @@ fn launch(
                 app,
                 capture,
                 bench,
+                tour,
+                tour_failure: shell_failure,
             }))
         }),
     )
     .map_err(|e| AppError::Usage(format!("could not open the editor window: {e}")))?;
+    if let Some(e) = tour_failure.lock().ok().and_then(|mut f| f.take()) {
+        return Err(e);
+    }
     let outcome = result.lock().map(|mut r| r.take()).ok().flatten();
     outcome.unwrap_or(Ok(()))
 }
@@ -151,6 +172,8 @@ struct Shell {
     app: EditorApp,
     capture: Option<Capture>,
     bench: Option<FrameBench>,
+    tour: Option<CameraTour>,
+    tour_failure: Arc<Mutex<Option<AppError>>>,
 }
 
 impl eframe::App for Shell {
@@ -164,6 +187,19 @@ impl eframe::App for Shell {
             && !self.app.viewport.fading();
         if let Some(bench) = self.bench.as_mut() {
             bench_step(&mut self.app, bench, ready, &ctx);
+        }
+        if let Some(tour) = self.tour.as_mut() {
+            let loaded = self.app.doc.is_some() && !self.app.busy();
+            let step = tour.step(&ctx, &mut self.app.viewport, loaded, ready);
+            if let Some(e) = tour.take_failure() {
+                if let Ok(mut f) = self.tour_failure.lock() {
+                    f.get_or_insert(e);
+                }
+            }
+            if step == TourStep::Done {
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            keep_drawing(&self.app, &ctx);
         }
         let Some(capture) = self.capture.as_mut() else {
             return;
@@ -183,7 +219,7 @@ impl eframe::App for Shell {
                 let slot = capture.result.clone();
                 let repaint = ctx.clone();
                 ctx.request_screenshot(move |image| {
-                    let r = save_png(&path, &image);
+                    let r = crate::viewport::camera_tour::save_png(&path, &image);
                     if let Ok(mut s) = slot.lock() {
                         *s = Some(r);
                     }
@@ -303,12 +339,4 @@ fn peak_rss_mb() -> Option<f64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024.0)
-}
-
-fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> AppResult<()> {
-    let [w, h] = image.size;
-    let rgba: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
-    let png = crate::png::encode_rgba(&rgba, w as u32, h as u32, path)?;
-    strata_engine::format::write_atomic(path, &png)?;
-    Ok(())
 }

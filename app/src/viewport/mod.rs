@@ -1,12 +1,14 @@
 //! The 3D viewport panel: camera input, brush picking, chunk meshes and the three-d paint callback.
 //!
 //! - [`camera`]: orbit / pan / zoom / fly math and picking rays (no GL).
+//! - [`camera_tour`]: a list of camera positions visited with screenshots (crack tests, images).
 //! - [`chunks`]: the octree of mesh nodes: which to (re)mesh at which level of detail, which to draw.
 //! - [`fade`]: cross-fades between levels of detail as the view refines or coarsens.
 //! - [`upload`]: mesher output to three-d CPU meshes.
 //! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
 //! - [`grid_material`]: the ground grid, drawn per pixel so it stays clean at any distance.
-//! - [`scene`]: GPU resources and drawing (three-d).
+//! - [`scene`]: GPU resources and drawing (three-d); [`skirt_scale`]: how long each drawn node's
+//!   skirt flaps are drawn, from the levels drawn around it.
 //! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
 //!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
 //!   material patterns as tileable images computed at start-up.
@@ -17,6 +19,7 @@
 //! faster) flies, F focuses the hovered point, Alt+1 / Alt+3 / Alt+7 give front / right / top views.
 
 pub mod camera;
+pub mod camera_tour;
 pub mod chunks;
 pub mod fade;
 pub mod fragments;
@@ -25,6 +28,7 @@ pub mod overlay;
 pub mod paint;
 pub mod pattern_maps;
 pub mod scene;
+pub mod skirt_scale;
 pub mod terrain_material;
 pub mod terrain_mesh;
 pub mod upload;
@@ -50,7 +54,7 @@ use scene::{CursorDraw, FrameParams, Pending};
 use strata_engine::enhance::FaceLight;
 
 /// Time per frame spent meshing chunks that are not urgent.
-const MESH_BUDGET: Duration = Duration::from_millis(12);
+pub const MESH_BUDGET: Duration = Duration::from_millis(12);
 /// How far zooming out may take the camera from the point under the pointer, in world extents.
 const MAX_ZOOM_OUT: f32 = 4.0;
 /// Radians of orbit per dragged point.
@@ -114,6 +118,10 @@ pub struct Viewport {
     pub fly_speed: f32,
     /// Which light the terrain is shaded with.
     pub light_view: LightView,
+    /// The colour behind the terrain (sRGB, 0 to 1; the sky unless a test asks otherwise).
+    pub background: [f32; 3],
+    /// Time per frame spent meshing nodes that are not urgent ([`MESH_BUDGET`]).
+    pub mesh_budget: Duration,
     pending: Arc<Mutex<Pending>>,
     stats: Arc<Mutex<PaintStats>>,
     gl: bool,
@@ -126,6 +134,8 @@ pub struct Viewport {
     /// Fragment quads per chunk of the Enhance preview (empty: the smooth terrain shows).
     fragment_quads: rustc_hash::FxHashMap<ChunkPos, usize>,
     show_fragments: bool,
+    /// The viewport's rectangle in the last frame, points.
+    rect: egui::Rect,
 }
 
 impl Viewport {
@@ -143,6 +153,8 @@ impl Viewport {
             show_grid: true,
             fly_speed: 40.0,
             light_view: LightView::Both,
+            background: scene::CLEAR_COLOR,
+            mesh_budget: MESH_BUDGET,
             pending: Arc::default(),
             stats: Arc::default(),
             gl,
@@ -152,6 +164,7 @@ impl Viewport {
             hover: None,
             fragment_quads: rustc_hash::FxHashMap::default(),
             show_fragments: false,
+            rect: egui::Rect::NOTHING,
         }
     }
 
@@ -269,7 +282,7 @@ impl Viewport {
             doc.grid(),
             doc.materials(),
             self.camera.position,
-            MESH_BUDGET,
+            self.mesh_budget,
             light,
         );
         if let Ok(mut p) = self.pending.lock() {
@@ -293,6 +306,11 @@ impl Viewport {
         self.meshes.stale_count(self.camera.position)
     }
 
+    /// The viewport's rectangle in the last frame, points.
+    pub fn rect(&self) -> egui::Rect {
+        self.rect
+    }
+
     /// Triangles drawn by the last paint (0 without GL).
     pub fn drawn_triangles(&self) -> usize {
         self.stats.lock().map_or(0, |s| s.triangles)
@@ -302,6 +320,7 @@ impl Viewport {
     /// [`ViewportFrame::input`], and [`Viewport::end`] draws.
     pub fn begin(&mut self, ui: &mut egui::Ui, doc: &mut Document) -> ViewportFrame {
         let rect = ui.available_rect_before_wrap();
+        self.rect = rect;
         let response = ui.allocate_rect(rect, Sense::click_and_drag());
         let (w, h) = (rect.width(), rect.height());
         let pointer = response.hover_pos();
@@ -347,6 +366,7 @@ impl Viewport {
             overlays,
             realtime_light: self.light_view != LightView::Baked,
             show_fragments: self.show_fragments,
+            background: self.background,
         };
         if self.gl {
             ui.painter().add(paint::callback(

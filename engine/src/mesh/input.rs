@@ -96,6 +96,18 @@ pub(crate) fn gather_chunk(
     lod: u32,
     out: &mut Vec<Voxel>,
 ) -> [usize; 3] {
+    gather_chunk_with(grid, pos, lod, BORDER, out)
+}
+
+/// [`gather_chunk`] with `border` samples around the core instead of [`BORDER`] (at `lod > 0`;
+/// at most the samples of one chunk).
+pub(crate) fn gather_chunk_with(
+    grid: &Grid,
+    pos: ChunkPos,
+    lod: u32,
+    border: usize,
+    out: &mut Vec<Voxel>,
+) -> [usize; 3] {
     if lod == 0 {
         let b = MeshInput::padded_box(pos.voxel_box());
         out.clear();
@@ -104,7 +116,7 @@ pub(crate) fn gather_chunk(
         return b.size();
     }
     let n = CHUNK_SIZE >> lod;
-    let m = n + 2 * BORDER;
+    let m = n + 2 * border;
     let mut around: [Option<&Chunk>; 27] = [None; 27];
     for (k, slot) in around.iter_mut().enumerate() {
         let d = [
@@ -114,9 +126,9 @@ pub(crate) fn gather_chunk(
         ];
         *slot = grid.chunk(ChunkPos::new(pos.x + d[0], pos.y + d[1], pos.z + d[2]));
     }
-    // Along an axis, sample j (0..m) lies in neighbour (j − BORDER) div n at local (j − BORDER) mod n.
+    // Along an axis, sample j (0..m) lies in neighbour (j − border) div n at local (j − border) mod n.
     let split = |j: usize| {
-        let w = j as i32 - BORDER as i32;
+        let w = j as i32 - border as i32;
         (
             (w.div_euclid(n as i32) + 1) as usize,
             w.rem_euclid(n as i32) as usize,
@@ -208,4 +220,116 @@ pub(crate) fn is_trivial(grid: &Grid, pos: ChunkPos, table: &MaterialTable) -> b
             }),
         Fill::Full(_) => next.iter().all(|&p| fill_of(grid, p, class) == me),
     }
+}
+
+/// Occupancy a kept thin layer is raised to: just over half, so the mesher sees matter.
+const KEPT_LAYER: u8 = 128;
+
+/// Keep thin layers of a coarse input. In every vertical run of matter (solid or liquid samples)
+/// without a solid sample at least half full: if it holds solid samples, the fullest is raised to
+/// just over half; if it is all liquid, the empty sample under it becomes ground.
+///
+/// At level of detail `l` a sample spans `2^l` voxels. The mesher sees ground only where a sample
+/// is at least half full of it, so a layer thinner than half a sample (a world's one-voxel floor
+/// under a canyon at level 2, the low ground of a heightmap at level 5) vanished and left a hole
+/// through the world onto the sky; and a mip block holding water over its bed is water (so
+/// shallow water survives), so the bed of a lake on a thin floor vanished too, and the lake showed
+/// the sky through it. A raised sample keeps such a layer about half a sample thick; ground put
+/// under water (of the input's most common ground material) is the lake's bed. A run holding a
+/// solid sample at least half full (any ground with a surface on top, a slope) is left as it is,
+/// so the terrain's shape elsewhere does not change. Mesh nodes (the viewport) do this; chunk
+/// meshes, which physics and export read, do not: a raised sample touching matter only along an
+/// edge makes an edge four triangles share, harmless on screen.
+///
+/// `wide` holds the input with one more ring of samples than the mesher reads (`wide_size` per
+/// axis), and a run that reaches its top or bottom row is left as it is, so a run is treated the
+/// same way by every node that reads it whole, and neighbouring meshes still meet. The input
+/// without that ring goes to `out`; returns its size.
+pub(crate) fn keep_thin_layers(
+    wide: &[Voxel],
+    wide_size: [usize; 3],
+    lut: &MaterialLut,
+    out: &mut Vec<Voxel>,
+) -> [usize; 3] {
+    let [wx, wy, wz] = wide_size;
+    let size = wide_size.map(|s| s.saturating_sub(2));
+    let class = |v: Voxel| {
+        if v.occupancy == 0 {
+            Class::Air
+        } else {
+            lut.class_of(v)
+        }
+    };
+    let ground = common_ground(wide, lut);
+    let mut column = Vec::with_capacity(wy);
+    // (index in `wide`, the sample it becomes), in index order per column.
+    let mut changes: Vec<(usize, Voxel)> = Vec::new();
+    for z in 0..wz {
+        for x in 0..wx {
+            column.clear();
+            column.extend((0..wy).map(|y| wide[(z * wy + y) * wx + x]));
+            let at = |y: usize| (z * wy + y) * wx + x;
+            let mut y = 0;
+            while y < wy {
+                if class(column[y]) == Class::Air {
+                    y += 1;
+                    continue;
+                }
+                let start = y;
+                while y < wy && class(column[y]) != Class::Air {
+                    y += 1;
+                }
+                if start == 0 || y == wy {
+                    continue;
+                }
+                let run = &column[start..y];
+                let solid = |k: &usize| class(run[*k]) == Class::Solid;
+                if (0..run.len()).any(|k| solid(&k) && run[k].occupancy >= KEPT_LAYER) {
+                    continue;
+                }
+                match (0..run.len())
+                    .filter(solid)
+                    .max_by_key(|&k| (run[k].occupancy, std::cmp::Reverse(k)))
+                {
+                    Some(k) => {
+                        changes.push((at(start + k), Voxel::new(run[k].material, KEPT_LAYER)))
+                    }
+                    None => {
+                        if let Some(g) = ground {
+                            changes.push((at(start - 1), Voxel::filled(g)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    changes.sort_unstable_by_key(|c| c.0);
+    let mut next = changes.iter().peekable();
+    out.clear();
+    out.reserve(size[0] * size[1] * size[2]);
+    for z in 1..wz.saturating_sub(1) {
+        for y in 1..wy.saturating_sub(1) {
+            for x in 1..wx.saturating_sub(1) {
+                let i = (z * wy + y) * wx + x;
+                while next.next_if(|c| c.0 < i).is_some() {}
+                out.push(match next.peek() {
+                    Some(c) if c.0 == i => c.1,
+                    _ => wide[i],
+                });
+            }
+        }
+    }
+    size
+}
+
+/// The solid material most samples of `voxels` hold (`None` when none is solid).
+fn common_ground(voxels: &[Voxel], lut: &MaterialLut) -> Option<u8> {
+    let mut counts = [0u32; crate::voxel::MATERIAL_COUNT];
+    for v in voxels {
+        if v.occupancy > 0 && lut.class_of(*v) == Class::Solid {
+            counts[usize::from(v.material & 0x3f)] += 1;
+        }
+    }
+    let (id, &n) = counts.iter().enumerate().max_by_key(|(_, &n)| n)?;
+    (n > 0).then_some(id as u8)
 }
