@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use strata::document::Document;
-use strata::region_op::RegionOp;
+use strata::region::region_op::RegionOp;
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::gen::{generate, GeneratorSettings, Preset};
 use strata_engine::progress::Progress;

@@ -30,7 +30,7 @@ impl AppError {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Self::Io {
             path: path.into(),
-            source,
+            source: strata_engine::explain_io(source),
         }
     }
 }

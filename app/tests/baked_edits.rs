@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use strata::document::Document;
-use strata::region_op::RegionOp;
+use strata::region::region_op::RegionOp;
 use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::gen::{generate_world, GeneratorSettings, Preset, WorldSettings};
 use strata_engine::light::{bake_grid, serial::fit_to_voxels, LightSettings};

@@ -338,3 +338,38 @@ fn cleanup_clears_what_old_carving_left_so_sea_level_floods_it() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("no invisible matter"));
     assert_eq!(std::fs::read(&w).expect("world"), before);
 }
+
+/// Eight `fill`s of one project in place, all at once: each takes the file's lock for its
+/// read-modify-write, so every edit lands and the history holds all eight steps.
+#[test]
+fn parallel_edits_of_one_project_lose_nothing() {
+    let d = temp_dir("parallel");
+    let w = d.join("p.strata");
+    ok(&["new", s(&w), "--preset", "flat", "--size", "64,32,64"]);
+    let children: Vec<_> = (0..8)
+        .map(|k| {
+            let b = format!("{},20,0,{},24,8", 8 * k, 8 * k + 8);
+            std::process::Command::new(env!("CARGO_BIN_EXE_strata"))
+                .args(["fill", s(&w), "--box", &b, "--material", "Brick"])
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("runs")
+        })
+        .collect::<Vec<_>>();
+    for c in children {
+        let out = c.wait_with_output().expect("ends");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let i = info(&w);
+    assert_eq!(i["history_steps"], 8, "{i}");
+    let brick = raw(&d, &w, [64, 32, 64])
+        .chunks_exact(2)
+        .filter(|v| v[0] == 18)
+        .count();
+    assert_eq!(brick, 8 * 8 * 4 * 8, "every fill landed");
+}

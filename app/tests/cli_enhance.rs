@@ -305,3 +305,53 @@ fn mesh_outputs_carry_the_baked_light_or_the_fragments_own() {
     ]);
     assert!(msg.contains("apply to .obj and .glb"), "{msg}");
 }
+
+/// Boxes past the coordinate range and resamplings past the work budget are refused before the
+/// project is read, with the figures; nothing is written.
+#[test]
+fn out_of_range_boxes_and_oversized_resamplings_are_refused() {
+    let dir = temp_dir("enhance-limits");
+    let w = new_world(&dir, "w", "hills", "64,48,64", 2);
+    let out = dir.join("e.obj");
+    let e = fails(&[
+        "enhance",
+        s(&w),
+        "--method",
+        "subdivide",
+        "--box=-2147483648,0,0,4,4,4",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("--box"), "{e}");
+    let e = fails(&[
+        "enhance",
+        s(&w),
+        "--method",
+        "resample",
+        "--factor",
+        "16",
+        "--count",
+        "4096",
+        "--box",
+        "0,0,0,64,64,64",
+        "--out",
+        s(&out),
+    ]);
+    assert!(e.contains("probe evaluations") && e.contains("2^38"), "{e}");
+    assert!(!out.exists());
+    // Within the budget it runs.
+    ok(&[
+        "enhance",
+        s(&w),
+        "--method",
+        "resample",
+        "--factor",
+        "2",
+        "--count",
+        "8",
+        "--box",
+        "0,0,0,16,16,16",
+        "--out",
+        s(&out),
+    ]);
+}

@@ -138,7 +138,7 @@ fn bad_godot_input_fails_clearly() {
         "2",
     ]);
     assert!(e.contains("--lods"), "{e}");
-    // rle is an import format now (issue 11); mesh formats stay export-only.
+    // rle is an import format too; mesh formats stay export-only.
     let e = fails(&["import", s(&d), s(&out), "--format", "obj"]);
     assert!(e.contains("raw, rle, vxr and v4"), "{e}");
     let e = fails(&["import", s(&d.join("nothing")), s(&out), "--format", "vxr"]);

@@ -1,4 +1,4 @@
-//! Issue 19: hostile files and paths against the real binary. Every file is crafted in the test.
+//! Hostile files and paths against the real binary. Every file is crafted in the test.
 
 mod common;
 
@@ -360,4 +360,319 @@ fn long_names_save_and_obj_never_shares_its_mtl() {
     assert!(e.contains("material file would be this same file"), "{e}");
     assert!(names_in(&dir).iter().all(|n| !n.ends_with(".tmp")));
     let _ = strata(&["--version"]);
+}
+
+/// Every file a command writes, sidecars and backups included, is checked against every file it
+/// reads: the same path, a hard link, a symlink or another spelling; nothing is written then.
+#[cfg(unix)]
+#[test]
+fn no_command_writes_over_any_of_its_inputs_sidecars_included() {
+    let dir = temp_dir("clobber");
+    let w = new_world(&dir, "w", "flat", "32,16,32", 1);
+    // A project named like an OBJ's material file.
+    let q = dir.join("q.mtl");
+    std::fs::copy(&w, &q).expect("q.mtl");
+    let stamp = dir.join("stamp.strata");
+    ok(&["copy", s(&w), s(&stamp), "--box", "0,0,0,4,8,4"]);
+    let hard = dir.join("hard.strata");
+    std::fs::hard_link(&stamp, &hard).expect("hard link");
+    let soft = dir.join("soft.png");
+    std::os::unix::fs::symlink(&w, &soft).expect("symlink");
+    let q_obj = dir.join("q.obj");
+    let cases: Vec<Vec<&str>> = vec![
+        // The OBJ's .mtl sidecar would replace the project it was made from.
+        vec!["export", s(&q), s(&q_obj)],
+        vec![
+            "enhance",
+            s(&q),
+            "--method",
+            "subdivide",
+            "--box",
+            "0,0,0,8,8,8",
+            "--out",
+            s(&q_obj),
+        ],
+        // A screenshot over the project (the check comes before any window opens).
+        vec!["open", s(&w), "--screenshot", s(&w)],
+        vec!["open", s(&w), "--screenshot", s(&soft)],
+        vec!["render", s(&w), s(&soft)],
+        // A paste whose output is the stamp it reads, by name or by hard link.
+        vec!["paste", s(&w), s(&stamp), "--at", "0,8,0", "-o", s(&stamp)],
+        vec!["paste", s(&w), s(&stamp), "--at", "0,8,0", "-o", s(&hard)],
+        vec!["copy", s(&w), s(&soft), "--box", "0,0,0,2,2,2"],
+    ];
+    let snapshot = || {
+        [&w, &q, &stamp]
+            .iter()
+            .map(|p| std::fs::read(p).expect("input"))
+            .collect::<Vec<_>>()
+    };
+    let before = snapshot();
+    let names = names_in(&dir);
+    for args in &cases {
+        let e = fails(args);
+        assert!(
+            e.contains("is the input file") || e.contains("is the world being copied from"),
+            "{args:?}: {e}"
+        );
+        assert_eq!(snapshot(), before, "{args:?} changed an input");
+        assert_eq!(names_in(&dir), names, "{args:?} wrote a file");
+    }
+    // An input named like the output's backup: saving w.strata over itself keeps w.strata.bak.
+    let bak = dir.join("w.strata.bak");
+    std::fs::copy(&stamp, &bak).expect("bak-named stamp");
+    let e = fails(&["paste", s(&w), s(&bak), "--at", "0,8,0"]);
+    assert!(e.contains("the backup of"), "{e}");
+    assert_eq!(std::fs::read(&bak).expect("bak"), before[2]);
+}
+
+/// Two million one-voxel floating pieces: the search keeps a summary per piece and prints as it
+/// goes, so it fits in a bounded address space; `--delete` records one box per chunk.
+#[cfg(unix)]
+#[test]
+fn millions_of_floating_pieces_fit_in_bounded_memory() {
+    let dir = temp_dir("checker");
+    let (x, y, z) = (256usize, 64usize, 256usize);
+    let mut raw = Vec::with_capacity(x * y * z * 2);
+    for k in 0..z {
+        for j in 0..y {
+            for i in 0..x {
+                let solid = j > 0 && (i + j + k) % 2 == 0;
+                raw.extend_from_slice(if solid { &[7, 255] } else { &[0, 0] });
+            }
+        }
+    }
+    let rawf = dir.join("ck.raw");
+    std::fs::write(&rawf, &raw).expect("raw");
+    drop(raw);
+    let w = dir.join("ck.strata");
+    ok(&[
+        "import",
+        s(&rawf),
+        s(&w),
+        "--format",
+        "raw",
+        "--size",
+        "256,64,256",
+    ]);
+    let run = |args: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -v 1500000; exec \"$0\" {args}"))
+            .arg(env!("CARGO_BIN_EXE_strata"))
+            .output()
+            .expect("sh")
+    };
+    let out = run(&format!("floating '{}' --json", s(&w)));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let pieces = 256 * 63 * 256 / 2;
+    assert_eq!(j["count"], pieces);
+    assert_eq!(j["pieces"].as_array().map(Vec::len), Some(pieces));
+    let out = run(&format!("floating '{}' --delete", s(&w)));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let info: serde_json::Value =
+        serde_json::from_slice(&ok(&["info", s(&w), "--json"]).stdout).expect("info");
+    assert_eq!(info["nonair_voxels"], 0);
+    assert_eq!(info["history_steps"], 1);
+}
+
+/// A mesh export of a box as large as coordinates allow walks the stored chunks, not the box: it
+/// ends at once with the same mesh as the whole world.
+#[test]
+fn mesh_export_of_a_huge_box_walks_stored_chunks() {
+    let dir = temp_dir("hugebox");
+    let w = new_world(&dir, "w", "hills", "64,48,64", 3);
+    let huge = "--box=-1073741824,-1073741824,-1073741824,1073741824,1073741824,1073741824";
+    for ext in ["obj", "glb"] {
+        let whole = dir.join(format!("whole.{ext}"));
+        let boxed = dir.join(format!("boxed.{ext}"));
+        let a = ok(&["export", s(&w), s(&whole)]);
+        let started = std::time::Instant::now();
+        let b = ok(&["export", s(&w), s(&boxed), huge]);
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "{ext} took {:?}",
+            started.elapsed()
+        );
+        let summary = |o: &std::process::Output| {
+            let e = String::from_utf8_lossy(&o.stderr).into_owned();
+            e.split_once(": ").map(|(_, r)| r.to_owned()).unwrap_or(e)
+        };
+        assert_eq!(summary(&a), summary(&b), "{ext}");
+    }
+}
+
+/// A fill of the largest world is refused with its estimate before anything is read or written; a
+/// delete of it changes only what is stored, a chunk at a time, and ends at once.
+#[test]
+fn fills_and_deletes_of_the_largest_world_are_estimated_or_cheap() {
+    use strata_engine::format::project::{Project, ProjectHeader};
+    use strata_engine::storage::Grid;
+    use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
+    let dir = temp_dir("largest");
+    let bounds = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(16384, 4096, 16384));
+    let mut grid = Grid::new();
+    grid.fill_box(
+        VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(256, 64, 256)),
+        Voxel::filled(7),
+    );
+    let w = dir.join("huge.strata");
+    Project::new(ProjectHeader::new("huge", bounds), grid)
+        .save(&w)
+        .expect("save");
+    let before = std::fs::read(&w).expect("read");
+    let whole = "0,0,0,16384,4096,16384";
+    let started = std::time::Instant::now();
+    let e = fails(&["fill", s(&w), "--box", whole, "--material", "Rock"]);
+    assert!(
+        e.contains("33554432 chunks") && e.contains("at most"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&w).expect("read"), before, "nothing written");
+    let out = ok(&["delete", s(&w), "--box", whole]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("changed 0,0,0,256,64,256"));
+    assert!(started.elapsed().as_secs() < 60, "{:?}", started.elapsed());
+}
+
+/// A heightmap import whose world would not fit in memory is refused with its estimate before
+/// anything is built (as `strata new` refuses), under the process's address-space limit too.
+#[cfg(unix)]
+#[test]
+fn heightmap_imports_are_estimated_and_refused_when_too_large() {
+    let dir = temp_dir("hm-estimate");
+    let png = dir.join("one.png");
+    image::ImageBuffer::<image::Luma<u16>, Vec<u16>>::from_pixel(1, 1, image::Luma([65535]))
+        .save(&png)
+        .expect("png");
+    let out = dir.join("huge.strata");
+    let started = std::time::Instant::now();
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 8000000; exec \"$0\" import \"$1\" \"$2\" --format heightmap --size 16384,16384 --height 4096")
+        .arg(env!("CARGO_BIN_EXE_strata"))
+        .arg(&png)
+        .arg(&out)
+        .output()
+        .expect("sh");
+    let e = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "{e}");
+    assert!(e.contains("GiB of memory") && e.contains("chunks"), "{e}");
+    assert!(!out.exists(), "nothing written");
+    assert!(started.elapsed().as_secs() < 30, "{:?}", started.elapsed());
+    // A small one still imports.
+    ok(&[
+        "import",
+        s(&png),
+        s(&out),
+        "--format",
+        "heightmap",
+        "--size",
+        "64,64",
+        "--height",
+        "32",
+    ]);
+}
+
+/// A world far from the origin (at 2^30 − 64) exports the same mesh as at the origin: positions
+/// are written relative to a nearby corner and the offset stated (OBJ comment, glTF translation),
+/// instead of collapsing onto the coarse `f32` grid out there.
+#[test]
+fn meshes_far_from_the_origin_keep_their_detail() {
+    let dir = temp_dir("far");
+    let w = new_world(&dir, "w", "hills", "64,48,64", 4);
+    let raw = dir.join("w.raw");
+    ok(&[
+        "export",
+        s(&w),
+        s(&raw),
+        "--format",
+        "raw",
+        "--box",
+        "0,0,0,64,48,64",
+    ]);
+    let far_at = 1_073_741_760i64;
+    let far = dir.join("far.strata");
+    let origin = format!("{far_at},0,{far_at}");
+    ok(&[
+        "import",
+        s(&raw),
+        s(&far),
+        "--format",
+        "raw",
+        "--size",
+        "64,48,64",
+        "--origin",
+        &origin,
+    ]);
+    let read_obj = |p: &Path| -> (Vec<[f64; 3]>, [i64; 3]) {
+        let text = std::fs::read_to_string(p).expect("obj");
+        let mut offset = [0i64; 3];
+        let mut v = Vec::new();
+        for line in text.lines() {
+            let parts: Vec<&str> = line.split_whitespace().collect();
+            if line.starts_with("# origin") {
+                offset = [2, 3, 4].map(|i| parts[i].trim_end_matches(':').parse().expect("int"));
+            } else if parts.first() == Some(&"v") {
+                v.push([1, 2, 3].map(|i| parts[i].parse::<f64>().expect("number")));
+            }
+        }
+        (v, offset)
+    };
+    let (near_obj, far_obj) = (dir.join("near.obj"), dir.join("far.obj"));
+    ok(&["export", s(&w), s(&near_obj)]);
+    ok(&["export", s(&far), s(&far_obj)]);
+    let (a, oa) = read_obj(&near_obj);
+    let (b, ob) = read_obj(&far_obj);
+    assert_eq!(oa, [0, 0, 0]);
+    assert!(ob[0] > 1 << 29, "{ob:?}");
+    assert_eq!(a.len(), b.len());
+    assert!(a.len() > 1000);
+    for (p, q) in a.iter().zip(&b) {
+        for k in 0..3 {
+            let shift = if k == 1 { 0 } else { far_at };
+            let world = q[k] + ob[k] as f64 - shift as f64;
+            assert!((world - p[k]).abs() < 1e-3, "{p:?} against {q:?} + {ob:?}");
+        }
+    }
+    // glTF: the offset is the node's translation.
+    let glb = dir.join("far.glb");
+    ok(&["export", s(&far), s(&glb)]);
+    let bytes = std::fs::read(&glb).expect("glb");
+    let len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+    let doc: serde_json::Value = serde_json::from_slice(&bytes[20..20 + len]).expect("json");
+    let t = &doc["nodes"][0]["translation"];
+    assert_eq!(t[0].as_f64(), Some(ob[0] as f64), "{t}");
+    assert_eq!(t[2].as_f64(), Some(ob[2] as f64), "{t}");
+}
+
+/// A save past the process's file-size limit (`ulimit -f`) fails with a sentence naming the limit,
+/// exit status 1 (not a signal), the previous file intact and no temporary left.
+#[cfg(unix)]
+#[test]
+fn the_file_size_limit_is_an_error_not_a_signal() {
+    let dir = temp_dir("fsize");
+    let w = new_world(&dir, "w", "hills", "128,64,128", 2);
+    let before = std::fs::read(&w).expect("read");
+    let names = names_in(&dir);
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -f 40; exec \"$0\" fill \"$1\" --box 0,0,0,100,40,100 --material Brick")
+        .arg(env!("CARGO_BIN_EXE_strata"))
+        .arg(&w)
+        .output()
+        .expect("sh");
+    let e = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{e}");
+    assert!(e.contains("file-size limit"), "{e}");
+    assert_eq!(std::fs::read(&w).expect("read"), before);
+    assert_eq!(names_in(&dir), names);
 }

@@ -339,7 +339,15 @@ impl Truth {
             solid: true,
             water: false,
         };
-        let reach = 8.0 * self.project.header.bounds.size().into_iter().max().unwrap_or(1) as f32;
+        let reach = 8.0
+            * self
+                .project
+                .header
+                .bounds
+                .size()
+                .into_iter()
+                .max()
+                .unwrap_or(1) as f32;
         let ground = self
             .physics
             .raycast_with(&self.project.grid, ray.origin, ray.dir, reach, ground_only)
@@ -534,7 +542,10 @@ fn check_world(world: &Path, dir: &Path, seed: u64, count: usize) {
                 [v[0], v[1], v[2], v[3]]
             })
             .collect();
-        let h = enclosed(&img, truth.holes(stop, rect, &drawn, &candidates(&img, rect)));
+        let h = enclosed(
+            &img,
+            truth.holes(stop, rect, &drawn, &candidates(&img, rect)),
+        );
         if !h.is_empty() {
             if std::env::var("CRACKS_DEBUG").is_ok() {
                 truth.debug(stop, rect, &h, &drawn);

@@ -5,10 +5,10 @@
 
 use std::sync::{Arc, Mutex};
 
-use strata::action::{Action, BoxEdit};
+use strata::app::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
 use strata::document::{Document, EditConsumer};
-use strata::region_op::RegionOp;
+use strata::region::region_op::RegionOp;
 use strata_engine::gen::{GeneratorSettings, Preset, WorldSettings};
 use strata_engine::region::{Fill, PasteMode, Region};
 use strata_engine::storage::Grid;

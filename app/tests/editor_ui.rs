@@ -145,7 +145,7 @@ fn new_world_asks_about_unsaved_changes_then_generates() {
     if let Some(form) = h
         .state_mut()
         .panels
-        .get_mut::<strata::panels::new_world::NewWorldWindow>()
+        .get_mut::<strata::generate::new_world::NewWorldWindow>()
     {
         form.settings.size = [64, 48, 64];
     }
@@ -214,10 +214,10 @@ fn opened_files_appear_in_recent_files_with_a_thumbnail() {
 #[test]
 fn an_autosave_left_by_a_crash_is_offered_and_recovered() {
     let cfg = config("recover");
-    let folder = strata::autosave::folder(&cfg);
+    let folder = strata::files::autosave::folder(&cfg);
     let project = small_project("crashed");
     let grid = project.grid.clone();
-    strata::autosave::spawn(folder, project, None, 3)
+    strata::files::autosave::spawn(folder, project, None, 3)
         .wait()
         .expect("autosave");
     let settings = GeneratorSettings {

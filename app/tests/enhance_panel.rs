@@ -4,9 +4,9 @@
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::action::{Action, BoxEdit};
+use strata::app::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
-use strata::panels::enhance::{EnhancePanel, MethodKind, NAME};
+use strata::enhance::enhance_panel::{EnhancePanel, MethodKind, NAME};
 use strata_engine::enhance::Enhanced;
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::progress::Progress;

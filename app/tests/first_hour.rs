@@ -9,7 +9,7 @@ use eframe::egui::{self, Key, Pos2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::action::{Action, BoxEdit};
+use strata::app::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
 use strata::viewport::overlay::Overlay;
 use strata_engine::gen::{GeneratorSettings, Preset};
@@ -127,7 +127,7 @@ fn import_heightmap_shows_its_options_before_importing() {
             [v, v, v, 255]
         })
         .collect();
-    let png = strata::png::encode_rgba(&rgba, w, d, Path::new("map.png")).expect("png");
+    let png = strata::files::png::encode_rgba(&rgba, w, d, Path::new("map.png")).expect("png");
     std::fs::write(dir.join("map.png"), png).expect("write");
     let mut h = editor(&dir);
     h.run_steps(2);
@@ -342,12 +342,12 @@ fn preferences_apply_persist_and_rebind_keys() {
     h.get_by_label("Apply").click();
     h.run_steps(2);
     assert!(h.state().prefs.in_app_file_browser);
-    let saved = strata::prefs::Prefs::load(Some(&dir.join("config")));
+    let saved = strata::app::prefs::Prefs::load(Some(&dir.join("config")));
     assert!(saved.in_app_file_browser, "saved to the config folder");
     assert_eq!(
         h.state()
             .keymap
-            .text_of(strata::keymap::Command::New)
+            .text_of(strata::app::keymap::Command::New)
             .as_deref(),
         Some("Ctrl+B")
     );

@@ -4,9 +4,9 @@
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::action::{Action, BoxEdit};
+use strata::app::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
-use strata::panels::lighting::{LightingPanel, NAME};
+use strata::lighting::lighting_panel::{LightingPanel, NAME};
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};

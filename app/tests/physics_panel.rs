@@ -9,9 +9,9 @@ use eframe::egui::Pos2;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::action::{Action, BoxEdit};
+use strata::app::action::{Action, BoxEdit};
 use strata::app::{EditorApp, Start};
-use strata::panels::physics::{PhysicsPanel, NAME};
+use strata::physics::physics_panel::{PhysicsPanel, NAME};
 use strata::viewport::overlay::{Overlay, SolidKind};
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::physics::body::BodyState;
@@ -158,7 +158,7 @@ fn a_dropped_box_comes_to_rest_on_the_ground() {
     );
     // With a brush tool active the status bar still shows the counts (the play goes on).
     h.state_mut()
-        .apply_all(vec![Action::ActivateTool(strata::panels::tools::NAME)]);
+        .apply_all(vec![Action::ActivateTool(strata::brush::brush_panel::NAME)]);
     h.run_steps(1);
     assert_eq!(
         h.query_all_by_label_contains("1 bodies · 1 asleep · 0 in water")

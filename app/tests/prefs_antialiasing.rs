@@ -1,7 +1,7 @@
 //! The Anti-aliasing preference: on by default, and a file written before it existed still loads
 //! (with it on), so old preference files keep working.
 
-use strata::prefs::Prefs;
+use strata::app::prefs::Prefs;
 
 #[test]
 fn antialiasing_defaults_on_and_old_files_load() {

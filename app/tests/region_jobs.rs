@@ -9,11 +9,11 @@ use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::action::Action;
+use strata::app::action::Action;
 use strata::app::{EditorApp, Start};
 use strata::document::region_job::SYNC_VOXELS;
 use strata::document::{Document, EditConsumer};
-use strata::panels::region;
+use strata::region;
 use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};

@@ -4,10 +4,10 @@
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::action::Action;
+use strata::app::action::Action;
 use strata::app::{EditorApp, Start};
-use strata::panels::generate_region::{self, GenerateRegionPanel};
-use strata::panels::new_world::{self, NewWorldWindow};
+use strata::generate::generate_region::{self, GenerateRegionPanel};
+use strata::generate::new_world::{self, NewWorldWindow};
 use strata_engine::gen::{generate_region, Biome, GeneratorSettings, Preset, WorldSettings};
 use strata_engine::progress::Progress;
 use strata_engine::storage::Grid;

@@ -1,6 +1,8 @@
 //! Shared bench inputs: one seeded generated level, as dense chunks and as a grid.
 
-use strata_engine::gen::{generate, GeneratorSettings, Preset};
+use strata_engine::gen::{
+    generate, generate_world, BiomeSettings, GeneratorSettings, Preset, WorldSettings,
+};
 use strata_engine::progress::Progress;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::MaterialTable;
@@ -13,6 +15,34 @@ pub fn canyons(size: [u32; 3]) -> Grid {
         seed: 1,
     };
     generate(&settings, &MaterialTable::builtin(), &Progress::new()).expect("generates")
+}
+
+/// The worlds the memory and file-size goals are measured on, by name: `canyons`, `mountains` and
+/// `hills` (seed 1) and the nine-biome mix (`mix9`: 256-voxel cells, caves, seed 1), of `size`.
+#[allow(dead_code)]
+pub fn goal_worlds(size: [u32; 3]) -> Vec<(&'static str, WorldSettings)> {
+    let preset = |preset| {
+        WorldSettings::from_preset(&GeneratorSettings {
+            preset,
+            size,
+            seed: 1,
+        })
+    };
+    vec![
+        ("canyons", preset(Preset::Canyons)),
+        ("mountains", preset(Preset::Mountains)),
+        ("hills", preset(Preset::Hills)),
+        (
+            "mix9",
+            WorldSettings::with_biomes(size, 1, BiomeSettings::default()),
+        ),
+    ]
+}
+
+/// Generate `world` with the built-in materials.
+#[allow(dead_code)]
+pub fn generate_settings(world: &WorldSettings) -> Grid {
+    generate_world(world, &MaterialTable::builtin(), &Progress::new()).expect("generates")
 }
 
 /// Size of the level used for timing (memory figures use the full 1024×256×1024 world).

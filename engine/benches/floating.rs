@@ -119,7 +119,7 @@ fn bench(c: &mut Criterion) {
     let pieces = search();
     let (peer_pieces, peer_voxels) = flood_fill_dense(&grid, &table);
     assert_eq!(pieces.len(), peer_pieces);
-    assert_eq!(pieces.iter().map(|p| p.voxels).sum::<u64>(), peer_voxels);
+    assert_eq!(pieces.voxels(), peer_voxels);
     let t_par = time(&|| {
         black_box(search());
     });

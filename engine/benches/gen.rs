@@ -9,6 +9,8 @@
 //!   mips; the world itself takes the `generate` time above to make).
 //! - `heightmap_import_1024`: a 1024² 16-bit map of the `mountains` preset's surface into a
 //!   1024×256×1024 world, without and with terrace smoothing (radius 8).
+//! - `generate_one_thread_256x128x256`: every preset's chunk columns filled in order on one thread
+//!   (`Terrain::fill_column`), the generator's own cost without rayon.
 //!
 //! `STRATA_BENCH_SMALL=1` uses 512×128×512 worlds and a 512² map.
 
@@ -134,5 +136,38 @@ fn bench_heightmap(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_generate, bench_preview, bench_heightmap);
+fn bench_one_thread(c: &mut Criterion) {
+    let table = MaterialTable::builtin();
+    let mut g = c.benchmark_group("generate_one_thread_256x128x256");
+    g.sample_size(10);
+    for preset in Preset::ALL {
+        let settings = GeneratorSettings {
+            preset,
+            size: [256, 128, 256],
+            seed: 1,
+        };
+        let terrain = Terrain::new(&settings, &table).expect("valid settings");
+        g.bench_function(preset.to_string(), |b| {
+            b.iter(|| {
+                let mut chunks = 0usize;
+                for (cx, cz) in terrain.chunk_columns() {
+                    terrain.fill_column(cx, cz, &mut |_, c| {
+                        chunks += 1;
+                        black_box(c);
+                    });
+                }
+                chunks
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_generate,
+    bench_preview,
+    bench_heightmap,
+    bench_one_thread
+);
 criterion_main!(benches);

@@ -36,7 +36,7 @@ use fast_surface_nets::ndshape::ConstShape3u32;
 use fast_surface_nets::{surface_nets, SurfaceNetsBuffer};
 use strata_engine::mesh::{mesh, mesh_chunk, MeshBuffer, MeshInput};
 use strata_engine::storage::Grid;
-use strata_engine::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
+use strata_engine::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos, FACE_OFFSETS};
 
 type FsnShape = ConstShape3u32<34, 34, 34>;
 
@@ -59,16 +59,9 @@ fn inputs() -> Inputs {
     let mut all: Vec<ChunkPos> = grid
         .chunks()
         .flat_map(|(p, _)| {
-            [
-                [0, 0, 0],
-                [-1, 0, 0],
-                [1, 0, 0],
-                [0, -1, 0],
-                [0, 1, 0],
-                [0, 0, -1],
-                [0, 0, 1],
-            ]
-            .map(|d| ChunkPos::new(p.x + d[0], p.y + d[1], p.z + d[2]))
+            std::iter::once([0, 0, 0])
+                .chain(FACE_OFFSETS)
+                .map(move |d| ChunkPos::new(p.x + d[0], p.y + d[1], p.z + d[2]))
         })
         .collect();
     all.sort_unstable_by_key(|p| (p.z, p.y, p.x));

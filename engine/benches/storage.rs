@@ -1,31 +1,58 @@
 //! Storage benches: row and box reads against a plain dense array holding the same voxels, building
 //! a chunk (row packing and mips, what loading a file does per chunk) against copying its dense
-//! voxels, and the memory figures of `canyons 1024,256,1024 seed 1` (printed once; set STRATA_BENCH_SMALL=1 to skip
-//! the big world).
+//! voxels, and the memory and file figures of the goal worlds.
+//!
+//! Printed before the criterion groups (`-- nomatch` prints only these lines):
+//! - per goal world (`canyons`, `mountains`, `hills` 1024×256×1024 seed 1 and the nine-biome mix;
+//!   `STRATA_BENCH_SMALL=1` skips them): bytes per non-air voxel of the voxel data (level 0), of
+//!   everything (hash table, chunk structs, level 0, mips), of the plain row-packed layout and of
+//!   plain 32³ arrays; the plain layout against the voxel data; RLE and RLE+LZ4 bytes per non-air
+//!   voxel as the file stores them;
+//! - `read_row` and unaligned 48³ `read_box` time against the dense array on the 256×128×256
+//!   `canyons` world: best of interleaved rounds (strata, then the array, repeated), so load from
+//!   other processes hits both alike.
 
 mod common;
 
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use strata_engine::storage::{Chunk, Grid, MemoryReport};
+use strata_engine::format::project::encoded_sizes;
+use strata_engine::storage::{Chunk, Grid, MemoryReport, RowBuf};
 use strata_engine::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos};
 
 fn memory_figures() {
     if std::env::var_os("STRATA_BENCH_SMALL").is_some() {
         return;
     }
-    let grid = common::canyons([1024, 256, 1024]);
-    let m = MemoryReport::of(&grid);
-    println!(
-        "memory canyons 1024x256x1024 seed 1: {} non-air voxels; bytes per non-air voxel: \
-         strata {:.3} (level 0 only {:.3}), plain row-packed {:.3}, unpacked 32^3 arrays {:.3}",
-        m.nonair_voxels,
-        m.per_voxel(m.total_bytes),
-        m.per_voxel(m.level0_bytes),
-        m.per_voxel(m.plain_row_packed_bytes),
-        m.per_voxel(m.unpacked_bytes),
-    );
+    for (name, world) in common::goal_worlds([1024, 256, 1024]) {
+        let grid = common::generate_settings(&world);
+        let m = MemoryReport::of(&grid);
+        let sizes = encoded_sizes(&grid);
+        let per = |b: u64| m.per_voxel(b);
+        // The plain layout's level 0 alone: 2-byte headers for all 1024 rows, every allocated row.
+        let plain_level0: u64 = grid
+            .chunks()
+            .map(|(_, c)| 1024 * 2 + c.level0().allocated_rows() as u64 * 32 * 2)
+            .sum();
+        println!(
+            "memory {name} 1024x256x1024 seed 1: {} non-air voxels; bytes per non-air voxel: \
+             voxel data (level 0) {:.3}, everything {:.3}; plain row-packed everything {:.3} \
+             ({:.2}x the voxel data), its level 0 {:.3} ({:.2}x); unpacked 32^3 arrays {:.3}; \
+             file RLE {:.3}, RLE+LZ4 {:.3}",
+            m.nonair_voxels,
+            per(m.level0_bytes),
+            per(m.total_bytes),
+            per(m.plain_row_packed_bytes),
+            m.plain_row_packed_bytes as f64 / m.level0_bytes as f64,
+            per(plain_level0),
+            plain_level0 as f64 / m.level0_bytes as f64,
+            per(m.unpacked_bytes),
+            per(sizes.rle_bytes),
+            per(sizes.rle_lz4_bytes),
+        );
+    }
 }
 
 /// The world as one dense array over its chunk-aligned bounds, X fastest.
@@ -89,39 +116,6 @@ fn reads(c: &mut Criterion) {
     let dense = Dense::of(&grid);
     let positions = grid.sorted_positions();
     let voxels = (positions.len() * 32 * 32 * 32) as u64;
-
-    let mut g = c.benchmark_group("read_row");
-    g.throughput(Throughput::Elements(voxels));
-    g.bench_function("strata", |b| {
-        b.iter(|| {
-            let mut s = 0u32;
-            for &p in &positions {
-                let chunk = grid.chunk(p).expect("stored");
-                for z in 0..32 {
-                    for y in 0..32 {
-                        s = s.wrapping_add(sum_occupancy(chunk.read_row(y, z)));
-                    }
-                }
-            }
-            black_box(s)
-        });
-    });
-    g.bench_function("dense_array", |b| {
-        b.iter(|| {
-            let mut s = 0u32;
-            for &p in &positions {
-                let o = p.min_voxel();
-                for z in 0..32 {
-                    for y in 0..32 {
-                        s = s.wrapping_add(sum_occupancy(dense.row(o.y + y, o.z + z, o.x, 32)));
-                    }
-                }
-            }
-            black_box(s)
-        });
-    });
-    g.finish();
-
     // Unaligned boxes spread over the world.
     let wb = world_box(&grid);
     let boxes: Vec<VoxelBox> = (0..64)
@@ -135,26 +129,120 @@ fn reads(c: &mut Criterion) {
             VoxelBox::from_min_size(min, [48, 48, 48])
         })
         .collect();
+    read_figures(&grid, &dense, &positions, &boxes);
+
+    let mut g = c.benchmark_group("read_row");
+    g.throughput(Throughput::Elements(voxels));
+    g.bench_function("strata", |b| b.iter(|| rows_strata(&grid, &positions)));
+    g.bench_function("dense_array", |b| b.iter(|| rows_dense(&dense, &positions)));
+    g.finish();
+
     let mut out = vec![Voxel::AIR; 48 * 48 * 48];
     let mut g = c.benchmark_group("read_box_48");
     g.throughput(Throughput::Elements(boxes.len() as u64 * 48 * 48 * 48));
     g.bench_function("strata", |b| {
-        b.iter(|| {
-            for bx in &boxes {
-                grid.read_box(*bx, &mut out);
-            }
-            black_box(out[7])
-        });
+        b.iter(|| boxes_strata(&grid, &boxes, &mut out))
     });
     g.bench_function("dense_array", |b| {
-        b.iter(|| {
-            for bx in &boxes {
-                dense.read_box(*bx, &mut out);
-            }
-            black_box(out[7])
-        });
+        b.iter(|| boxes_dense(&dense, &boxes, &mut out))
     });
     g.finish();
+}
+
+fn rows_strata(grid: &Grid, positions: &[ChunkPos]) -> u32 {
+    let mut s = 0u32;
+    let mut buf = RowBuf::new();
+    for &p in positions {
+        let chunk = grid.chunk(p).expect("stored");
+        for z in 0..32 {
+            for y in 0..32 {
+                s = s.wrapping_add(sum_occupancy(chunk.read_row(y, z, &mut buf)));
+            }
+        }
+    }
+    black_box(s)
+}
+
+fn rows_dense(dense: &Dense, positions: &[ChunkPos]) -> u32 {
+    let mut s = 0u32;
+    for &p in positions {
+        let o = p.min_voxel();
+        for z in 0..32 {
+            for y in 0..32 {
+                s = s.wrapping_add(sum_occupancy(dense.row(o.y + y, o.z + z, o.x, 32)));
+            }
+        }
+    }
+    black_box(s)
+}
+
+fn boxes_strata(grid: &Grid, boxes: &[VoxelBox], out: &mut [Voxel]) -> Voxel {
+    for bx in boxes {
+        grid.read_box(*bx, out);
+    }
+    black_box(out[7])
+}
+
+fn boxes_dense(dense: &Dense, boxes: &[VoxelBox], out: &mut [Voxel]) -> Voxel {
+    for bx in boxes {
+        dense.read_box(*bx, out);
+    }
+    black_box(out[7])
+}
+
+/// The fastest of `rounds` alternating runs of `a` and `b`.
+fn best_of(rounds: usize, mut a: impl FnMut(), mut b: impl FnMut()) -> (Duration, Duration) {
+    let (mut ta, mut tb) = (Duration::MAX, Duration::MAX);
+    for _ in 0..rounds {
+        let t = Instant::now();
+        a();
+        ta = ta.min(t.elapsed());
+        let t = Instant::now();
+        b();
+        tb = tb.min(t.elapsed());
+    }
+    (ta, tb)
+}
+
+/// The read ratios, printed before the criterion groups.
+fn read_figures(grid: &Grid, dense: &Dense, positions: &[ChunkPos], boxes: &[VoxelBox]) {
+    let (ts, td) = best_of(
+        30,
+        || {
+            rows_strata(grid, positions);
+        },
+        || {
+            rows_dense(dense, positions);
+        },
+    );
+    println!(
+        "read_row, every row of {} chunks (256x128x256 canyons): strata {:.3} ms, dense array {:.3} ms \
+         -> strata / dense {:.2}x the time",
+        positions.len(),
+        ts.as_secs_f64() * 1e3,
+        td.as_secs_f64() * 1e3,
+        ts.as_secs_f64() / td.as_secs_f64()
+    );
+    let mut out = vec![Voxel::AIR; 48 * 48 * 48];
+    let mut out2 = vec![Voxel::AIR; 48 * 48 * 48];
+    let (ts, td) = best_of(
+        30,
+        || {
+            boxes_strata(grid, boxes, &mut out);
+        },
+        || {
+            boxes_dense(dense, boxes, &mut out2);
+        },
+    );
+    assert_eq!(out, out2, "both read the same last box");
+    println!(
+        "read_box 48^3 unaligned, {} boxes: strata {:.3} ms, dense array {:.3} ms \
+         -> strata / dense {:.2}x the time",
+        boxes.len(),
+        ts.as_secs_f64() * 1e3,
+        td.as_secs_f64() * 1e3,
+        ts.as_secs_f64() / td.as_secs_f64()
+    );
 }
 
 /// Building every chunk of the timing world from its dense voxels, as a file load does after

@@ -86,11 +86,29 @@ impl Error {
         }
     }
 
-    /// An [`Error::Io`] for `path`.
+    /// An [`Error::Io`] for `path`. A write refused for the process's file-size limit says so.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Self::Io {
             path: path.into(),
-            source,
+            source: explain_io(source),
         }
     }
+}
+
+/// The OS error number of "File too large" (EFBIG) on Linux and the BSDs.
+const EFBIG: i32 = 27;
+
+/// `e`, with a sentence added when it is the file-size limit (`ulimit -f`): the OS's own words
+/// ("File too large") do not say that the limit is the process's, not the disk's.
+pub fn explain_io(e: std::io::Error) -> std::io::Error {
+    if cfg!(unix) && e.raw_os_error() == Some(EFBIG) {
+        return std::io::Error::new(
+            e.kind(),
+            format!(
+                "{e}: the file-size limit of this process (ulimit -f) was hit; the file was not \
+                 written and any previous version is kept"
+            ),
+        );
+    }
+    e
 }

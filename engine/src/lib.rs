@@ -7,10 +7,12 @@
 //! - [`progress`]: lock-free progress counters and a cancel flag shared by a long job and its watcher.
 //! - [`voxel`]: the voxel (material + occupancy), the material table and its sRGB/linear colours,
 //!   coordinates and boxes.
-//! - [`codec`]: the seed RLE voxel codec, LZ4 packing of RLE streams and a bounds-checked reader;
-//!   shared by `format` and `history`, which is why it sits below both.
+//! - [`codec`]: the run-length (RLE) voxel codec, LZ4 packing of RLE streams and a bounds-checked
+//!   reader; shared by `format` and `history`, which is why it sits below both.
 //! - [`storage`]: the sparse chunked grid with row-packed chunks and a mip pyramid.
 //! - [`history`]: undo/redo of RLE+LZ4-packed boxes under a memory budget.
+//! - [`light`]: the snowflake lighting bake (packed solidity, random walks, baked light).
+//! - [`render`]: top-down shaded map images (previews, thumbnails).
 //! - [`gen`]: seeded procedural terrain (presets, biome mixes), region fills, previews, heightmap import.
 //! - [`floating`]: pieces of solid terrain not connected to the world's bottom layer (parallel
 //!   per-chunk labelling, union–find across chunk faces), and their deletion as one undo step.
@@ -18,13 +20,13 @@
 //!   half-full neighbour), found to be cleared.
 //! - [`format`](mod@format): atomic writes, the `.strata` project file (which stores the history) and the
 //!   godot_voxel block, container and region formats.
+//! - [`materials`]: the project's own material table: edits (add, recolour, remove with the voxels
+//!   remapped...) and palettes, each one undo step.
 //! - [`mesh`]: the smooth-surface mesher (surface nets with sharp-material placement, LOD skirts) and
 //!   OBJ / glb export.
 //! - [`physics`]: bit broadphase, lazy kD trees over chunk meshes, world raycasts and rigid bodies.
-//! - [`render`]: top-down shaded map images (previews, thumbnails).
 //! - [`enhance`]: voxel detail enhancement (recursive subdivision, direct resampling), surface only
 //!   and incremental, with raw / MagicaVoxel / mesh export.
-//! - [`light`]: the snowflake lighting bake (packed solidity, random walks, baked light).
 //! - [`region`]: region tools: copy, cut, paste, move, fill, delete, turn, mirror, resize, stamps
 //!   (over storage, history, format and the mesher).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
@@ -47,6 +49,7 @@ pub mod format;
 pub mod gen;
 pub mod history;
 pub mod light;
+pub mod materials;
 pub mod mesh;
 pub mod physics;
 pub mod progress;
@@ -58,4 +61,4 @@ pub mod tools;
 pub mod vec3;
 pub mod voxel;
 
-pub use error::{Error, Result};
+pub use error::{explain_io, Error, Result};

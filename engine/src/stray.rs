@@ -20,7 +20,7 @@
 use rayon::prelude::*;
 
 use crate::progress::Progress;
-use crate::storage::Grid;
+use crate::storage::{Grid, RowBuf};
 use crate::voxel::{
     ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE, MATERIAL_COUNT,
     MIN_MATTER_OCCUPANCY,
@@ -130,8 +130,14 @@ pub fn find_stray(grid: &Grid, table: &MaterialTable, progress: &Progress) -> Re
 fn stray_in_chunk(grid: &Grid, kind: &[u8; MATERIAL_COUNT], pos: ChunkPos) -> Option<StrayChunk> {
     let n = CHUNK_SIZE;
     let candidate = |v: Voxel| !v.is_air() && v.occupancy < HALF;
-    let any =
-        (0..n).any(|z| (0..n).any(|y| grid.read_row(pos, y, z).iter().any(|&v| candidate(v))));
+    let mut buf = RowBuf::new();
+    let any = (0..n).any(|z| {
+        (0..n).any(|y| {
+            grid.read_row(pos, y, z, &mut buf)
+                .iter()
+                .any(|&v| candidate(v))
+        })
+    });
     if !any {
         return None;
     }

@@ -1,4 +1,4 @@
-//! Fuzz the region decoders (raw bytes and seed RLE streams with a size from the first three bytes):
+//! Fuzz the region decoders (raw bytes and RLE streams with a size from the first three bytes):
 //! never a panic, and a region that decodes is valid and encodes back to bytes that decode to it.
 #![no_main]
 

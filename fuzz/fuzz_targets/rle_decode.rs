@@ -1,4 +1,4 @@
-//! Fuzz the seed RLE decoder and the RLE+LZ4 unpacker: any bytes, any box size, never a panic, and a
+//! Fuzz the RLE decoder and the RLE+LZ4 unpacker: any bytes, any box size, never a panic, and a
 //! successful decode re-encodes to a stream that decodes to the same voxels. The run-by-run reader
 //! (`rle::Runs`, used by `strata import --format rle`) must agree with `decode` on every input: the
 //! same voxels, or the same first error.

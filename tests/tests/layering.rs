@@ -1,6 +1,9 @@
-//! House rules that a compiler does not check, read from the engine's source: top-level modules form
-//! no import cycle (codecs below history and formats, helpers below their users), and no module is
-//! hidden from its parent's list by a `#[path]` attribute.
+//! House rules that a compiler does not check, read from the source: top-level engine modules form
+//! no import cycle (codecs below history and formats, helpers below their users), no two FILES of
+//! the engine or the app import each other (directly or around a loop; see [`file_graph`]), and no
+//! module is hidden from its parent's list by a `#[path]` attribute.
+
+mod file_graph;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -176,6 +179,34 @@ fn engine_modules_form_no_import_cycle() {
     }
 }
 
+/// The engine's modules in the order `engine/src/lib.rs` lists them (its `//! - [`name`]` lines).
+fn engine_module_list() -> Vec<String> {
+    let lib = std::fs::read_to_string(workspace().join("engine/src/lib.rs")).expect("read lib.rs");
+    lib.lines()
+        .filter_map(|l| l.strip_prefix("//! - [`"))
+        .filter_map(|l| l.split('`').next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn engine_modules_import_only_modules_above_them_in_the_crate_docs() {
+    let graph = engine_imports();
+    let list = engine_module_list();
+    for module in graph.keys() {
+        assert!(list.contains(module), "lib.rs does not list `{module}`");
+    }
+    for (at, module) in list.iter().enumerate() {
+        for dep in graph.get(module).into_iter().flatten() {
+            let dep_at = list.iter().position(|m| m == dep);
+            assert!(
+                dep_at.is_some_and(|d| d < at),
+                "`{module}` imports `{dep}`, which lib.rs lists below it"
+            );
+        }
+    }
+}
+
 #[test]
 fn no_path_attributes() {
     let root = workspace();
@@ -190,4 +221,107 @@ fn no_path_attributes() {
         }
     }
     assert!(found.is_empty(), "#[path] includes: {found:?}");
+}
+
+/// The sources of the crate whose `src/` is `dir` (relative to the workspace), keyed by their path
+/// under `src/`.
+fn crate_sources(dir: &str) -> file_graph::Sources {
+    let src = workspace().join(dir);
+    rust_files(&src)
+        .into_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(&src).expect("under src");
+            let key = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect::<Vec<_>>()
+                .join("/");
+            (key, std::fs::read_to_string(&p).expect("read"))
+        })
+        .collect()
+}
+
+/// A small crate as the file graph sees it.
+fn sources(files: &[(&str, &str)]) -> file_graph::Sources {
+    files
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+#[test]
+fn file_graph_reads_every_kind_of_import() {
+    let crate_files = sources(&[
+        ("lib.rs", "pub mod a;\npub mod b;\nmod c;\npub use c::Leaf;\n"),
+        // `mod` children, a `super::` group and a path through a re-export.
+        (
+            "a/mod.rs",
+            "mod x;\npub use x::X;\n// use crate::b::B; a comment\nfn f() { let s = \"crate::b\"; }\n",
+        ),
+        ("a/x.rs", "use super::super::{c::Leaf, b};\npub struct X;\n"),
+        ("b.rs", "pub fn g() -> crate::a::X { todo!() }\n#[cfg(test)]\nmod tests { use crate::c::Leaf; }\n"),
+        ("c.rs", "pub struct Leaf;\n"),
+    ]);
+    let graph = file_graph::file_graph(&crate_files);
+    let deps = |f: &str| graph[f].keys().cloned().collect::<Vec<_>>();
+    assert_eq!(deps("lib.rs"), ["a/mod.rs", "b.rs", "c.rs"]);
+    assert_eq!(
+        deps("a/mod.rs"),
+        ["a/x.rs"],
+        "comments and strings are not imports"
+    );
+    assert_eq!(deps("a/x.rs"), ["b.rs", "c.rs"]);
+    // `crate::a::X` is defined in a/x.rs and re-exported by a/mod.rs: the arrow goes to its file.
+    assert_eq!(deps("b.rs"), ["a/x.rs"], "the test module does not count");
+    assert_eq!(
+        file_graph::cycles(&graph),
+        vec![vec!["a/x.rs".to_owned(), "b.rs".to_owned()]]
+    );
+}
+
+#[test]
+fn file_graph_sees_a_child_that_uses_its_parent() {
+    let crate_files = sources(&[
+        ("lib.rs", "mod p;\n"),
+        ("p/mod.rs", "mod q;\npub struct Shared;\n"),
+        ("p/q.rs", "use super::Shared;\n"),
+    ]);
+    let graph = file_graph::file_graph(&crate_files);
+    assert_eq!(
+        file_graph::cycles(&graph),
+        vec![vec!["p/mod.rs".to_owned(), "p/q.rs".to_owned()]]
+    );
+}
+
+/// Every group of files that import each other around a loop, in the engine and the app: the
+/// group and its arrows inside the group, described.
+fn workspace_file_cycles() -> Vec<String> {
+    let mut out = Vec::new();
+    for dir in ["engine/src", "app/src"] {
+        let graph = file_graph::file_graph(&crate_sources(dir));
+        for group in file_graph::cycles(&graph) {
+            let mut text = format!("{dir}: {}", group.join(", "));
+            for from in &group {
+                for (to, names) in &graph[from] {
+                    if group.contains(to) {
+                        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+                        text += &format!("\n    {from} -> {to}: {}", names.join(", "));
+                    }
+                }
+            }
+            out.push(text);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_import_cycle_between_files() {
+    let found = workspace_file_cycles();
+    assert!(
+        found.is_empty(),
+        "{} groups of files import each other:\n{}",
+        found.len(),
+        found.join("\n")
+    );
 }

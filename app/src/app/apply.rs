@@ -5,14 +5,14 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
-use super::EditorApp;
-use crate::action::{Action, Guarded};
+use super::editor_app::EditorApp;
+use crate::app::action::{Action, Guarded};
+use crate::app::file_browser::FileBrowser;
+use crate::app::keymap::Command;
+use crate::app::panel::View;
 use crate::document::region_job::RegionWork;
 use crate::document::Document;
-use crate::file_browser::FileBrowser;
-use crate::files::{self, NativeAnswer, PathPurpose};
-use crate::keymap::Command;
-use crate::panels::{self, View};
+use crate::files::file_jobs::{self, NativeAnswer, PathPurpose};
 use crate::viewport::camera::AxisView;
 
 /// Undoing (or redoing) `count` steps as a background job, when they restore more than `limit`
@@ -41,17 +41,17 @@ impl EditorApp {
 
     pub(super) fn proceed(&mut self, action: Guarded) {
         match action {
-            Guarded::New => self.panels.set_open(panels::new_world::NAME, true),
+            Guarded::New => self.panels.set_open(crate::generate::new_world::NAME, true),
             Guarded::Open(Some(path)) => {
-                let thumbs = self.config.as_deref().map(crate::thumbnails::folder);
-                self.start_job(files::open_job(path, thumbs));
+                let thumbs = self.config.as_deref().map(crate::files::thumbnails::folder);
+                self.start_job(file_jobs::open_job(path, thumbs));
             }
             Guarded::Open(None) => self.ask_path(PathPurpose::OpenProject),
             Guarded::Quit => self.quit_confirmed = true,
         }
     }
 
-    pub(super) fn start_job(&mut self, job: crate::jobs::Job) {
+    pub(super) fn start_job(&mut self, job: crate::app::jobs::Job) {
         if let Err(job) = self.jobs.start(job) {
             self.message = format!("Busy: {} waits until the running job ends", job.label());
         }
@@ -62,7 +62,7 @@ impl EditorApp {
     pub(super) fn ask_path(&mut self, purpose: PathPurpose) {
         let start = self.prefs.last_folder.clone();
         if !self.prefs.in_app_file_browser {
-            match files::ask_native(&purpose.spec()) {
+            match file_jobs::ask_native(&purpose.spec()) {
                 NativeAnswer::Chosen(path) => {
                     self.apply(Action::PathChosen(purpose, path));
                     return;
@@ -93,17 +93,20 @@ impl EditorApp {
                 }
                 self.save_to(path);
             }
-            PathPurpose::ImportVxr => self.start_job(files::import_vxr_job(path)),
+            PathPurpose::ImportVxr => self.start_job(file_jobs::import_vxr_job(path)),
             PathPurpose::ExportMesh(_) => {
                 if let Some(doc) = &self.doc {
-                    let job =
-                        files::export_mesh_job(doc.grid().clone(), doc.materials().clone(), path);
+                    let job = file_jobs::export_mesh_job(
+                        doc.grid().clone(),
+                        doc.materials().clone(),
+                        path,
+                    );
                     self.start_job(job);
                 }
             }
             PathPurpose::ExportVxr => {
                 if let Some(doc) = &self.doc {
-                    let job = files::export_vxr_job(doc.grid().clone(), doc.bounds(), path);
+                    let job = file_jobs::export_vxr_job(doc.grid().clone(), doc.bounds(), path);
                     self.start_job(job);
                 }
             }
@@ -164,8 +167,8 @@ impl EditorApp {
             Action::Proceed(next) => self.proceed(next),
             Action::AskPath(purpose) => self.ask_path(purpose),
             Action::PathChosen(purpose, path) => self.path_chosen(purpose, path),
-            Action::ImportHeightmap(import) => self.start_job(files::heightmap_job(import)),
-            Action::Generate(settings) => self.start_job(files::generate_job(settings)),
+            Action::ImportHeightmap(import) => self.start_job(file_jobs::heightmap_job(import)),
+            Action::Generate(settings) => self.start_job(file_jobs::generate_job(settings)),
             Action::CancelJob => self.jobs.cancel_modal(),
             Action::Recover => self.recover(),
             Action::DiscardRecovery => {
@@ -175,7 +178,7 @@ impl EditorApp {
             Action::Undo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
                     if let Some(work) = large_history_write(doc, false, 1, self.sync_voxels) {
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     let r = doc.undo();
@@ -185,7 +188,7 @@ impl EditorApp {
             Action::Redo if idle => {
                 if let Some(doc) = self.doc.as_mut() {
                     if let Some(work) = large_history_write(doc, true, 1, self.sync_voxels) {
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     let r = doc.redo();
@@ -197,7 +200,7 @@ impl EditorApp {
                     let have = doc.history().undo_len();
                     let (redo, count) = (n > have, n.abs_diff(have));
                     if let Some(work) = large_history_write(doc, redo, count, self.sync_voxels) {
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     match doc.jump_to(n) {
@@ -253,10 +256,11 @@ impl EditorApp {
                     doc.edit_boxes(&edit.name, &edit.boxes, edit.write);
                 }
             }
-            Action::DeleteFloating(pieces) if idle => {
+            Action::DeleteFloating(found, chosen) if idle => {
                 if let Some(doc) = self.doc.as_mut() {
-                    self.message = match doc.delete_floating(&pieces) {
-                        Some(_) => format!("Deleted {} floating pieces", pieces.len()),
+                    let n = chosen.iter().filter(|&&c| c).count();
+                    self.message = match doc.delete_floating(&found, &chosen) {
+                        Some(_) => format!("Deleted {n} floating pieces"),
                         None => "No floating terrain to delete".into(),
                     };
                 }
@@ -270,7 +274,7 @@ impl EditorApp {
                 if let Some(doc) = self.doc.as_mut() {
                     if doc.region_voxels(&op) > self.sync_voxels {
                         let work = doc.prepare_region_edit(&name, op, select);
-                        self.start_job(work.job());
+                        self.start_job(work.job(&self.region_writes));
                         return;
                     }
                     match doc.region_edit(&name, &op) {
@@ -289,9 +293,9 @@ impl EditorApp {
                 }
             }
             Action::PasteBrush { region, name } => {
-                if let Some(p) = self.panels.get_mut::<panels::region::RegionPanel>() {
+                if let Some(p) = self.panels.get_mut::<crate::region::RegionPanel>() {
                     p.float(region, &name);
-                    self.apply(Action::ActivateTool(panels::region::NAME));
+                    self.apply(Action::ActivateTool(crate::region::NAME));
                 }
             }
             Action::InstallLight(light) => {
@@ -349,7 +353,7 @@ impl EditorApp {
             | Action::SeaLevel { .. }
             | Action::Region { .. }
             | Action::Edit(_)
-            | Action::DeleteFloating(_) => {
+            | Action::DeleteFloating(..) => {
                 self.message = "Busy: wait for the running job to finish".into();
             }
         }

@@ -3,9 +3,9 @@
 
 use eframe::egui;
 
-use super::{EditorApp, FIRST_HINT};
-use crate::panels::{Placement, View};
-use crate::status::{self, StatusLine};
+use super::editor_app::{EditorApp, FIRST_HINT};
+use crate::app::panel::{Placement, View};
+use crate::app::status::{self, StatusLine};
 use crate::viewport::overlay::Overlay;
 
 impl EditorApp {
@@ -17,7 +17,7 @@ impl EditorApp {
             let view = view!(self, modifiers);
             let (panels, viewport) = (&self.panels, &mut self.viewport);
             egui::Panel::top("menu").show(ui, |ui| {
-                crate::menu::show(ui, &view, panels, viewport, &mut out);
+                crate::app::menu::show(ui, &view, panels, viewport, &mut out);
             });
             let active = self
                 .panels

@@ -1,6 +1,7 @@
-//! The editor application: owns the document, the viewport, the panels, preferences, keymap and
-//! jobs, lays out one frame and applies what everything asks for. `EditorApp::run` takes an
-//! [`egui::Ui`] only, so UI tests drive exactly what a user sees (egui_kittest) without a window or GL.
+//! The window shell: the editor application owns the document, the viewport, the panels,
+//! preferences, keymap and jobs, lays out one frame and applies what everything asks for.
+//! `EditorApp::run` takes an [`eframe::egui::Ui`] only, so UI tests drive exactly what a user sees
+//! (egui_kittest) without a window or GL.
 //!
 //! ```text
 //!   run(ui):  poll jobs ─> keymap commands ─> menu bar ─> status bar ─> left and right panels
@@ -10,42 +11,14 @@
 //!   box the document changed to every consumer (viewport meshes, panels, extra consumers)
 //! ```
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-use eframe::egui;
-use strata_engine::gen::{GeneratorSettings, Preset, WorldSettings};
-
-use crate::action::{Action, Guarded};
-use crate::autosave;
-use crate::dialogs::{self, Dialogs};
-use crate::document::{Document, EditConsumer};
-use crate::frame_clock::FrameClock;
-use crate::jobs::JobRunner;
-use crate::keymap::Keymap;
-use crate::panels::{self, FrameStats, Panels};
-use crate::prefs::{config_dir, Prefs};
-use crate::viewport::Viewport;
-
-/// How the editor starts.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Start {
-    /// Generate the built-in default world (`hills`).
-    DefaultWorld,
-    /// Generate a world with these settings.
-    Generate(GeneratorSettings),
-    /// Open a project file.
-    Open(PathBuf),
-}
-
-/// The default world: hills, 256 × 96 × 256, seed 1.
-pub fn default_world() -> GeneratorSettings {
-    GeneratorSettings {
-        preset: Preset::Hills,
-        size: [256, 96, 256],
-        seed: 1,
-    }
-}
+//!
+//! The shell's files: [`editor_app`] (the editor and its frame) with `apply.rs`, `layout.rs` and
+//! `persist.rs`; [`action`] (what everything asks for); [`panel`] and [`panel_registry`] (what a
+//! panel is, and the list of them); [`menu`], [`status`], [`dialogs`], [`file_browser`];
+//! [`prefs`], [`keymap`], [`jobs`] with [`job_output`], [`frame_clock`]; the shell's own windows
+//! ([`history_panel`], [`shortcuts`], [`statistics`], [`preferences`]); and starting the editor in
+//! a window ([`launch`], with `screenshot.rs`, [`frame_bench`], `process_probe.rs` and
+//! [`camera_tour`], which visits a list of camera positions taking screenshots).
 
 /// The read-only [`View`] of the editor, built from its fields so panels can be borrowed mutably
 /// beside it.
@@ -66,304 +39,30 @@ macro_rules! view {
     };
 }
 
-/// The one-line hint shown in the viewport until the first stroke.
-pub const FIRST_HINT: &str = "Left-drag to sculpt · Right-drag to orbit · F to focus";
-
+pub mod action;
 mod apply;
+pub mod camera_tour;
+pub mod dialogs;
+pub mod editor_app;
+pub mod file_browser;
+pub mod frame_bench;
+pub mod frame_clock;
+pub mod history_panel;
+pub mod job_output;
+pub mod jobs;
+pub mod keymap;
+pub mod launch;
 mod layout;
+pub mod menu;
+pub mod panel;
+pub mod panel_registry;
 mod persist;
+pub mod preferences;
+pub mod prefs;
+mod process_probe;
+mod screenshot;
+pub mod shortcuts;
+pub mod statistics;
+pub mod status;
 
-/// Owner name of the autosave job.
-const AUTOSAVE: &str = "Autosave";
-
-/// How often the window redraws while a job runs and nothing else asks for frames: often enough
-/// for a live progress bar, rarely enough that drawing (on software GL, a frame of the whole
-/// window costs tens of milliseconds) leaves the job its CPU.
-pub const PROGRESS_FRAME: Duration = Duration::from_millis(200);
-
-/// The editor.
-pub struct EditorApp {
-    /// The open document, once one is loaded.
-    pub doc: Option<Document>,
-    /// The 3D view.
-    pub viewport: Viewport,
-    /// Every panel and window.
-    pub panels: Panels,
-    /// Preferences and recent files.
-    pub prefs: Prefs,
-    /// The shortcuts.
-    pub keymap: Keymap,
-    /// Running jobs.
-    pub jobs: JobRunner,
-    /// Region writes touching more voxels than this run as background jobs
-    /// ([`crate::document::region_job::SYNC_VOXELS`]; tests lower it).
-    pub sync_voxels: u64,
-    /// Modal prompts.
-    pub dialogs: Dialogs,
-    /// The last status message.
-    pub message: String,
-    /// The panel whose tool receives viewport input.
-    pub active_tool: &'static str,
-    /// Level of detail forced for this session from the command line (`--lod on|off`): shown, but
-    /// not saved as the preference unless the user changes it.
-    pub lod_override: Option<bool>,
-    consumers: Vec<Box<dyn EditConsumer>>,
-    config: Option<PathBuf>,
-    last_autosave: Instant,
-    autosaved_revision: u64,
-    title: String,
-    quit_confirmed: bool,
-    /// What to do once the save started from the unsaved-changes prompt finishes.
-    after_save: Option<Guarded>,
-    frame_clock: FrameClock,
-    capturing_keys: bool,
-    left_width: f32,
-}
-
-impl EditorApp {
-    /// An editor starting with `start`. `gl` tells whether a GL context exists for the viewport;
-    /// `config` is the preferences directory (`None`: defaults, nothing saved).
-    pub fn new(start: Start, gl: bool, config: Option<PathBuf>) -> Self {
-        let prefs = Prefs::load(config.as_deref());
-        let mut viewport = Viewport::new(gl);
-        viewport.meshes.lod_enabled = prefs.lod;
-        viewport.meshes.lod_distance = prefs.lod_distance;
-        viewport.fly_speed = prefs.fly_speed;
-        let mut panels = Panels::default();
-        if let Some(tools) = panels.get_mut::<panels::tools::ToolsPanel>() {
-            tools.state.brush.size = prefs.brush_size;
-            tools.state.brush.strength = prefs.brush_strength;
-        }
-        if let Some(open) = &prefs.open_panels {
-            panels.restore_open(open);
-        }
-        let mut keymap = Keymap::default();
-        let skipped = keymap.apply_overrides(&prefs.key_bindings);
-        let recover = config
-            .as_deref()
-            .and_then(|c| autosave::find(&autosave::folder(c)));
-        let mut app = Self {
-            doc: None,
-            viewport,
-            panels,
-            prefs,
-            keymap,
-            jobs: JobRunner::default(),
-            sync_voxels: crate::document::region_job::SYNC_VOXELS,
-            dialogs: Dialogs {
-                recover,
-                ..Default::default()
-            },
-            message: String::new(),
-            active_tool: panels::tools::NAME,
-            lod_override: None,
-            consumers: Vec::new(),
-            config,
-            last_autosave: Instant::now(),
-            autosaved_revision: 0,
-            title: String::new(),
-            quit_confirmed: false,
-            after_save: None,
-            frame_clock: FrameClock::default(),
-            capturing_keys: false,
-            left_width: 0.0,
-        };
-        if !skipped.is_empty() {
-            app.message = format!("Ignored key bindings: {}", skipped.join(", "));
-        }
-        let first = match start {
-            Start::DefaultWorld => Action::Generate(WorldSettings::from_preset(&default_world())),
-            Start::Generate(settings) => Action::Generate(WorldSettings::from_preset(&settings)),
-            Start::Open(path) => Action::Proceed(Guarded::Open(Some(path))),
-        };
-        app.apply(first);
-        app
-    }
-
-    /// An editor for the desktop: preferences from the user's config directory.
-    pub fn desktop(start: Start, gl: bool) -> Self {
-        Self::new(start, gl, config_dir())
-    }
-
-    /// True while a modal job (generate, open, save, import, export) runs.
-    pub fn busy(&self) -> bool {
-        self.jobs.busy()
-    }
-
-    /// Block until the modal job finishes and apply its result (tests, shutdown).
-    pub fn wait_for_job(&mut self) {
-        if let Some(finished) = self.jobs.wait_modal() {
-            self.finish_job(finished);
-        }
-    }
-
-    /// Block until the background jobs of the panel `owner` finish and apply their results (tests).
-    pub fn wait_for_panel_jobs(&mut self, owner: &'static str) {
-        for finished in self.jobs.wait_owned(Some(owner)) {
-            self.finish_job(finished);
-        }
-    }
-
-    /// The Tools panel (brush tool settings).
-    pub fn tools(&self) -> &panels::tools::ToolsPanel {
-        self.panels
-            .get::<panels::tools::ToolsPanel>()
-            .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
-    }
-
-    /// The Tools panel, mutably.
-    pub fn tools_mut(&mut self) -> &mut panels::tools::ToolsPanel {
-        self.panels
-            .get_mut::<panels::tools::ToolsPanel>()
-            .unwrap_or_else(|| unreachable!("the registry holds the Tools panel"))
-    }
-
-    /// The frame interval clock the status bar reads.
-    pub fn frame_clock(&self) -> &FrameClock {
-        &self.frame_clock
-    }
-
-    fn frame_stats(&self) -> FrameStats {
-        FrameStats {
-            frame_ms: self.frame_clock.frame_ms(),
-            stale_chunks: self.viewport.stale_chunks(),
-            triangles: self.viewport.drawn_triangles(),
-        }
-    }
-
-    /// Register one more consumer of the document's edits.
-    pub fn add_consumer(&mut self, consumer: Box<dyn EditConsumer>) {
-        self.consumers.push(consumer);
-    }
-
-    /// Every consumer of the edit notification, in the order they are told: physics (inside the
-    /// document, at once), the viewport's meshes, then every panel, then extra consumers.
-    pub fn consumers(&self) -> Vec<String> {
-        let mut names = vec![
-            "physics (Document: broadphase and collision shapes)".to_owned(),
-            "baked light (Document: marked stale where the edit reaches)".to_owned(),
-            "viewport meshes".to_owned(),
-        ];
-        names.extend(
-            self.panels
-                .entries()
-                .iter()
-                .map(|e| format!("panel {}", e.panel.name())),
-        );
-        names.extend(self.consumers.iter().map(|c| c.name().to_owned()));
-        names
-    }
-
-    fn set_document(&mut self, doc: Document) {
-        self.autosaved_revision = doc.revision();
-        self.doc = Some(doc);
-        if let Some(doc) = self.doc.as_ref() {
-            self.viewport.on_document(doc);
-        }
-        for e in self.panels.entries_mut() {
-            e.panel.on_document(self.doc.as_ref());
-        }
-        for c in &mut self.consumers {
-            c.on_document(self.doc.as_ref());
-        }
-    }
-
-    /// Hand every box the document changed since the last call to every consumer.
-    fn publish(&mut self) {
-        let Some(doc) = self.doc.as_mut() else {
-            return;
-        };
-        let boxes = doc.take_published();
-        for region in doc.take_relit() {
-            self.viewport.relight(region);
-        }
-        let doc = &*doc;
-        for b in boxes {
-            self.viewport.on_edit(doc.grid(), b);
-            for e in self.panels.entries_mut() {
-                e.panel.on_edit(doc, b);
-            }
-            for c in &mut self.consumers {
-                c.on_edit(doc, b);
-            }
-        }
-    }
-
-    /// Run one frame inside `ui` (the whole window).
-    pub fn run(&mut self, ui: &mut egui::Ui) {
-        let ctx = ui.ctx().clone();
-        let after_continuous =
-            ctx.requested_repaint_last_pass() || ctx.input(|i| i.pointer.any_down());
-        self.frame_clock
-            .frame_started(Instant::now(), after_continuous);
-        self.poll_jobs();
-        let mut out = Vec::new();
-        if !self.capturing_keys {
-            for command in self.keymap.pressed(&ctx, self.active_tool) {
-                self.command(command, &mut out);
-            }
-        }
-        self.apply_all(out);
-        self.layout(ui);
-        let mut out = Vec::new();
-        let name = self
-            .doc
-            .as_ref()
-            .map_or_else(String::new, Document::display_name);
-        dialogs::show(&ctx, &mut self.dialogs, &self.jobs, &name, &mut out);
-        self.apply_all(out);
-        self.update_title(&ctx);
-        if let Some(next) = self.autosave_tick() {
-            ctx.request_repaint_after(next);
-        }
-        self.handle_close(&ctx);
-        if self.jobs.any() {
-            ctx.request_repaint_after(PROGRESS_FRAME);
-        }
-    }
-
-    fn update_title(&mut self, ctx: &egui::Context) {
-        let title = match &self.doc {
-            Some(doc) => format!(
-                "{}{} — Strata",
-                if doc.is_modified() { "● " } else { "" },
-                doc.display_name()
-            ),
-            None => "Strata".to_owned(),
-        };
-        if title != self.title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.title = title;
-        }
-    }
-
-    /// The window title (file name, with ● when modified).
-    pub fn title(&self) -> &str {
-        &self.title
-    }
-
-    fn handle_close(&mut self, ctx: &egui::Context) {
-        let requested = ctx.input(|i| i.viewport().close_requested());
-        if requested && !self.quit_confirmed {
-            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.guard(Guarded::Quit);
-        }
-        if self.quit_confirmed {
-            let (rect, maximized) =
-                ctx.input(|i| (i.viewport().inner_rect, i.viewport().maximized));
-            if let Some(rect) = rect {
-                self.prefs.window_size = Some([rect.width(), rect.height()]);
-            }
-            self.prefs.window_maximized = maximized.unwrap_or(false);
-            self.save_prefs();
-            self.discard_autosave();
-            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-        }
-    }
-}
-
-impl eframe::App for EditorApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
-        self.run(ui);
-    }
-}
+pub use editor_app::{EditorApp, Start, FIRST_HINT, PROGRESS_FRAME};

@@ -4,13 +4,14 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::{EditorApp, AUTOSAVE};
-use crate::action::Action;
-use crate::autosave::{self, RecoveryInfo};
-use crate::document::region_job::{RegionWritten, REGION_WRITE};
-use crate::files::{self, PathPurpose};
-use crate::jobs::{Finished, JobOutput};
-use crate::keymap::Keymap;
+use super::editor_app::{EditorApp, AUTOSAVE};
+use crate::app::action::Action;
+use crate::app::job_output::JobOutput;
+use crate::app::jobs::Finished;
+use crate::app::keymap::Keymap;
+use crate::document::region_job::REGION_WRITE;
+use crate::files::autosave::{self, RecoveryInfo};
+use crate::files::file_jobs::{self, PathPurpose};
 
 impl EditorApp {
     pub(super) fn finish_job(&mut self, finished: Finished) {
@@ -53,10 +54,10 @@ impl EditorApp {
             }
             Ok(JobOutput::Autosaved { revision }) => self.autosaved_revision = revision,
             Ok(JobOutput::Wrote { message }) => self.message = message,
-            Ok(JobOutput::Panel(output)) if finished.owner == Some(REGION_WRITE) => {
-                self.install_region_write(output, finished.cancelled);
+            Ok(JobOutput::Delivered) if finished.owner == Some(REGION_WRITE) => {
+                self.install_region_write(finished.cancelled);
             }
-            Ok(JobOutput::Panel(output)) => self.panel_job(finished.owner, Ok(output), &mut out),
+            Ok(JobOutput::Delivered) => self.panel_job(finished.owner, Ok(()), &mut out),
             Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
                 self.after_save = None;
                 self.message = "Cancelled".into();
@@ -77,25 +78,25 @@ impl EditorApp {
     }
 
     /// Install a background region write, unless Cancel was pressed before it came back.
-    fn install_region_write(&mut self, output: Box<dyn std::any::Any + Send>, cancelled: bool) {
-        let (Ok(done), Some(doc)) = (output.downcast::<RegionWritten>(), self.doc.as_mut()) else {
+    pub(super) fn install_region_write(&mut self, cancelled: bool) {
+        let (Some(done), Some(doc)) = (self.region_writes.take(), self.doc.as_mut()) else {
             return;
         };
         if cancelled {
             self.message = "Cancelled: nothing changed".into();
             return;
         }
-        match doc.install_region(*done) {
+        match doc.install_region(done) {
             Ok(message) => self.message = message,
             Err(e) => self.dialogs.error = Some(e.to_string()),
         }
     }
 
     /// Hand a job's result to the panel that started it, if a panel did.
-    fn panel_job(
+    pub(super) fn panel_job(
         &mut self,
         owner: Option<&'static str>,
-        result: crate::AppResult<Box<dyn std::any::Any + Send>>,
+        result: crate::AppResult<()>,
         out: &mut Vec<Action>,
     ) {
         let Some(owner) = owner else {
@@ -113,7 +114,7 @@ impl EditorApp {
     }
 
     /// Take new preferences (from the Preferences window) and save them.
-    pub(super) fn set_prefs(&mut self, prefs: crate::prefs::Prefs) {
+    pub(super) fn set_prefs(&mut self, prefs: crate::app::prefs::Prefs) {
         let recent = std::mem::take(&mut self.prefs.recent);
         self.prefs = prefs;
         self.prefs.recent = recent;
@@ -215,11 +216,11 @@ impl EditorApp {
         let mut project = doc.snapshot();
         project.header.camera = self.viewport.camera.to_saved();
         if doc.path() != Some(path.as_path()) {
-            project.header.name = files::stem(&path);
+            project.header.name = file_jobs::stem(&path);
         }
         let revision = doc.revision();
-        let thumbs = self.config.as_deref().map(crate::thumbnails::folder);
-        self.start_job(files::save_job(project, path, revision, thumbs));
+        let thumbs = self.config.as_deref().map(crate::files::thumbnails::folder);
+        self.start_job(file_jobs::save_job(project, path, revision, thumbs));
     }
 
     pub(super) fn recover(&mut self) {
@@ -235,7 +236,7 @@ impl EditorApp {
         self.jobs.cancel_modal();
         self.wait_for_job();
         let path = autosave::project_path(&autosave::folder(&dir));
-        self.start_job(files::recover_job(path, original));
+        self.start_job(file_jobs::recover_job(path, original));
     }
 }
 
@@ -312,18 +313,18 @@ mod tests {
         app.lod_override = Some(false);
         app.save_prefs();
         assert!(
-            crate::prefs::Prefs::load(Some(&dir)).lod,
+            crate::app::prefs::Prefs::load(Some(&dir)).lod,
             "the preference stays on"
         );
         // The user turns it on in the View menu: their choice, saved.
         app.viewport.meshes.lod_enabled = true;
         app.save_prefs();
-        assert!(crate::prefs::Prefs::load(Some(&dir)).lod);
+        assert!(crate::app::prefs::Prefs::load(Some(&dir)).lod);
         // Without an override, what is shown is saved.
         app.lod_override = None;
         app.viewport.meshes.lod_enabled = false;
         app.save_prefs();
-        assert!(!crate::prefs::Prefs::load(Some(&dir)).lod);
+        assert!(!crate::app::prefs::Prefs::load(Some(&dir)).lod);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -122,6 +122,11 @@ impl BakeArgs {
             .map(|t| count(t, "--threads", MAX_THREADS).map(|n| n as usize))
             .transpose()?;
         let out = self.out.clone().unwrap_or_else(|| self.file.clone());
+        super::project_edit::refuse_clobbering(
+            &[&self.file],
+            Some(&self.file),
+            std::slice::from_ref(&out),
+        )?;
         run(&self.file, &out, &settings, threads, self.json)
     }
 }

@@ -14,7 +14,7 @@ use serde_json::json;
 use strata_engine::stray::find_stray;
 
 use super::progress::with_bar;
-use super::project_edit::{fmt_box, open};
+use super::project_edit::{fmt_box, open_for_edit};
 use crate::AppResult;
 
 /// `strata cleanup`.
@@ -36,7 +36,7 @@ impl CleanupArgs {
     /// # Errors
     /// Unreadable input, unwritable output.
     pub fn run(self) -> AppResult<()> {
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let stray = with_bar("searching", |p| find_stray(doc.grid(), doc.materials(), p))?;
         let changed = doc.clear_stray(&stray);
         let target = self.out.clone().or(changed.map(|_| self.file.clone()));

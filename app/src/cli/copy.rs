@@ -7,7 +7,7 @@ use strata_engine::region::Region;
 
 use super::args::parse_box;
 use super::progress::with_bar;
-use super::project_edit::{clip_to_world, fmt_box, fmt_size, load};
+use super::project_edit::{clip_to_world, fmt_box, fmt_size, load, refuse_clobbering};
 use crate::{AppError, AppResult};
 
 /// `strata copy`.
@@ -29,12 +29,13 @@ impl CopyArgs {
     /// Bad or empty box, a box outside the world, unreadable input, unwritable output.
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
-        if strata_engine::format::same_file(&self.file, &self.out) {
+        if strata_engine::format::names_same_file(&self.file, &self.out) {
             return Err(AppError::Usage(format!(
                 "{} is the world being copied from; write the stamp to another file",
                 self.out.display()
             )));
         }
+        refuse_clobbering(&[&self.file], None, std::slice::from_ref(&self.out))?;
         let project = load(&self.file)?;
         let b = clip_to_world(b, project.header.bounds, &self.file)?;
         let region = with_bar("copying", |p| Region::copy_with(&project.grid, b, p))?;

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use super::args::parse_box;
-use super::project_edit::{clip_to_world, open, region_edit, save};
-use crate::region_op::RegionOp;
+use super::project_edit::{check_edit_size, clip_to_world, open_for_edit, region_edit, save};
+use crate::region::region_op::RegionOp;
 use crate::AppResult;
 
 /// `strata delete`.
@@ -27,8 +27,9 @@ impl DeleteArgs {
     /// Bad or empty box, a box outside the world, unreadable input, unwritable output.
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let b = clip_to_world(b, doc.bounds(), &self.file)?;
+        check_edit_size(&doc, b, false)?;
         let changed = region_edit(&mut doc, "Delete", &RegionOp::Delete(b))?;
         save(&doc, &self.file, self.out.as_deref(), changed)
     }

@@ -237,6 +237,7 @@ impl EnhanceArgs {
         let method = self.method()?;
         method.validate()?;
         let region = parse_box(&self.region)?;
+        region.check_range("--box")?;
         let format = OutputFormat::from_path(&self.out).ok_or_else(|| {
             AppError::Usage(format!(
                 "cannot tell the output format of {}: use .raw, .vox, .obj or .glb",
@@ -244,6 +245,7 @@ impl EnhanceArgs {
             ))
         })?;
         format.check_size(region, method.factor() as usize)?;
+        check_work(&method, region)?;
         let light = match (self.no_light, self.fragment_light) {
             (true, _) => LightChoice::Off,
             (false, true) => LightChoice::Fragments,
@@ -262,6 +264,31 @@ impl EnhanceArgs {
     }
 }
 
+/// The most probe evaluations one resampling may make: fragments in the box × probes per
+/// fragment. Resampling a box this large takes about five minutes on two cores (surface-heavy
+/// terrain; buried and empty blocks cost nothing), so larger jobs are refused before the project
+/// is read instead of running for hours.
+pub const MAX_RESAMPLE_PROBES: u128 = 1 << 38;
+
+/// Refuse a resampling past [`MAX_RESAMPLE_PROBES`].
+fn check_work(method: &Method, region: VoxelBox) -> AppResult<()> {
+    let Method::Resample(p) = method else {
+        return Ok(());
+    };
+    let f = u128::from(p.factor);
+    let fragments: u128 = region.size().iter().map(|&s| s as u128 * f).product();
+    let probes = fragments * u128::from(p.count);
+    if probes > MAX_RESAMPLE_PROBES {
+        return Err(AppError::Usage(format!(
+            "resampling the box takes {fragments} fragments × {} probes = {probes} probe \
+             evaluations, past the limit of {MAX_RESAMPLE_PROBES} (2^38, about five minutes): use a \
+             smaller box, a smaller --factor or fewer --count probes",
+            p.count
+        )));
+    }
+    Ok(())
+}
+
 fn run(
     file: &Path,
     method: &Method,
@@ -271,7 +298,11 @@ fn run(
     json: bool,
     light: LightChoice,
 ) -> AppResult<()> {
-    strata_engine::format::refuse_same_file(file, out)?;
+    let mut writes = vec![out.to_path_buf()];
+    if format == OutputFormat::Obj {
+        writes.push(strata_engine::mesh::obj_material_path(out));
+    }
+    super::project_edit::refuse_clobbering(&[file], None, &writes)?;
     let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
     let started = Instant::now();

@@ -8,13 +8,15 @@ use std::path::{Path, PathBuf};
 
 use strata_engine::codec::rle::RleEncoder;
 use strata_engine::format::project::Project;
-use strata_engine::format::{refuse_same_file, AtomicFile};
+use strata_engine::format::AtomicFile;
+use strata_engine::mesh::obj_material_path;
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_box;
 use super::godot::{export_v4, export_vxr, CompressionArg};
 use super::mesh::export_mesh;
 use super::progress::with_bar;
+use super::project_edit::refuse_clobbering;
 use super::Format;
 use crate::{AppError, AppResult};
 
@@ -62,7 +64,6 @@ impl ExportArgs {
             lod,
             no_light,
         } = self;
-        refuse_same_file(&file, &out)?;
         let format = format
             .or_else(|| Format::from_extension(&out))
             .ok_or_else(|| {
@@ -71,6 +72,11 @@ impl ExportArgs {
                     out.display()
                 ))
             })?;
+        let mut writes = vec![out.clone()];
+        if format == Format::Obj {
+            writes.push(obj_material_path(&out));
+        }
+        refuse_clobbering(&[&file], None, &writes)?;
         if let Format::Obj | Format::Glb = format {
             if compression.is_some() || lods.is_some() {
                 return Err(AppError::Usage(

@@ -1,5 +1,5 @@
 //! `strata fill FILE --box X0,Y0,Z0,X1,Y1,Z1 --material NAME [--occupancy F] [-o OUT]`: fill a box
-//! with one material as one undo step. The occupancy `0 < F <= 1` (default 1) is stored as the seed's
+//! with one material as one undo step. The occupancy `0 < F <= 1` (default 1) is stored as the occupancy
 //! byte, `round(F × 256) − 1`.
 
 use std::path::PathBuf;
@@ -8,8 +8,8 @@ use strata_engine::region::Fill;
 use strata_engine::voxel::{MaterialTable, Voxel, AIR};
 
 use super::args::parse_box;
-use super::project_edit::{clip_to_world, open, region_edit, save};
-use crate::region_op::RegionOp;
+use super::project_edit::{check_edit_size, clip_to_world, open_for_edit, region_edit, save};
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `strata fill`.
@@ -43,7 +43,7 @@ impl FillArgs {
     pub fn run(self) -> AppResult<()> {
         let b = parse_box(&self.region)?;
         let occupancy = self.occupancy.as_deref().map(occupancy_byte).transpose()?;
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let voxel = fill_voxel(doc.materials(), &self.material, occupancy)?;
         let b = clip_to_world(b, doc.bounds(), &self.file)?;
         let fill = if self.only_air {
@@ -51,6 +51,7 @@ impl FillArgs {
         } else {
             Fill::new(voxel)
         };
+        check_edit_size(&doc, b, !voxel.is_air())?;
         let changed = region_edit(&mut doc, "Fill", &RegionOp::Fill { b, fill })?;
         save(&doc, &self.file, self.out.as_deref(), changed)
     }

@@ -11,14 +11,14 @@
 //! reaches.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use strata_engine::floating::{find_floating, FloatingPiece};
 
 use super::progress::with_bar;
-use super::project_edit::open;
+use super::project_edit::open_for_edit;
 use crate::{AppError, AppResult};
 
 /// `strata floating`.
@@ -48,16 +48,17 @@ impl FloatingArgs {
                 "-o OUT writes the project with its floating pieces deleted; add --delete".into(),
             ));
         }
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let bottom = doc.bounds().min.y;
         let started = Instant::now();
-        let pieces = with_bar("searching", |p| {
+        let found = with_bar("searching", |p| {
             find_floating(doc.grid(), doc.materials(), bottom, p)
         })?;
         let search_ms = started.elapsed().as_secs_f64() * 1e3;
         let mut saved = None;
         if self.delete {
-            let changed = doc.delete_floating(&pieces);
+            let chosen = vec![true; found.len()];
+            let changed = doc.delete_floating(&found, &chosen);
             let target = self.out.clone().or(changed.map(|_| self.file.clone()));
             if let Some(path) = target {
                 with_bar("saving", |p| doc.project().save_with(&path, p))?;
@@ -68,19 +69,15 @@ impl FloatingArgs {
         let mut out = std::io::BufWriter::new(stdout.lock());
         let io = |e| AppError::io("stdout", e);
         if self.json {
-            let mut j = report_json(&pieces);
-            if self.delete {
-                j["deleted"] = json!(!pieces.is_empty());
-                j["saved"] = json!(saved.as_ref().map(|p| p.display().to_string()));
-            }
-            writeln!(out, "{j}").map_err(io)?;
+            let deleted = self.delete.then(|| (!found.is_empty(), saved.as_deref()));
+            write_json(&mut out, found.pieces(), deleted).map_err(io)?;
         } else {
-            write!(out, "{}", report_text(&pieces, bottom, search_ms)).map_err(io)?;
+            write_text(&mut out, found.pieces(), bottom, search_ms).map_err(io)?;
             if self.delete {
-                let line = match (&saved, pieces.is_empty()) {
+                let line = match (&saved, found.is_empty()) {
                     (Some(p), false) => format!(
                         "deleted {} pieces as one undo step; saved {}",
-                        pieces.len(),
+                        found.len(),
                         p.display()
                     ),
                     (Some(p), true) => format!("nothing to delete; saved {}", p.display()),
@@ -93,48 +90,73 @@ impl FloatingArgs {
     }
 }
 
-fn report_json(pieces: &[FloatingPiece]) -> Value {
-    let list: Vec<Value> = pieces
-        .iter()
-        .map(|p| {
-            json!({
-                "voxels": p.voxels,
-                "min": p.min.to_array(),
-                "max": p.max.to_array(),
-            })
-        })
-        .collect();
-    json!({
-        "count": pieces.len(),
-        "voxels": pieces.iter().map(|p| p.voxels).sum::<u64>(),
-        "pieces": list,
-    })
+/// The JSON report as one line, written piece by piece (a world of millions of pieces prints
+/// without holding the text). `deleted`: with `--delete`, whether anything was and the file saved.
+fn write_json(
+    out: &mut impl Write,
+    pieces: &[FloatingPiece],
+    deleted: Option<(bool, Option<&Path>)>,
+) -> std::io::Result<()> {
+    let total: u64 = pieces.iter().map(|p| p.voxels).sum();
+    write!(
+        out,
+        "{{\"count\":{},\"voxels\":{total},\"pieces\":[",
+        pieces.len()
+    )?;
+    for (i, p) in pieces.iter().enumerate() {
+        let [a, b] = [p.min.to_array(), p.max.to_array()];
+        write!(
+            out,
+            "{}{{\"voxels\":{},\"min\":[{},{},{}],\"max\":[{},{},{}]}}",
+            if i == 0 { "" } else { "," },
+            p.voxels,
+            a[0],
+            a[1],
+            a[2],
+            b[0],
+            b[1],
+            b[2]
+        )?;
+    }
+    write!(out, "]")?;
+    if let Some((any, saved)) = deleted {
+        let saved = saved.map_or_else(
+            || "null".to_owned(),
+            |p| json!(p.display().to_string()).to_string(),
+        );
+        write!(out, ",\"deleted\":{any},\"saved\":{saved}")?;
+    }
+    writeln!(out, "}}")
 }
 
-fn report_text(pieces: &[FloatingPiece], bottom: i32, search_ms: f64) -> String {
-    use std::fmt::Write as _;
+/// The text report: a summary line, then one line per piece.
+fn write_text(
+    out: &mut impl Write,
+    pieces: &[FloatingPiece],
+    bottom: i32,
+    search_ms: f64,
+) -> std::io::Result<()> {
     let total: u64 = pieces.iter().map(|p| p.voxels).sum();
-    let mut t = String::new();
-    let _ = writeln!(
-        t,
+    writeln!(
+        out,
         "{} floating pieces, {total} voxels (not connected to the bottom layer y = {bottom}); \
          searched in {search_ms:.0} ms",
         pieces.len()
-    );
+    )?;
     if !pieces.is_empty() {
-        let _ = writeln!(t, "{:>5} {:>10}  {:<20} max", "#", "voxels", "min");
+        writeln!(out, "{:>5} {:>10}  {:<20} max", "#", "voxels", "min")?;
     }
     let v = |p: [i32; 3]| format!("{},{},{}", p[0], p[1], p[2]);
     for (i, p) in pieces.iter().enumerate() {
-        let _ = writeln!(
-            t,
+        writeln!(
+            out,
             "{i:>5} {:>10}  {:<20} {}",
             p.voxels,
             v(p.min.to_array()),
             v(p.max.to_array())
-        );
+        )?;
     }
-    t
+    Ok(())
 }
 
 #[cfg(test)]
@@ -148,17 +170,32 @@ mod tests {
             voxels: n,
             min: VoxelPos::new(1, y, 3),
             max: VoxelPos::new(4, y + 2, 6),
-            runs: Vec::new(),
         };
         let pieces = [piece(27, 10), piece(4, 20)];
-        let j = report_json(&pieces);
+        let json = |pieces: &[FloatingPiece], deleted| {
+            let mut v = Vec::new();
+            write_json(&mut v, pieces, deleted).expect("writes");
+            serde_json::from_slice::<serde_json::Value>(&v).expect("valid JSON")
+        };
+        let j = json(&pieces, None);
         assert_eq!(j["count"], 2);
         assert_eq!(j["voxels"], 31);
         assert_eq!(j["pieces"][0]["voxels"], 27);
         assert_eq!(j["pieces"][0]["min"], json!([1, 10, 3]));
         assert_eq!(j["pieces"][1]["max"], json!([4, 22, 6]));
-        let t = report_text(&pieces, 0, 1.0);
+        assert!(j.get("deleted").is_none());
+        let mut t = Vec::new();
+        write_text(&mut t, &pieces, 0, 1.0).expect("writes");
+        let t = String::from_utf8(t).expect("utf-8");
         assert!(t.starts_with("2 floating pieces, 31 voxels"), "{t}");
-        assert_eq!(report_json(&[])["pieces"], json!([]));
+        assert_eq!(json(&[], None)["pieces"], json!([]));
+        let saved = Path::new("a \"quoted\" name.strata");
+        let j = json(&pieces, Some((true, Some(saved))));
+        assert_eq!(j["deleted"], true);
+        assert_eq!(j["saved"], "a \"quoted\" name.strata");
+        assert_eq!(
+            json(&[], Some((false, None)))["saved"],
+            serde_json::Value::Null
+        );
     }
 }

@@ -9,7 +9,7 @@ use clap::ValueEnum;
 pub enum Format {
     /// 2 bytes per voxel (material id, occupancy), X fastest, then Y, then Z; no header.
     Raw,
-    /// The seed RLE stream of the box, same order; no header.
+    /// The RLE stream of the box, same order; no header.
     Rle,
     /// A godot_voxel region forest (a folder: meta.vxrm + regions/lod*/r.X.Y.Z.vxr).
     Vxr,

@@ -14,8 +14,8 @@
 use std::path::PathBuf;
 
 use super::args::window_inputs;
+use crate::app::launch::{FrameBench, RunOptions};
 use crate::app::Start;
-use crate::editor::{FrameBench, RunOptions};
 use crate::{AppError, AppResult};
 
 /// Most frames a run may measure.
@@ -59,7 +59,7 @@ impl FramesArgs {
         let size = window_inputs(self.window_size.as_deref(), &self.file)?;
         let bench = FrameBench::new(self.frames);
         let report = bench.report.clone();
-        crate::editor::run_frames(
+        crate::app::launch::run_frames(
             Start::Open(self.file),
             RunOptions {
                 size,

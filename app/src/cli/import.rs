@@ -1,6 +1,6 @@
 //! `strata import IN.raw OUT.strata --format raw --size X,Y,Z [--origin X,Y,Z]`: raw voxels into a new
 //! project, and `strata import IN.rle OUT.strata --format rle --size X,Y,Z [--origin X,Y,Z]` the same
-//! from the seed RLE stream `export --format rle` writes. Every voxel is checked (known material, no
+//! from the RLE stream `export --format rle` writes. Every voxel is checked (known material, no
 //! Air with occupancy; for RLE also the stream's own rules) before anything is saved.
 //! `--format vxr` and `--format v4` are handed to [`super::godot`], `--format heightmap` (the default
 //! for `.png`) to [`super::heightmap`].
@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use strata_engine::codec::rle::Runs;
 use strata_engine::format::input::{check_input, read_input, MAX_VOXEL_STREAM_BYTES};
 use strata_engine::format::project::{Project, ProjectHeader};
-use strata_engine::format::refuse_same_file;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
@@ -18,6 +17,7 @@ use super::args::parse_triple;
 use super::godot::{checked_region, import_v4, import_vxr};
 use super::heightmap;
 use super::progress::with_bar;
+use super::project_edit::refuse_clobbering;
 use super::Format;
 use crate::{AppError, AppResult};
 
@@ -162,7 +162,9 @@ fn run(
     origin: &str,
     hm: HeightmapArgs<'_>,
 ) -> AppResult<()> {
-    refuse_same_file(input, out)?;
+    let mut reads = vec![input];
+    reads.extend(hm.colormap);
+    refuse_clobbering(&reads, None, &[out.to_path_buf()])?;
     if format != Format::Heightmap
         && (hm.height.is_some() || hm.colormap.is_some() || hm.smooth.is_some())
     {

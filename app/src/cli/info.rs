@@ -22,20 +22,7 @@ pub fn report(file: &Path) -> AppResult<Value> {
     let memory = MemoryReport::of(&project.grid);
     let sizes = encoded_sizes(&project.grid);
     let table = &project.header.materials;
-    let materials: Vec<Value> = table
-        .materials
-        .iter()
-        .enumerate()
-        .map(|(id, m)| {
-            json!({
-                "id": id,
-                "name": m.name,
-                "liquid": m.liquid,
-                "sharp": m.shaping == strata_engine::voxel::Shaping::Sharp,
-                "color": [m.color.0, m.color.1, m.color.2],
-            })
-        })
-        .collect();
+    let materials = super::materials::materials_json(&project)["materials"].take();
     let mut by_material = Map::new();
     for (id, m) in table.materials.iter().enumerate().skip(1) {
         by_material.insert(m.name.clone(), json!(stats.by_material[id]));

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use strata_engine::mesh::{export_glb_lit, export_obj_lit, MAX_LOD};
+use strata_engine::mesh::{export_glb_lit, export_obj_lit, ExportLooks, MAX_LOD};
 
 use super::args::parse_box;
 use super::progress::with_bar;
@@ -35,11 +35,14 @@ pub fn export_mesh(
     }
     let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
-    let light = project.light.as_ref().filter(|_| use_light);
+    let looks = ExportLooks {
+        light: project.light.as_ref().filter(|_| use_light),
+        textures: Some(&project.textures),
+    };
     strata_engine::format::refuse_same_file(file, out)?;
     let stats = with_bar("meshing", |p| match format {
-        Format::Glb => export_glb_lit(&project.grid, table, lod, region, light, out, p),
-        _ => export_obj_lit(&project.grid, table, lod, region, light, out, p),
+        Format::Glb => export_glb_lit(&project.grid, table, lod, region, looks, out, p),
+        _ => export_obj_lit(&project.grid, table, lod, region, looks, out, p),
     })?;
     note!(
         "{}: {} chunks, {} vertices, {} solid and {} water triangles{}",
@@ -48,7 +51,7 @@ pub fn export_mesh(
         stats.vertices,
         stats.solid_triangles,
         stats.water_triangles,
-        if light.is_some() {
+        if looks.light.is_some() {
             ", lit by the baked light"
         } else {
             ""

@@ -38,6 +38,7 @@ mod godot;
 mod heightmap;
 mod import;
 mod info;
+mod materials;
 mod mesh;
 mod new;
 mod new_estimate;
@@ -119,6 +120,9 @@ commands! {
     /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw
     /// fragments, a MagicaVoxel .vox, or the fragments' visible faces as .obj / .glb.
     Enhance(enhance::EnhanceArgs),
+    /// List or edit the project's material table (add, change, remove, apply a palette), each
+    /// edit one undo step.
+    Materials(materials::MaterialsArgs),
     /// Copy a box of a world into a stamp file (a project of its own, origin at 0,0,0).
     Copy(copy::CopyArgs),
     /// Paste a stamp into a world at a position, turned and mirrored, as one undo step.
@@ -163,9 +167,9 @@ pub fn write_line(stderr: bool, args: std::fmt::Arguments<'_>) -> AppResult<()> 
 /// Whatever the command reports; printed by `main` and turned into a non-zero exit.
 pub fn run(cli: Cli) -> AppResult<()> {
     match cli.command {
-        None => crate::editor::run(
+        None => crate::app::launch::run(
             crate::app::Start::DefaultWorld,
-            crate::editor::RunOptions::default(),
+            crate::app::launch::RunOptions::default(),
         ),
         Some(command) => command.run(),
     }

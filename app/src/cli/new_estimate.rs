@@ -75,10 +75,33 @@ pub fn estimate(world: &WorldSettings, materials: &MaterialTable) -> AppResult<O
     }))
 }
 
-/// Memory the system can give this process now (`MemAvailable`), where known (Linux).
+/// Memory this process can still get, where known (Linux): what the system has available
+/// (`MemAvailable`), and no more than the address space left under the process's limit
+/// (`ulimit -v`, `Max address space` less what is mapped now).
 pub fn available_bytes() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    let field = |text: &str, key: &str| -> Option<u64> {
+        let line = text.lines().find(|l| l.starts_with(key))?;
+        line[key.len()..].split_whitespace().next()?.parse().ok()
+    };
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let system = field(&meminfo, "MemAvailable:")? * 1024;
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let address_space = field(&limits, "Max address space").map(|limit| {
+        let mapped = field(&status, "VmSize:").unwrap_or(0) * 1024;
+        limit.saturating_sub(mapped)
+    });
+    Some(address_space.map_or(system, |a| a.min(system)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn available_memory_is_known_here_and_positive() {
+        if cfg!(target_os = "linux") {
+            assert!(available_bytes().is_some_and(|b| b > 0));
+        }
+    }
 }

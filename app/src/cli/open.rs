@@ -3,14 +3,14 @@
 //! `--lod off` meshes every chunk at full resolution (to compare against the mip levels).
 //! `--camera-path PATH --screenshots DIR` visits the camera positions listed in PATH and saves
 //! screenshots of each view, while it refines and once settled, into DIR, then exits (see
-//! `viewport::camera_tour`).
+//! `app::camera_tour`).
 
 use std::path::PathBuf;
 
 use super::args::{parse_triple, window_inputs};
+use crate::app::camera_tour::read_camera_path;
+use crate::app::launch::RunOptions;
 use crate::app::Start;
-use crate::editor::RunOptions;
-use crate::viewport::camera_tour::read_camera_path;
 use crate::AppResult;
 
 /// `strata open`.
@@ -47,6 +47,13 @@ impl OpenArgs {
     /// A bad window size, a missing file, an unreadable camera path, or no window.
     pub fn run(self) -> AppResult<()> {
         let size = window_inputs(self.window_size.as_deref(), &self.file)?;
+        if let Some(shot) = &self.screenshot {
+            super::project_edit::refuse_clobbering(
+                &[&self.file],
+                None,
+                std::slice::from_ref(shot),
+            )?;
+        }
         let background = self
             .background
             .as_deref()
@@ -56,7 +63,7 @@ impl OpenArgs {
             (Some(path), Some(dir)) => Some((read_camera_path(path)?, dir)),
             _ => None,
         };
-        crate::editor::run(
+        crate::app::launch::run(
             Start::Open(self.file),
             RunOptions {
                 size,

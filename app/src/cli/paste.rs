@@ -17,8 +17,8 @@ use strata_engine::voxel::VoxelPos;
 
 use super::args::parse_triple;
 use super::progress::with_bar;
-use super::project_edit::{fmt_box, fmt_pos, fmt_size, load, open, region_edit, save};
-use crate::region_op::RegionOp;
+use super::project_edit::{fmt_box, fmt_pos, fmt_size, load, open_for_edit, region_edit, save};
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// `--mode`.
@@ -102,7 +102,7 @@ impl PasteArgs {
             "270" => 3,
             _ => 0,
         };
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[&self.stamp])?;
         let stamp = load(&self.stamp)?;
         let stamp_size = check_stamp_size(&stamp.header.bounds, &self.stamp)?;
         let turned_size = if turns % 2 == 1 {

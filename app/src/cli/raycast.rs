@@ -187,6 +187,9 @@ fn checked_dir(dir: [f32; 3], what: &str) -> AppResult<[f32; 3]> {
     Ok(dir)
 }
 
+/// The longest line a rays file may have, in bytes (six numbers need well under a hundred).
+const MAX_RAY_LINE: usize = 4096;
+
 /// Parse a rays file: one `ox oy oz dx dy dz` per line (spaces or tabs); blank lines and lines
 /// starting with `#` are skipped. Errors name the 1-based line.
 fn parse_rays(text: &str) -> Result<Vec<RayArg>, String> {
@@ -197,11 +200,21 @@ fn parse_rays(text: &str) -> Result<Vec<RayArg>, String> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = line.split_whitespace().collect();
+        if line.len() > MAX_RAY_LINE {
+            return Err(format!(
+                "line {n} is {} bytes long; a ray line `ox oy oz dx dy dz` is at most {MAX_RAY_LINE}",
+                line.len()
+            ));
+        }
+        let fields: Vec<&str> = line.split_whitespace().take(7).collect();
         if fields.len() != 6 {
             return Err(format!(
-                "line {n}: expected 6 numbers `ox oy oz dx dy dz`, got {} fields",
-                fields.len()
+                "line {n}: expected 6 numbers `ox oy oz dx dy dz`, got {}",
+                if fields.len() > 6 {
+                    "more fields".to_owned()
+                } else {
+                    format!("{} fields", fields.len())
+                }
             ));
         }
         let mut v = [0.0f32; 6];
@@ -244,6 +257,12 @@ mod tests {
         assert!(e.contains("line 1") && e.contains("zero"), "{e}");
         assert!(parse_rays("1 2 3 nan 0 1\n").is_err());
         assert!(parse_rays("\n# only comments\n").is_err());
+        let e = parse_rays("1 2 3 0 -1 0 7\n").expect_err("seven fields");
+        assert!(e.contains("more fields"), "{e}");
+        // A line of millions of fields is refused by its length, before it is split.
+        let long = "1 ".repeat(5_000_000);
+        let e = parse_rays(&long).expect_err("long line");
+        assert!(e.contains("line 1 is 9999999 bytes long"), "{e}");
     }
 
     #[test]

@@ -5,11 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use strata_engine::format::{refuse_same_file, write_atomic};
+use strata_engine::format::write_atomic;
 use strata_engine::render::{fit_size, render_topdown_lit, topdown_bounds};
 
 use super::args::parse_pair;
-use crate::png::encode_rgba;
+use super::project_edit::refuse_clobbering;
+use crate::files::png::encode_rgba;
 use crate::{AppError, AppResult};
 
 /// Longer side of the image when `--size` is not given.
@@ -53,7 +54,7 @@ fn run(file: &Path, out: &Path, size: Option<&str>, use_light: bool) -> AppResul
             )));
         }
     }
-    refuse_same_file(file, out)?;
+    refuse_clobbering(&[file], None, &[out.to_path_buf()])?;
     let project = super::project_edit::load(file)?;
     let table = &project.header.materials;
     let started = Instant::now();

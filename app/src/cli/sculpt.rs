@@ -16,7 +16,7 @@ use strata_engine::tools::{
 use strata_engine::voxel::{MaterialTable, VoxelBox, COORD_LIMIT};
 
 use super::args::{parse_in_range, parse_point};
-use super::project_edit::{fmt_box, open, save};
+use super::project_edit::{fmt_box, open_for_edit, save};
 use crate::{AppError, AppResult};
 
 /// The most dabs one command applies.
@@ -143,7 +143,7 @@ impl SculptArgs {
                 self.dabs
             )));
         }
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let kind = ToolKind::from(self.tool);
         let material = brush_material(doc.materials(), self.material.as_deref(), kind)?;
         let tool = Tool::new(kind, material);

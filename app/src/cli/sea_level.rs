@@ -10,7 +10,7 @@ use strata_engine::tools::SeaLevelMode;
 use strata_engine::voxel::COORD_LIMIT;
 
 use super::args::{parse_box, parse_in_range};
-use super::project_edit::{clip_to_world, open, save};
+use super::project_edit::{clip_to_world, open_for_edit, save};
 use crate::{AppError, AppResult};
 
 /// `strata sea-level`.
@@ -42,7 +42,7 @@ impl SeaLevelArgs {
         let limit = f64::from(COORD_LIMIT);
         let level = parse_in_range(&self.height, "--height", -limit, limit)? as f32;
         let b = self.region.as_deref().map(parse_box).transpose()?;
-        let mut doc = open(&self.file)?;
+        let mut doc = open_for_edit(&self.file, self.out.as_deref(), &[])?;
         let region = match b {
             Some(b) => clip_to_world(b, doc.bounds(), &self.file)?,
             None => doc.bounds(),

@@ -22,9 +22,9 @@ use strata_engine::region::RegionEdit;
 use strata_engine::storage::Grid;
 use strata_engine::voxel::VoxelBox;
 
-use super::Document;
-use crate::jobs::{Job, JobKind, JobOutput};
-use crate::region_op::RegionOp;
+use super::open_document::Document;
+use crate::app::jobs::{Inbox, Job, JobKind};
+use crate::region::region_op::RegionOp;
 use crate::{AppError, AppResult};
 
 /// Writes touching more voxels than this (about 1 M: a 128×64×128 box) run as a background job;
@@ -144,12 +144,13 @@ impl RegionWork {
     }
 
     /// The write as a Document job (modal progress with Cancel; other edits wait). Its result comes
-    /// back as `JobOutput::Panel(RegionWritten)` owned by [`REGION_WRITE`].
-    pub fn job(self) -> Job {
-        Job::spawn(self.label(), JobKind::Document, move |progress| {
-            Ok(JobOutput::Panel(Box::new(self.run(progress)?)))
-        })
-        .owned_by(REGION_WRITE)
+    /// into `inbox`, owned by [`REGION_WRITE`].
+    pub fn job(self, inbox: &Inbox<RegionWritten>) -> Job {
+        inbox
+            .spawn(self.label(), JobKind::Document, move |progress| {
+                self.run(progress)
+            })
+            .owned_by(REGION_WRITE)
     }
 }
 
@@ -158,7 +159,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -282,6 +283,7 @@ impl Document {
             WriteKind::Undo(n) | WriteKind::Redo(n) => {
                 let redo = matches!(done.kind, WriteKind::Redo(_));
                 self.project.grid.replace_chunks(&done.boxes, done.grid);
+                let table = self.project.header.materials.clone();
                 let verb = if redo {
                     self.project.history.install_redone(done.history);
                     "Redid"
@@ -289,6 +291,8 @@ impl Document {
                     self.project.history.install_undone(done.history);
                     "Undid"
                 };
+                self.project.apply_history_data()?;
+                self.table_restored(&table);
                 if n == 1 {
                     format!("{verb} {}", done.name)
                 } else {
@@ -310,7 +314,10 @@ fn op_boxes(op: &RegionOp, bounds: VoxelBox) -> Vec<VoxelBox> {
             clear, region, at, ..
         } => vec![clear.unwrap_or_default(), region.placed_at(*at)],
         RegionOp::Turn { sel, axis, mirror } => {
-            vec![*sel, crate::region_op::turned_box(*sel, *axis, *mirror)]
+            vec![
+                *sel,
+                crate::region::region_op::turned_box(*sel, *axis, *mirror),
+            ]
         }
         RegionOp::Fill { b, .. } | RegionOp::Delete(b) => vec![*b],
     };

@@ -29,6 +29,7 @@ use three_d::{InnerSpace, Vec3};
 use strata_engine::light::LightMap;
 use strata_engine::mesh::{surface_owners, MeshBuffer, NodeKey, MAX_NODE_LEVEL};
 use strata_engine::storage::Grid;
+use strata_engine::tools::node_reads;
 use strata_engine::voxel::{ChunkPos, MaterialTable, VoxelBox, CHUNK_SIZE};
 
 use super::upload::{build, ChunkUpload, Palette};
@@ -215,7 +216,7 @@ impl ChunkMeshes {
         }
         let drawn: FxHashSet<NodeKey> = self.drawn.iter().copied().collect();
         for k in &self.ready {
-            if k.input_box().intersect(&changed).is_empty() {
+            if !node_reads(*k, changed) {
                 continue;
             }
             self.outdated.insert(*k);

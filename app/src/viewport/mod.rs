@@ -1,7 +1,6 @@
 //! The 3D viewport panel: camera input, brush picking, chunk meshes and the three-d paint callback.
 //!
 //! - [`camera`]: orbit / pan / zoom / fly math and picking rays (no GL).
-//! - [`camera_tour`]: a list of camera positions visited with screenshots (crack tests, images).
 //! - [`chunks`]: the octree of mesh nodes: which to (re)mesh at which level of detail, which to draw.
 //! - [`fade`]: cross-fades between levels of detail as the view refines or coarsens.
 //! - [`upload`]: mesher output to three-d CPU meshes.
@@ -19,7 +18,6 @@
 //! faster) flies, F focuses the hovered point, Alt+1 / Alt+3 / Alt+7 give front / right / top views.
 
 pub mod camera;
-pub mod camera_tour;
 pub mod chunks;
 pub mod fade;
 pub mod fragments;
@@ -153,7 +151,7 @@ impl Viewport {
             show_grid: true,
             fly_speed: 40.0,
             light_view: LightView::Both,
-            background: scene::CLEAR_COLOR,
+            background: terrain_material::CLEAR_COLOR,
             mesh_budget: MESH_BUDGET,
             pending: Arc::default(),
             stats: Arc::default(),

@@ -42,8 +42,6 @@ use super::terrain_material::{pattern_texture, Surface, TerrainMaterial};
 use super::terrain_mesh::TerrainMesh;
 use super::upload::ChunkUpload;
 
-/// Sky color behind the terrain (sRGB, as stored in the framebuffer).
-pub const CLEAR_COLOR: [f32; 3] = [0.53, 0.63, 0.74];
 /// Side of the sun's shadow map, texels.
 pub const SHADOW_MAP_SIZE: u32 = 2048;
 /// Shortest time between two shadow map renders while ground meshes keep changing.
@@ -135,7 +133,7 @@ pub struct FrameParams {
     pub realtime_light: bool,
     /// Draw the enhanced fragments instead of the smooth terrain (water stays).
     pub show_fragments: bool,
-    /// The colour behind everything (sRGB, 0 to 1): [`CLEAR_COLOR`], the sky, unless a test asks
+    /// The colour behind everything (sRGB, 0 to 1): [`CLEAR_COLOR`](super::terrain_material::CLEAR_COLOR), the sky, unless a test asks
     /// for one no terrain can have.
     pub background: [f32; 3],
 }

@@ -17,6 +17,9 @@ use super::pattern_maps;
 
 use strata_engine::voxel::{MaterialTable, MATERIAL_COUNT};
 
+/// Sky color behind the terrain (sRGB, as stored in the framebuffer).
+pub const CLEAR_COLOR: [f32; 3] = [0.53, 0.63, 0.74];
+
 /// Which surface a [`TerrainMaterial`] shades.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Surface {
@@ -47,7 +50,7 @@ impl Default for Sky {
             ambient_sky: [0.30, 0.36, 0.46],
             ambient_ground: [0.13, 0.12, 0.10],
             reflection: [0.45, 0.58, 0.75],
-            haze: super::scene::CLEAR_COLOR,
+            haze: CLEAR_COLOR,
             haze_density: 0.0006,
         }
     }

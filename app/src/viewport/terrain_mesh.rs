@@ -74,7 +74,7 @@ impl TerrainVertices {
             && self.colors.len() == n
             && self.mats.len() == n
             && self.corners.len() == n
-            && self.indices.len() % 3 == 0
+            && self.indices.len().is_multiple_of(3)
             && self.indices.iter().all(|&i| (i as usize) < n)
     }
 

@@ -1,4 +1,4 @@
-//! Byte codecs shared by the file formats and the undo history: the seed's run-length voxel
+//! Byte codecs shared by the file formats and the undo history: the run-length (RLE) voxel
 //! encoding, LZ4 packing of RLE streams and a bounds-checked little-endian reader.
 //!
 //! This module sits below both [`crate::format`] and [`crate::history`]: it imports neither, so

@@ -1,4 +1,4 @@
-//! The seed's run-length voxel encoding (disk format, undo history, `strata export --format rle`).
+//! The run-length (RLE) voxel encoding of Roblox's format (disk format, undo history, `strata export --format rle`).
 //!
 //! Voxels are visited X fastest, then Y, then Z. Each run of identical voxels is:
 //!

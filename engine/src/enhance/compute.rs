@@ -13,8 +13,8 @@
 //! carry the uniform parts, small enough to stay in cache; tiles with no surface voxel are skipped.
 
 use super::block::{encode, Encoded};
+use super::block_list::{local_key, BlockList};
 use super::enhancer::{Enhancer, Kind};
-use super::fragments::{local_key, BlockList};
 use super::subdivide::{subdivide, Scratch};
 use super::surface::mark_surface;
 use crate::storage::Grid;

@@ -283,17 +283,7 @@ impl Enhancer {
         origin_y: i32,
         out: &mut Vec<u8>,
     ) {
-        if let Kind::Subdivide { levels, rules } = &self.kind {
-            subdivide(
-                cells,
-                dims,
-                origin_y,
-                *levels,
-                rules,
-                &mut Scratch::default(),
-                out,
-            );
-        }
+        self.subdivide_into(cells, dims, origin_y, &mut Scratch::default(), out);
     }
 
     /// [`Enhancer::subdivide_cells`] with a chosen kernel: [`Kernel::Scalar`] is the cell-by-cell
@@ -307,16 +297,26 @@ impl Enhancer {
         origin_y: i32,
         out: &mut Vec<u8>,
     ) {
+        self.subdivide_into(
+            cells,
+            dims,
+            origin_y,
+            &mut Scratch::with_kernel(kernel),
+            out,
+        );
+    }
+
+    /// Both of the above: subdivide with `scratch` (and its kernel) when the method subdivides.
+    fn subdivide_into(
+        &self,
+        cells: &[u8],
+        dims: [usize; 3],
+        origin_y: i32,
+        scratch: &mut Scratch,
+        out: &mut Vec<u8>,
+    ) {
         if let Kind::Subdivide { levels, rules } = &self.kind {
-            subdivide(
-                cells,
-                dims,
-                origin_y,
-                *levels,
-                rules,
-                &mut Scratch::with_kernel(kernel),
-                out,
-            );
+            subdivide(cells, dims, origin_y, *levels, rules, scratch, out);
         }
     }
 }

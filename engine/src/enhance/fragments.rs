@@ -25,10 +25,10 @@ use std::sync::Arc;
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::block::{words_for, BlockView, Encoded, MIXED};
+use super::block::{words_for, BlockView, MIXED};
+use super::block_list::{local_key, BlockList};
 use super::compute::{compute_box, parts_to_compute, ChunkScratch};
 use super::enhancer::Enhancer;
-use super::volume::FragmentVolume;
 use super::Method;
 use crate::progress::Progress;
 use crate::storage::Grid;
@@ -37,70 +37,6 @@ use crate::Result;
 
 const VOXELS: usize = CHUNK_SIZE * CHUNK_SIZE * CHUNK_SIZE;
 const WORDS: usize = VOXELS / 64;
-
-/// A chunk-local voxel index: `(z·32 + y)·32 + x`.
-pub(crate) fn local_key(p: VoxelPos) -> u16 {
-    let [x, y, z] = p.local();
-    ((z * CHUNK_SIZE + y) * CHUNK_SIZE + x) as u16
-}
-
-/// Blocks gathered in any order, before they become a [`FragmentChunk`].
-#[derive(Debug, Default)]
-pub(crate) struct BlockList {
-    keys: Vec<u16>,
-    materials: Vec<u8>,
-    bits: Vec<u64>,
-    mixed_of: Vec<u32>,
-    mixed: Vec<u8>,
-    words: usize,
-    f3: usize,
-}
-
-impl BlockList {
-    pub fn new(factor: usize) -> Self {
-        Self {
-            words: words_for(factor),
-            f3: factor * factor * factor,
-            ..Self::default()
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
-    /// Add a block; `frags` are its fragment bytes (read only when it is mixed).
-    pub fn push(&mut self, key: u16, e: &Encoded, frags: &[u8]) {
-        self.keys.push(key);
-        self.materials.push(e.material);
-        self.bits.extend_from_slice(&e.bits);
-        if e.material == MIXED {
-            self.mixed_of.push((self.mixed.len() / self.f3) as u32);
-            self.mixed.extend_from_slice(frags);
-        } else {
-            self.mixed_of.push(u32::MAX);
-        }
-    }
-
-    fn push_view(&mut self, key: u16, view: BlockView<'_>) {
-        if let BlockView::Stored {
-            bits,
-            material,
-            mixed,
-        } = view
-        {
-            self.keys.push(key);
-            self.materials.push(material);
-            self.bits.extend_from_slice(bits);
-            if material == MIXED {
-                self.mixed_of.push((self.mixed.len() / self.f3) as u32);
-                self.mixed.extend_from_slice(mixed);
-            } else {
-                self.mixed_of.push(u32::MAX);
-            }
-        }
-    }
-}
 
 /// One chunk's stored blocks.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -331,12 +267,6 @@ impl Enhanced {
     /// The region enhanced (`None`: the whole grid).
     pub fn region(&self) -> Option<VoxelBox> {
         self.region
-    }
-
-    /// Reads at fragment resolution through this store and `grid` (which must be the grid it was
-    /// computed from, with every edit since passed to [`Enhanced::update`]).
-    pub fn volume<'a>(&'a self, grid: &'a Grid) -> FragmentVolume<'a> {
-        FragmentVolume::new(grid, self)
     }
 
     /// The chunks of the region that can hold surface voxels: stored chunks and their 26 neighbours

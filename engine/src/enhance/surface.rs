@@ -345,14 +345,7 @@ mod tests {
                         let (cx, cy, cz) = (x + 2, y + 2, z + 2);
                         let k = key(cx, cy, cz);
                         let offsets: Vec<[i32; 3]> = match window {
-                            Window::Faces => vec![
-                                [-1, 0, 0],
-                                [1, 0, 0],
-                                [0, -1, 0],
-                                [0, 1, 0],
-                                [0, 0, -1],
-                                [0, 0, 1],
-                            ],
+                            Window::Faces => crate::voxel::FACE_OFFSETS.to_vec(),
                             Window::Box { lo, hi } => (lo[2]..=hi[2])
                                 .flat_map(|dz| {
                                     (lo[1]..=hi[1]).flat_map(move |dy| {

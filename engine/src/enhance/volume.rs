@@ -67,6 +67,14 @@ pub struct FragmentVolume<'a> {
     enhanced: &'a Enhanced,
 }
 
+impl Enhanced {
+    /// Reads at fragment resolution through this store and `grid` (which must be the grid it was
+    /// computed from, with every edit since passed to [`Enhanced::update`]).
+    pub fn volume<'a>(&'a self, grid: &'a Grid) -> FragmentVolume<'a> {
+        FragmentVolume::new(grid, self)
+    }
+}
+
 impl<'a> FragmentVolume<'a> {
     pub(crate) fn new(grid: &'a Grid, enhanced: &'a Enhanced) -> Self {
         Self { grid, enhanced }

@@ -10,17 +10,21 @@
 //!   then, one pass over the chunk faces (+X, +Y, +Z neighbours):
 //!       union the components whose runs touch across the face                    (union_find.rs)
 //!   a component is ground when one of its runs lies in the bottom layer; the rest are the pieces,
-//!   each with its voxel count, its inclusive bounds and its voxels as runs along X
+//!   each summarised by its voxel count and inclusive bounds        (floating_set.rs)
 //! ```
+//!
+//! The result, a [`Floating`], keeps the labelled runs of every chunk and which piece each component
+//! belongs to, not a list of voxels per piece: a world of millions of one-voxel pieces costs tens of
+//! bytes per piece, and deleting chosen pieces walks the chunks once.
 //!
 //! Water does not join pieces: an island bridged to the shore only by water is still a piece.
 //! Corners and edges do not join either; a one-voxel column does.
 //!
-//! [`find_floating`] reads the grid only; [`clear_pieces`] turns chosen pieces to Air, and
-//! [`delete_pieces`] does that as one undo step of a [`History`]. An editor runs the search on a worker
+//! [`find_floating`] reads the grid only; [`Floating::clear`] turns chosen pieces to Air, and
+//! [`delete_pieces`] does that as one undo step of a [`crate::history::History`]. An editor runs the search on a worker
 //! with a [`Progress`] (one unit per chunk, cancellable), shows the pieces, and applies the ones the
-//! user chose with its own edit path (`Document::edit_boxes` over [`FloatingPiece::bounds`], writing
-//! with [`clear_pieces`]); results describe the grid they were computed from, so a panel drops them
+//! user chose with its own edit path (recording [`Floating::boxes`], writing with
+//! [`Floating::clear`]); results describe the grid they were computed from, so a panel drops them
 //! when the document changes.
 //!
 //! # Rationale
@@ -28,77 +32,26 @@
 //! world's volume, and keeps each chunk independent, so the chunks are labelled in parallel and only
 //! the faces between chunks are merged, on one thread, with a union–find over chunk components.
 
+mod floating_set;
+mod piece;
 mod runs;
 mod union_find;
 
 #[cfg(test)]
-mod tests;
+mod floating_tests;
 
+pub use floating_set::{delete_pieces, Floating};
+pub use piece::{FloatingPiece, VoxelRun, DELETE_STEP_NAME};
 pub use union_find::UnionFind;
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use crate::history::History;
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::voxel::{
-    ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE, MATERIAL_COUNT,
-};
+use crate::voxel::{ChunkPos, MaterialTable, CHUNK_SIZE, MATERIAL_COUNT};
 use crate::{Error, Result};
 use runs::{label_chunk, overlaps, ChunkRuns};
-
-/// The name of the undo step [`delete_pieces`] records.
-pub const DELETE_STEP_NAME: &str = "Delete floating terrain";
-
-/// A run of voxels along +X.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct VoxelRun {
-    /// The first voxel.
-    pub start: VoxelPos,
-    /// Number of voxels (1..=32).
-    pub len: u32,
-}
-
-impl VoxelRun {
-    /// The run as a half-open box one voxel thick in Y and Z.
-    pub fn voxel_box(&self) -> VoxelBox {
-        VoxelBox::from_min_size(self.start, [self.len, 1, 1])
-    }
-}
-
-/// One floating piece.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FloatingPiece {
-    /// Number of voxels.
-    pub voxels: u64,
-    /// Lowest corner voxel (inclusive).
-    pub min: VoxelPos,
-    /// Highest corner voxel (inclusive).
-    pub max: VoxelPos,
-    /// Its voxels, as runs along X sorted by (z, y, x).
-    pub runs: Vec<VoxelRun>,
-}
-
-impl FloatingPiece {
-    /// The half-open box that holds the piece (what an undo step records).
-    pub fn bounds(&self) -> VoxelBox {
-        VoxelBox::new(
-            self.min,
-            VoxelPos::new(self.max.x + 1, self.max.y + 1, self.max.z + 1),
-        )
-    }
-
-    /// True when voxel `p` belongs to the piece.
-    pub fn contains(&self, p: VoxelPos) -> bool {
-        self.bounds().contains(p)
-            && self.runs.iter().any(|r| {
-                r.start.y == p.y
-                    && r.start.z == p.z
-                    && (r.start.x..r.start.x + r.len as i32).contains(&p.x)
-            })
-    }
-}
 
 /// Which materials count as matter: neither Air nor a liquid (ids the table does not name count).
 pub fn matter_table(table: &MaterialTable) -> [bool; MATERIAL_COUNT] {
@@ -116,7 +69,7 @@ pub fn find_floating(
     table: &MaterialTable,
     bottom_y: i32,
     progress: &Progress,
-) -> Result<Vec<FloatingPiece>> {
+) -> Result<Floating> {
     let matter = matter_table(table);
     let mut positions = grid.sorted_positions();
     positions.retain(|p| grid.chunk(*p).is_some_and(|c| !c.is_air()));
@@ -165,7 +118,7 @@ pub fn find_floating(
             }
         }
     }
-    Ok(collect_pieces(&labelled, &first, &mut sets, bottom_y))
+    Ok(Floating::collect(labelled, first, &mut sets, bottom_y))
 }
 
 /// Union the components of `a` and of its +`axis` neighbour `b` whose runs touch across the face.
@@ -201,123 +154,4 @@ fn join_face(a: &ChunkRuns, fa: u32, b: &ChunkRuns, fb: u32, axis: usize, sets: 
             }
         }
     }
-}
-
-/// Per-set totals while collecting.
-#[derive(Debug, Clone, Copy)]
-struct Tally {
-    voxels: u64,
-    min: [i32; 3],
-    max: [i32; 3],
-    ground: bool,
-    piece: u32,
-}
-
-fn collect_pieces(
-    labelled: &[ChunkRuns],
-    first: &[u32],
-    sets: &mut UnionFind,
-    bottom_y: i32,
-) -> Vec<FloatingPiece> {
-    let mut tally: Vec<Option<Tally>> = vec![None; sets.len()];
-    let each_run = |f: &mut dyn FnMut(u32, VoxelRun)| {
-        for (ci, c) in labelled.iter().enumerate() {
-            let o = c.pos.min_voxel();
-            for y in 0..CHUNK_SIZE {
-                for z in 0..CHUNK_SIZE {
-                    let (i0, rs) = c.row(y, z);
-                    for (k, r) in rs.iter().enumerate() {
-                        let run = VoxelRun {
-                            start: VoxelPos::new(
-                                o.x + i32::from(r.x0),
-                                o.y + y as i32,
-                                o.z + z as i32,
-                            ),
-                            len: u32::from(r.x1 - r.x0),
-                        };
-                        f(first[ci] + c.component[i0 + k], run);
-                    }
-                }
-            }
-        }
-    };
-    each_run(&mut |id, run| {
-        let root = sets.find(id) as usize;
-        let (lo, hi) = (
-            [run.start.x, run.start.y, run.start.z],
-            [run.start.x + run.len as i32 - 1, run.start.y, run.start.z],
-        );
-        let t = tally[root].get_or_insert(Tally {
-            voxels: 0,
-            min: lo,
-            max: hi,
-            ground: false,
-            piece: u32::MAX,
-        });
-        t.voxels += u64::from(run.len);
-        t.min = std::array::from_fn(|k| t.min[k].min(lo[k]));
-        t.max = std::array::from_fn(|k| t.max[k].max(hi[k]));
-        t.ground |= run.start.y == bottom_y;
-    });
-    let mut pieces = Vec::new();
-    for t in tally.iter_mut().flatten().filter(|t| !t.ground) {
-        t.piece = pieces.len() as u32;
-        pieces.push(FloatingPiece {
-            voxels: t.voxels,
-            min: VoxelPos::new(t.min[0], t.min[1], t.min[2]),
-            max: VoxelPos::new(t.max[0], t.max[1], t.max[2]),
-            runs: Vec::new(),
-        });
-    }
-    each_run(&mut |id, run| {
-        let root = sets.find(id) as usize;
-        if let Some(t) = tally[root].filter(|t| !t.ground) {
-            pieces[t.piece as usize].runs.push(run);
-        }
-    });
-    for p in &mut pieces {
-        p.runs.sort_by_key(|r| (r.start.z, r.start.y, r.start.x));
-    }
-    let key = |p: &FloatingPiece| (std::cmp::Reverse(p.voxels), p.min.y, p.min.z, p.min.x);
-    pieces.sort_by_key(key);
-    pieces
-}
-
-/// Turn every voxel of `pieces` to Air; returns the bounding box of what changed (`None` when
-/// nothing did). Records no history: see [`delete_pieces`].
-pub fn clear_pieces(grid: &mut Grid, pieces: &[FloatingPiece]) -> Option<VoxelBox> {
-    let mut changed: Option<VoxelBox> = None;
-    for p in pieces {
-        for r in &p.runs {
-            grid.fill_box(r.voxel_box(), Voxel::AIR);
-        }
-        if !p.runs.is_empty() {
-            changed = Some(changed.map_or(p.bounds(), |c| c.union(&p.bounds())));
-        }
-    }
-    changed
-}
-
-/// Delete `pieces` as one undo step named [`DELETE_STEP_NAME`]: each piece's bounds are recorded,
-/// then its voxels become Air. Returns the bounding box of what changed (`None`: nothing to delete, no
-/// step recorded).
-pub fn delete_pieces(
-    grid: &mut Grid,
-    history: &mut History,
-    pieces: &[FloatingPiece],
-) -> Option<VoxelBox> {
-    let boxes: Vec<VoxelBox> = pieces
-        .iter()
-        .filter(|p| !p.runs.is_empty())
-        .map(FloatingPiece::bounds)
-        .collect();
-    if boxes.is_empty() {
-        return None;
-    }
-    history.begin_group(DELETE_STEP_NAME);
-    for b in boxes {
-        history.record(grid, b, DELETE_STEP_NAME);
-    }
-    history.end_group();
-    clear_pieces(grid, pieces)
 }

@@ -12,7 +12,7 @@
 //! the merge across chunk faces (see [`super`]) then only looks at the rows on the faces.
 
 use super::union_find::UnionFind;
-use crate::storage::Chunk;
+use crate::storage::{Chunk, RowBuf};
 use crate::voxel::{ChunkPos, MATERIAL_COUNT};
 
 /// Chunk edge, as `u8` local coordinates use it.
@@ -71,10 +71,11 @@ pub fn overlaps(ia: usize, a: &[Run], ib: usize, b: &[Run], mut join: impl FnMut
 pub fn label_chunk(pos: ChunkPos, chunk: &Chunk, matter: &[bool; MATERIAL_COUNT]) -> ChunkRuns {
     let mut runs = Vec::new();
     let mut row_start = Vec::with_capacity(N * N + 1);
+    let mut buf = RowBuf::new();
     for y in 0..N {
         for z in 0..N {
             row_start.push(runs.len() as u32);
-            let row = chunk.read_row(y, z);
+            let row = chunk.read_row(y, z, &mut buf);
             let mut x = 0;
             while x < N {
                 if matter[usize::from(row[x].material & 0x3f)] {

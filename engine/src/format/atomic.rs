@@ -113,6 +113,63 @@ pub fn refuse_same_file(input: &Path, out: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The file `path` names, spelled absolutely: its folder resolved (symlinks followed) and its own
+/// name kept, so a file that does not exist yet compares equal to every other spelling of it.
+fn spelled(path: &Path) -> Option<PathBuf> {
+    let dir = fs::canonicalize(parent_dir(path)).ok()?;
+    Some(dir.join(path.file_name()?))
+}
+
+/// True when `a` and `b` are one file: the same file on disk (a hard link or a symlink to it), or the
+/// same name however spelled (`./x`, `dir/../x`), existing or not.
+pub fn names_same_file(a: &Path, b: &Path) -> bool {
+    same_file(a, b) || matches!((spelled(a), spelled(b)), (Some(x), Some(y)) if x == y)
+}
+
+/// Every file a save of `path` writes: the file itself (a symlink's target) and, when it exists
+/// already, the backup that keeps its previous contents.
+pub fn files_written_by_save(path: &Path) -> Vec<PathBuf> {
+    let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = vec![path.to_path_buf()];
+    if fs::metadata(&target).is_ok_and(|m| m.is_file()) {
+        out.push(backup_path(&target));
+    }
+    out
+}
+
+/// Refuse a command whose writes would replace a file it reads. `reads` are its inputs;
+/// `in_place` is the one input it edits in place and may therefore replace (a project saved over
+/// itself); `writes` is every file it writes, sidecars included (each save's backup is added here).
+///
+/// # Errors
+/// [`Error::Invalid`] naming the output and the input it would overwrite.
+pub fn refuse_overwriting_inputs(
+    reads: &[&Path],
+    in_place: Option<&Path>,
+    writes: &[PathBuf],
+) -> Result<()> {
+    for w in writes {
+        for (k, file) in files_written_by_save(w).iter().enumerate() {
+            for r in reads {
+                let replaces_itself = k == 0 && in_place.is_some_and(|p| p == *r);
+                if !replaces_itself && names_same_file(file, r) {
+                    let what = if k == 0 {
+                        format!("{}", file.display())
+                    } else {
+                        format!("{} (the backup of {})", file.display(), w.display())
+                    };
+                    return Err(Error::Invalid(format!(
+                        "{what} is the input file {}: writing it would destroy the input; choose \
+                         another output",
+                        r.display()
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// True when both paths exist and name the same file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
     let (Ok(ma), Ok(mb)) = (fs::metadata(a), fs::metadata(b)) else {
@@ -253,6 +310,11 @@ impl AtomicFile {
                 let _ = fs::remove_file(&bak_tmp);
                 Error::io(&bak, e)
             })?;
+            // Renaming one hard link over another of the same file does nothing and leaves the
+            // temporary name behind (a `.bak` that was a hard link to NAME).
+            if bak_tmp.exists() {
+                let _ = fs::remove_file(&bak_tmp);
+            }
         }
         fs::rename(&self.tmp, &path).map_err(|e| Error::io(&path, e))?;
         sync_dir(&path);
@@ -417,6 +479,67 @@ mod tests {
         assert!(refuse_same_file(&p, &hard).is_err());
         assert!(refuse_same_file(&p, &link).is_err());
         assert!(refuse_same_file(&p, &dir.join("new.strata")).is_ok());
+        fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writes_never_replace_an_input_however_it_is_named() {
+        let dir = scratch("inputs");
+        let input = dir.join("q.mtl");
+        write_atomic(&input, b"project").expect("input");
+        let hard = dir.join("hard.strata");
+        fs::hard_link(&input, &hard).expect("hard link");
+        let soft = dir.join("soft.strata");
+        std::os::unix::fs::symlink(&input, &soft).expect("symlink");
+        let other = dir.join("other.obj");
+        let dotted = dir.join("sub").join("..").join("q.mtl");
+        fs::create_dir_all(dir.join("sub")).expect("sub");
+        let r = [input.as_path()];
+        for bad in [&input, &hard, &soft, &dotted] {
+            let e = refuse_overwriting_inputs(&r, None, std::slice::from_ref(bad))
+                .expect_err("refused");
+            assert!(e.to_string().contains("is the input file"), "{e}");
+        }
+        // An OBJ whose sidecar is the input.
+        let mtl = dir.join("q.obj").with_extension("mtl");
+        assert!(refuse_overwriting_inputs(&r, None, &[dir.join("q.obj"), mtl]).is_err());
+        // The project edited in place may replace itself, but not another input.
+        assert!(refuse_overwriting_inputs(&r, Some(&input), std::slice::from_ref(&input)).is_ok());
+        let stamp = dir.join("stamp.strata");
+        write_atomic(&stamp, b"stamp").expect("stamp");
+        let both = [input.as_path(), stamp.as_path()];
+        assert!(
+            refuse_overwriting_inputs(&both, Some(&input), std::slice::from_ref(&stamp)).is_err()
+        );
+        // A save's backup counts: writing w.strata over an existing one keeps w.strata.bak.
+        let w = dir.join("w.strata");
+        write_atomic(&w, b"old").expect("w");
+        let bak = backup_path(&w);
+        write_atomic(&bak, b"an input named like the backup").expect("bak");
+        let e = refuse_overwriting_inputs(&[bak.as_path()], None, std::slice::from_ref(&w))
+            .expect_err("bak");
+        assert!(e.to_string().contains("the backup of"), "{e}");
+        assert!(refuse_overwriting_inputs(&r, None, &[other]).is_ok());
+        fs::remove_dir_all(&dir).expect("cleanup");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_backup_hard_linked_to_its_file_leaves_no_temporary() {
+        let dir = scratch("hardbak");
+        let p = dir.join("w.strata");
+        write_atomic(&p, b"one").expect("save");
+        fs::hard_link(&p, backup_path(&p)).expect("bak as a hard link");
+        write_atomic(&p, b"two").expect("save again");
+        assert_eq!(fs::read(&p).expect("read"), b"two");
+        assert_eq!(fs::read(backup_path(&p)).expect("bak"), b"one");
+        let names: Vec<String> = fs::read_dir(&dir)
+            .expect("list")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
         fs::remove_dir_all(&dir).expect("cleanup");
     }
 }

@@ -3,7 +3,7 @@
 //! cannot make a reader allocate without bound.
 //!
 //! The limits are generous for real data and small enough that reading the file whole is always safe
-//! on the machines Strata targets. They are listed in the README's "Limits" section.
+//! on the machines Strata targets. They are listed in the "Limits" section of `docs/cli.md`.
 
 use std::fs::File;
 use std::io::Read;

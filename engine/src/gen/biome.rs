@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
-use super::preset::MAX_HORIZONTAL_SIZE;
+use super::limits::MAX_HORIZONTAL_SIZE;
 use crate::{Error, Result};
 
 /// Smallest accepted biome size, in voxels.

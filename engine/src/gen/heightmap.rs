@@ -115,6 +115,58 @@ pub fn colormap_materials(table: &MaterialTable, rgb: &[u8]) -> Vec<u8> {
         .collect()
 }
 
+/// How many chunks the world of `map` under `settings` will store, counted before any voxel is made:
+/// per chunk column, the chunks wholly below the soil under its lowest surface (stored as uniform
+/// Rock, a few hundred bytes each) and the chunks from there up to its highest surface (stored voxel
+/// by voxel). Heights are read on a 3 × 3 lattice of each column (corners and centre), without
+/// terrace smoothing, which moves heights by well under a chunk.
+///
+/// # Errors
+/// [`Error::Invalid`] for the inputs [`heightmap_grid`] refuses.
+pub fn heightmap_chunk_counts(map: &Heightmap, settings: &HeightmapSettings) -> Result<[u64; 2]> {
+    check(map, None, settings)?;
+    let scale = settings.height as f32 / 65535.0;
+    let heights: Vec<f32> = map.samples.iter().map(|&h| f32::from(h) * scale).collect();
+    let n = CHUNK_SIZE as u32;
+    let [sx, sz] = settings.size;
+    let top = settings.height.div_ceil(n);
+    let mut counts = [0u64; 2];
+    for cz in 0..sz.div_ceil(n) {
+        for cx in 0..sx.div_ceil(n) {
+            let (mut lo, mut hi) = (f32::MAX, f32::MIN);
+            for dz in [0, n / 2, n - 1] {
+                for dx in [0, n / 2, n - 1] {
+                    let h = bilinear(map, &heights, settings.size, cx * n + dx, cz * n + dz);
+                    lo = lo.min(h);
+                    hi = hi.max(h);
+                }
+            }
+            let buried = ((lo - SOIL_DEPTH - 1.0).max(0.0) as u32 / n).min(top);
+            let surface = ((hi.max(0.0) as u32 + 2).div_ceil(n)).clamp(buried, top);
+            counts[0] += u64::from(buried);
+            counts[1] += u64::from(surface - buried).max(1);
+        }
+    }
+    Ok(counts)
+}
+
+/// Bilinear height of world column (`x`, `z`) from `heights` (the map's samples in voxels): column
+/// centres map onto sample centres, so the map stretches to any world size.
+fn bilinear(map: &Heightmap, heights: &[f32], size: [u32; 2], x: u32, z: u32) -> f32 {
+    let to_map = |x: u32, world: u32, m: u32| {
+        ((x.min(world - 1) as f32 + 0.5) * m as f32 / world as f32 - 0.5).clamp(0.0, (m - 1) as f32)
+    };
+    let (w, d) = (map.width, map.depth);
+    let (u, v) = (to_map(x, size[0], w), to_map(z, size[1], d));
+    let (u0, v0) = (u.floor() as usize, v.floor() as usize);
+    let (u1, v1) = ((u0 + 1).min(w as usize - 1), (v0 + 1).min(d as usize - 1));
+    let (tu, tv) = (u - u0 as f32, v - v0 as f32);
+    let s = |a: usize, b: usize| heights[b * w as usize + a];
+    let top = s(u0, v0) + (s(u1, v0) - s(u0, v0)) * tu;
+    let bottom = s(u0, v1) + (s(u1, v1) - s(u0, v1)) * tu;
+    top + (bottom - top) * tv
+}
+
 fn check(map: &Heightmap, materials: Option<&[u8]>, s: &HeightmapSettings) -> Result<()> {
     let bad = |m: String| Err(Error::Invalid(m));
     if map.width == 0 || map.depth == 0 {
@@ -248,26 +300,12 @@ struct Column {
 }
 
 impl Sampler<'_> {
-    /// Map coordinates (in samples) of world column `x` along an axis of `world` columns and `map`
-    /// samples: column centres map onto sample centres.
-    fn to_map(x: i64, world: u32, map: u32) -> f32 {
-        ((x as f32 + 0.5) * map as f32 / world as f32 - 0.5).clamp(0.0, (map - 1) as f32)
-    }
-
     /// Surface height of world column (`x`, `z`), clamped to the world's edge.
     fn height(&self, x: i64, z: i64) -> f32 {
         let [sx, sz] = self.settings.size;
-        let x = x.clamp(0, i64::from(sx) - 1);
-        let z = z.clamp(0, i64::from(sz) - 1);
-        let (w, d) = (self.map.width, self.map.depth);
-        let (u, v) = (Self::to_map(x, sx, w), Self::to_map(z, sz, d));
-        let (u0, v0) = (u.floor() as usize, v.floor() as usize);
-        let (u1, v1) = ((u0 + 1).min(w as usize - 1), (v0 + 1).min(d as usize - 1));
-        let (tu, tv) = (u - u0 as f32, v - v0 as f32);
-        let s = |a: usize, b: usize| self.heights[b * w as usize + a];
-        let top = s(u0, v0) + (s(u1, v0) - s(u0, v0)) * tu;
-        let bottom = s(u0, v1) + (s(u1, v1) - s(u0, v1)) * tu;
-        top + (bottom - top) * tv
+        let x = x.clamp(0, i64::from(sx) - 1) as u32;
+        let z = z.clamp(0, i64::from(sz) - 1) as u32;
+        bilinear(self.map, self.heights, self.settings.size, x, z)
     }
 
     /// Surface material of column (`x`, `z`) with surface height `h` and slope `slope`.
@@ -428,4 +466,4 @@ impl Sampler<'_> {
 }
 
 #[cfg(test)]
-mod tests;
+mod heightmap_tests;

@@ -32,7 +32,10 @@ mod biome;
 mod biome_map;
 mod caves;
 pub(crate) mod column;
+#[cfg(test)]
+mod gen_tests;
 mod heightmap;
+mod limits;
 mod materials;
 mod math;
 mod preset;
@@ -42,18 +45,15 @@ mod shape;
 #[cfg(test)]
 mod slope_tests;
 mod terrain;
-#[cfg(test)]
-mod tests;
 mod world;
 
 pub use biome::{Biome, BiomeSettings, DEFAULT_BIOME_SIZE, MAX_BIOME_SIZE, MIN_BIOME_SIZE};
 pub use heightmap::{
-    colormap_materials, heightmap_grid, nearest_material, Heightmap, HeightmapSettings,
-    MAX_SMOOTHING_RADIUS,
+    colormap_materials, heightmap_chunk_counts, heightmap_grid, nearest_material, Heightmap,
+    HeightmapSettings, MAX_SMOOTHING_RADIUS,
 };
-pub use preset::{
-    GeneratorSettings, Preset, WorldSettings, MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE,
-};
+pub use limits::{MAX_HORIZONTAL_SIZE, MAX_VERTICAL_SIZE};
+pub use preset::{GeneratorSettings, Preset, WorldSettings};
 pub use preview::preview_topdown;
 pub use region::{generate_region, RegionFill};
 pub use terrain::Terrain;

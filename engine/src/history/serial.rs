@@ -1,28 +1,35 @@
 //! The history's byte form (the project file's `HIST` section).
 //!
 //! ```text
-//!   u8 version (1) | u64 budget bytes | u32 undo steps | u32 redo steps
+//!   u8 version (1 or 2) | u64 budget bytes | u32 undo steps | u32 redo steps
 //!   steps (undo oldest first, then redo bottom to top):
-//!     u32 name length | name (UTF-8) | u32 boxes
+//!     u32 name length | name (UTF-8) | u32 boxes | boxes | [version 2: u32 changes | changes]
 //!     box: i32 min x,y,z | i32 max x,y,z | packed before | u8 has_after | [packed after]
+//!     change: u8 kind (1: the material table's RON) | u32 length | before | u32 length | after
 //!   packed = u32 RLE length | u32 LZ4 length | LZ4 bytes
 //! ```
+//!
+//! Version 2 added the data changes. A history whose steps change voxels only is written as version
+//! 1, byte for byte what earlier builds wrote (and can still read); one with a data change is
+//! written as version 2.
 //!
 //! Loading checks every box completely (LZ4, then the RLE runs) without allocating its voxels, so a
 //! history that loads can always be undone and redone, and a file of small boxes that each claim 2²⁷
 //! voxels costs time in proportion to its bytes (LZ4 expands at most ~255×), not to the voxels claimed.
 //! The voxels are unpacked on undo or redo.
 
-use super::{History, Snapshot, Step};
+use super::{DataChange, DataKind, History, Snapshot, Step};
 use crate::codec::lz4::PackedVoxels;
 use crate::codec::rle::{max_encoded_len, Runs};
 use crate::codec::Reader;
 use crate::voxel::{VoxelBox, VoxelPos};
 use crate::{Error, Result};
 
-const VERSION: u8 = 1;
+const VERSION: u8 = 2;
 /// Largest box a history entry may hold (voxels); bounds allocation on load.
 const MAX_BOX_VOXELS: usize = 1 << 27;
+/// Largest project-data payload a change may hold (a material table).
+const MAX_DATA_BYTES: usize = 1 << 20;
 
 fn put_u32(out: &mut Vec<u8>, v: u32) {
     out.extend_from_slice(&v.to_le_bytes());
@@ -103,7 +110,44 @@ fn read_box(r: &mut Reader<'_>) -> Result<VoxelBox> {
     Ok(b)
 }
 
-fn read_step(r: &mut Reader<'_>, redo: bool, scratch: &mut Vec<u8>) -> Result<Step> {
+fn read_payload(r: &mut Reader<'_>) -> Result<Vec<u8>> {
+    let at = r.offset();
+    let len = r.u32("data length")? as usize;
+    if len > MAX_DATA_BYTES {
+        return Err(Error::corrupt(
+            at,
+            format!("a data change of {len} bytes is over the {MAX_DATA_BYTES}-byte limit"),
+        ));
+    }
+    Ok(r.take(len, "data change")?.to_vec())
+}
+
+fn read_changes(r: &mut Reader<'_>) -> Result<Vec<DataChange>> {
+    let count = r.u32("data change count")? as usize;
+    // Every change takes at least 9 bytes.
+    if count > r.remaining() / 9 {
+        return Err(r.error(format!(
+            "{count} data changes cannot fit in the remaining bytes"
+        )));
+    }
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        let at = r.offset();
+        let code = r.u8("data kind")?;
+        let kind = DataKind::from_code(code)
+            .ok_or_else(|| Error::corrupt(at, format!("unknown data kind {code}")))?;
+        let before = read_payload(r)?;
+        let after = read_payload(r)?;
+        out.push(DataChange {
+            kind,
+            before,
+            after,
+        });
+    }
+    Ok(out)
+}
+
+fn read_step(r: &mut Reader<'_>, version: u8, redo: bool, scratch: &mut Vec<u8>) -> Result<Step> {
     let name_len = r.u32("step name length")? as usize;
     let name_at = r.offset();
     let name = std::str::from_utf8(r.take(name_len, "step name")?)
@@ -130,16 +174,27 @@ fn read_step(r: &mut Reader<'_>, redo: bool, scratch: &mut Vec<u8>) -> Result<St
             after,
         });
     }
-    Ok(Step { name, boxes })
+    let data = if version >= 2 {
+        read_changes(r)?
+    } else {
+        Vec::new()
+    };
+    Ok(Step { name, boxes, data })
 }
 
 impl History {
     /// Encode for the project file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = vec![VERSION];
+        let steps = || self.undo.iter().chain(&self.redo).chain(&self.open);
+        let version = if steps().any(|s| !s.data.is_empty()) {
+            VERSION
+        } else {
+            1
+        };
+        let mut out = vec![version];
         out.extend_from_slice(&(self.budget_bytes as u64).to_le_bytes());
         let mut undo: Vec<&Step> = self.undo.iter().collect();
-        if let Some(open) = self.open.as_ref().filter(|s| !s.boxes.is_empty()) {
+        if let Some(open) = self.open.as_ref().filter(|s| !s.is_empty()) {
             undo.push(open);
         }
         put_u32(&mut out, undo.len() as u32);
@@ -167,6 +222,17 @@ impl History {
                     None => out.push(0),
                 }
             }
+            if version < 2 {
+                continue;
+            }
+            put_u32(&mut out, step.data.len() as u32);
+            for d in &step.data {
+                out.push(d.kind.code());
+                for payload in [&d.before, &d.after] {
+                    put_u32(&mut out, payload.len() as u32);
+                    out.extend_from_slice(payload);
+                }
+            }
         }
         out
     }
@@ -178,10 +244,10 @@ impl History {
     pub fn from_bytes(bytes: &[u8], base: usize) -> Result<Self> {
         let mut r = Reader::new(bytes, base);
         let version = r.u8("history version")?;
-        if version != VERSION {
+        if !(1..=VERSION).contains(&version) {
             return Err(Error::corrupt(
                 base,
-                format!("history section version {version} is not supported (this build reads {VERSION})"),
+                format!("history section version {version} is not supported (this build reads 1 to {VERSION})"),
             ));
         }
         let budget = r.u64("history budget")?;
@@ -194,10 +260,11 @@ impl History {
         let mut h = History::new(usize::try_from(budget).unwrap_or(usize::MAX));
         let mut scratch = Vec::new();
         for _ in 0..undo_count {
-            h.undo.push_back(read_step(&mut r, false, &mut scratch)?);
+            h.undo
+                .push_back(read_step(&mut r, version, false, &mut scratch)?);
         }
         for _ in 0..redo_count {
-            h.redo.push(read_step(&mut r, true, &mut scratch)?);
+            h.redo.push(read_step(&mut r, version, true, &mut scratch)?);
         }
         if r.remaining() != 0 {
             return Err(r.error("unexpected bytes after the history"));

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 
 use super::settings::LightSettings;
 use super::solid::SolidVolume;
-use super::walk::{WalkExtent, LIGHT_ONE};
+use super::walk::{within_reach, WalkExtent, LIGHT_ONE};
 use crate::voxel::{ChunkPos, VoxelBox, VoxelPos, CHUNK_SIZE};
 use crate::{Error, Result};
 
@@ -74,20 +74,6 @@ pub(crate) fn voxel_at(c: ChunkPos, i: u16) -> VoxelPos {
         m.y + ((i / s) % s) as i32,
         m.z + (i / (s * s)) as i32,
     )
-}
-
-/// True when the centre of voxel `p` lies within `reach` voxels of box `b` (Euclidean).
-pub(crate) fn within_reach(p: VoxelPos, b: &VoxelBox, reach: f32) -> bool {
-    let d = |c: i32, lo: i32, hi: i32| {
-        let c = f64::from(c) + 0.5;
-        (f64::from(lo) - c).max(c - f64::from(hi)).max(0.0)
-    };
-    let (dx, dy, dz) = (
-        d(p.x, b.min.x, b.max.x),
-        d(p.y, b.min.y, b.max.y),
-        d(p.z, b.min.z, b.max.z),
-    );
-    dx * dx + dy * dy + dz * dz <= f64::from(reach) * f64::from(reach)
 }
 
 /// What a re-bake of the stale regions needs: the settings, the stale boxes with their ids and the

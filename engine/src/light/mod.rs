@@ -44,6 +44,8 @@
 //! ```
 
 mod bake;
+#[cfg(test)]
+mod light_tests;
 mod map;
 mod sample;
 pub mod serial;
@@ -51,14 +53,12 @@ pub mod serial;
 mod serial_tests;
 pub mod settings;
 pub mod solid;
-#[cfg(test)]
-mod tests;
 mod walk;
 
 pub use bake::{bake, rebake, BakeStats};
 pub use map::{LightMap, LightPatch, RebakeRequest};
 pub use settings::LightSettings;
-pub use solid::{SolidRule, SolidVolume, SurfaceVoxel, FACES};
+pub use solid::{SolidRule, SolidVolume, SurfaceVoxel};
 pub use walk::{rgb16, Bounds, Particle, VoxelWalks, WalkExtent, Walker, LIGHT_ONE};
 
 use crate::storage::Grid;

@@ -18,9 +18,22 @@ impl LightMap {
     /// Light at a point of the surface (world voxel units: voxel `x` spans `x..x + 1`), blended from
     /// the lit voxels around it; `None` when no lit voxel is near (water far from any shore).
     pub fn sample(&self, p: [f32; 3]) -> Option<[f32; 3]> {
+        self.sample_from(VoxelPos::new(0, 0, 0), p)
+    }
+
+    /// [`LightMap::sample`] at `p` given relative to voxel `origin` (meshes far from the world's
+    /// origin are made relative to a nearby corner, where `f32` keeps their detail).
+    pub fn sample_from(&self, origin: VoxelPos, p: [f32; 3]) -> Option<[f32; 3]> {
         let base = p.map(|c| (c - 0.5).floor());
         let t = [0, 1, 2].map(|a| p[a] - 0.5 - base[a]);
         let b = base.map(|c| c as i32);
+        let at = |dx: i32, dy: i32, dz: i32| {
+            VoxelPos::new(
+                origin.x + b[0] + dx,
+                origin.y + b[1] + dy,
+                origin.z + b[2] + dz,
+            )
+        };
         let mut acc = [0f32; 3];
         let mut total = 0f32;
         for dz in 0..2 {
@@ -31,7 +44,7 @@ impl LightMap {
                         .zip(t)
                         .map(|(&d, t)| if d == 1 { t } else { 1.0 - t })
                         .product::<f32>();
-                    if let Some(l) = self.light(VoxelPos::new(b[0] + dx, b[1] + dy, b[2] + dz)) {
+                    if let Some(l) = self.light(at(dx, dy, dz)) {
                         add(&mut acc, l, w);
                         total += w;
                     }
@@ -46,9 +59,8 @@ impl LightMap {
         for dz in -1..3 {
             for dy in -1..3 {
                 for dx in -1..3 {
-                    let q = VoxelPos::new(b[0] + dx, b[1] + dy, b[2] + dz);
-                    if let Some(l) = self.light(q) {
-                        let d2: f32 = [q.x, q.y, q.z]
+                    if let Some(l) = self.light(at(dx, dy, dz)) {
+                        let d2: f32 = [b[0] + dx, b[1] + dy, b[2] + dz]
                             .iter()
                             .zip(p)
                             .map(|(&c, p)| (c as f32 + 0.5 - p).powi(2))

@@ -133,10 +133,11 @@ impl LightSettings {
                 self.sun_bias
             )));
         }
-        let reach = self.reach();
-        if reach > MAX_REACH {
+        // The documented rule, computed exactly: `1 + steps × step length ≤ MAX_REACH`.
+        let reach = 1.0 + f64::from(self.steps) * f64::from(self.step_length);
+        if reach > f64::from(MAX_REACH) {
             return Err(Error::Invalid(format!(
-                "steps × step length reaches {reach:.0} voxels; at most {MAX_REACH} is allowed"
+                "1 + steps × step length reaches {reach} voxels; at most {MAX_REACH} is allowed"
             )));
         }
         Ok(())
@@ -247,6 +248,26 @@ mod tests {
             let msg = s.validate().expect_err(word).to_string();
             assert!(msg.contains(word), "{msg} should mention {word}");
         }
+    }
+
+    #[test]
+    fn the_reach_limit_is_the_documented_one() {
+        let at = |steps: u32, step_length: f32| LightSettings {
+            steps,
+            step_length,
+            ..LightSettings::default()
+        };
+        // README: `1 + steps × step length` at most 1024.
+        at(1023, 1.0)
+            .validate()
+            .expect("1 + 1023 × 1 = 1024 is allowed");
+        at(2046, 0.5)
+            .validate()
+            .expect("1 + 2046 × 0.5 = 1024 is allowed");
+        assert!(at(1024, 1.0).validate().is_err());
+        assert!(at(4092, 0.25).validate().is_ok());
+        assert!(at(4096, 0.25).validate().is_err());
+        assert!(at(4096, 0.5).validate().is_err());
     }
 
     #[test]

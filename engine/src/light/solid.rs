@@ -26,8 +26,10 @@
 
 use rayon::prelude::*;
 
-use crate::storage::{Chunk, Grid};
-use crate::voxel::{MaterialTable, VoxelBox, VoxelPos, AIR, CHUNK_SIZE, MATERIAL_COUNT};
+use crate::storage::{Chunk, Grid, RowBuf};
+use crate::voxel::{
+    MaterialTable, VoxelBox, VoxelPos, AIR, CHUNK_SIZE, FACE_OFFSETS, MATERIAL_COUNT,
+};
 use crate::{Error, Result};
 
 /// Brick edge in voxels.
@@ -45,24 +47,14 @@ const EMPTY_WORDS: Words = [0; 8];
 const FULL_WORDS: Words = [u64::MAX; 8];
 
 /// One surface voxel: a solid voxel with at least one non-solid face neighbour, and which faces are
-/// open (bit `k` for [`FACES`]`[k]`).
+/// open (bit `k` for [`FACE_OFFSETS`]`[k]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SurfaceVoxel {
     /// Where it is.
     pub pos: VoxelPos,
-    /// Open faces, bit `k` = face `FACES[k]`.
+    /// Open faces, bit `k` = face `FACE_OFFSETS[k]`.
     pub open: u8,
 }
-
-/// The six face directions, in the order of [`SurfaceVoxel::open`]'s bits.
-pub const FACES: [[i32; 3]; 6] = [
-    [1, 0, 0],
-    [-1, 0, 0],
-    [0, 1, 0],
-    [0, -1, 0],
-    [0, 0, 1],
-    [0, 0, -1],
-];
 
 /// Which materials count as solid (at occupancy ≥ ½).
 #[derive(Debug, Clone, Copy)]
@@ -468,7 +460,7 @@ impl SolidVolume {
 
     /// True when the six face-neighbour bricks of cell `c` are all full.
     fn full_around(&self, c: [u32; 3]) -> bool {
-        FACES.iter().all(|f| {
+        FACE_OFFSETS.iter().all(|f| {
             let n = [0, 1, 2].map(|a| i64::from(c[a]) + i64::from(f[a]));
             self.words_at(n) == FULL_WORDS
         })
@@ -484,7 +476,7 @@ impl SolidVolume {
                         continue;
                     }
                     let mut open = 0u8;
-                    for (k, f) in FACES.iter().enumerate() {
+                    for (k, f) in FACE_OFFSETS.iter().enumerate() {
                         let n = VoxelPos::new(p.x + f[0], p.y + f[1], p.z + f[2]);
                         if !self.is_solid(n) {
                             open |= 1 << k;
@@ -504,7 +496,7 @@ impl SolidVolume {
             return None;
         }
         let mut open = 0u8;
-        for (k, f) in FACES.iter().enumerate() {
+        for (k, f) in FACE_OFFSETS.iter().enumerate() {
             if !self.is_solid(VoxelPos::new(p.x + f[0], p.y + f[1], p.z + f[2])) {
                 open |= 1 << k;
             }
@@ -592,9 +584,10 @@ fn chunk_brick(chunk: &Chunk, at: VoxelPos, rule: &SolidRule) -> Words {
     }
     let [lx, ly, lz] = at.local();
     let mut w = [0u64; 8];
+    let mut buf = RowBuf::new();
     for (z, word) in w.iter_mut().enumerate() {
         for y in 0..8 {
-            let row = chunk.read_row(ly + y, lz + z);
+            let row = chunk.read_row(ly + y, lz + z, &mut buf);
             let bits = rule.row_bits(&row[lx..lx + 8]);
             *word |= u64::from(bits) << (y * 8);
         }

@@ -35,8 +35,8 @@
 use fastrand::Rng;
 
 use super::settings::LightSettings;
-use super::solid::{SolidVolume, SurfaceVoxel, FACES, MAX_CLEAR};
-use crate::voxel::VoxelPos;
+use super::solid::{SolidVolume, SurfaceVoxel, MAX_CLEAR};
+use crate::voxel::{VoxelBox, VoxelPos, FACE_OFFSETS};
 
 /// Fraction bits of walk positions.
 const FRAC: u32 = 20;
@@ -74,6 +74,20 @@ pub struct WalkExtent {
     pub hi: [i16; 3],
 }
 
+/// True when the centre of voxel `p` lies within `reach` voxels of box `b` (Euclidean).
+pub(crate) fn within_reach(p: VoxelPos, b: &VoxelBox, reach: f32) -> bool {
+    let d = |c: i32, lo: i32, hi: i32| {
+        let c = f64::from(c) + 0.5;
+        (f64::from(lo) - c).max(c - f64::from(hi)).max(0.0)
+    };
+    let (dx, dy, dz) = (
+        d(p.x, b.min.x, b.max.x),
+        d(p.y, b.min.y, b.max.y),
+        d(p.z, b.min.z, b.max.z),
+    );
+    dx * dx + dy * dy + dz * dz <= f64::from(reach) * f64::from(reach)
+}
+
 impl WalkExtent {
     /// No recorded extent.
     pub const UNKNOWN: Self = Self {
@@ -83,9 +97,9 @@ impl WalkExtent {
 
     /// True when walks from `pos` with this extent may test a voxel of `b`. An unknown extent
     /// answers whether `b` lies within `reach` of `pos` (see [`LightSettings::reach`]).
-    pub fn may_reach(&self, pos: VoxelPos, b: &crate::voxel::VoxelBox, reach: f32) -> bool {
+    pub fn may_reach(&self, pos: VoxelPos, b: &VoxelBox, reach: f32) -> bool {
         if *self == Self::UNKNOWN {
-            return super::map::within_reach(pos, b, reach);
+            return within_reach(pos, b, reach);
         }
         let p = [pos.x, pos.y, pos.z].map(i64::from);
         let (bmin, bmax) = (
@@ -281,7 +295,7 @@ impl<'a> Walker<'a> {
             let mut hits = 0u32;
             let mut face = 0;
             for _ in 0..self.particles {
-                let f = FACES[faces[face]];
+                let f = FACE_OFFSETS[faces[face]];
                 face = if face + 1 == k { 0 } else { face + 1 };
                 let start = [0, 1, 2].map(|a| centre[a] + i64::from(f[a]) * ONE);
                 let mut rng = stream.fork();
@@ -462,7 +476,7 @@ mod tests {
     fn plain_walks(w: &Walker, sv: SurfaceVoxel) -> ([u32; 2], u64, Vec<[i64; 3]>) {
         let faces: Vec<[i32; 3]> = (0..6)
             .filter(|f| sv.open >> f & 1 != 0)
-            .map(|f| FACES[f])
+            .map(|f| FACE_OFFSETS[f])
             .collect();
         let voxel = [sv.pos.x, sv.pos.y, sv.pos.z];
         let mut visited = Vec::new();

@@ -30,7 +30,7 @@ pub(crate) struct Scratch {
     /// Vertex index of each cell that has one (other entries are stale and never read).
     pub cell_vertex: Vec<u32>,
     /// Per-row states, inside bits and needed flags.
-    pub rows: super::field::Rows,
+    pub rows: super::mesh_field::Rows,
     /// Corner inside-mask of each surface cell (stale elsewhere).
     pub cell_mask: Vec<u8>,
     /// Gathered voxels for `mesh_chunk`.

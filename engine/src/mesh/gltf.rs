@@ -2,24 +2,33 @@
 //!
 //! ```text
 //!   "glTF" 2 total_len | JSON chunk (len, "JSON", space-padded) | BIN chunk (len, "BIN\0", 0-padded)
-//!   BIN: POSITION f32×3 | NORMAL f32×3 | COLOR_0 f32×3 (linear) | solid u32 indices | water u32 indices
+//!   BIN: POSITION f32×3 | NORMAL f32×3 | COLOR_0 f32×3 (linear light) | [TEXCOORD_0 f32×2]
+//!        | one u32 index list per material | [each texture's PNG]
 //! ```
 //!
-//! One mesh with up to two primitives sharing the vertex attributes: `terrain` (opaque, white base
-//! color so the vertex colors show) and `water` (the table's liquid color, alpha-blended). A primitive
-//! with no triangles is left out; a mesh with no primitive is left out too, because glTF requires at
-//! least one primitive per mesh and one element per accessor.
+//! One mesh with a primitive per material the terrain shows, all sharing the vertex attributes. Each
+//! primitive's glTF material carries the project's name and colour for it (linear, as glTF wants),
+//! its emission (`emissiveFactor`, with `KHR_materials_emissive_strength` above 1) and its texture
+//! (the PNG embedded, tiled by planar coordinates), so an engine can swap in its own shader per
+//! material. `COLOR_0` is the baked light alone (white without a bake), for the engine to multiply
+//! by the material colour. A triangle belongs to the material most of its corners take (ties: its
+//! first corner's). Liquids are alpha-blended at 60 %. A mesh with no triangle is left out, because
+//! glTF requires at least one primitive per mesh and one element per accessor.
+
+use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
 use super::weld::Welded;
-use crate::voxel::{srgb_to_linear, MaterialTable};
+use crate::voxel::{srgb_to_linear, Material, MaterialTable, Textures};
 use crate::{Error, Result};
 
 const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 const FLOAT: u32 = 5126;
 const UNSIGNED_INT: u32 = 5125;
+/// Voxels one texture repeat covers.
+pub const TEXTURE_TILE_VOXELS: f32 = 4.0;
 
 /// The binary chunk and the JSON descriptions of its views and accessors.
 #[derive(Default)]
@@ -30,25 +39,26 @@ struct Bin {
 }
 
 impl Bin {
-    /// Append a VEC3 float attribute; returns its accessor index.
-    fn vec3(&mut self, data: &[[f32; 3]], with_bounds: bool) -> usize {
+    /// Append a float attribute of `N` components; returns its accessor index.
+    fn floats<const N: usize>(&mut self, data: &[[f32; N]], with_bounds: bool) -> usize {
         let offset = self.bytes.len();
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
+        let mut lo = [f32::INFINITY; N];
+        let mut hi = [f32::NEG_INFINITY; N];
         for v in data {
-            for a in 0..3 {
+            for a in 0..N {
                 self.bytes.extend_from_slice(&v[a].to_le_bytes());
                 lo[a] = lo[a].min(v[a]);
                 hi[a] = hi[a].max(v[a]);
             }
         }
         self.views.push(json!({"buffer": 0, "byteOffset": offset,
-            "byteLength": data.len() * 12, "target": ARRAY_BUFFER}));
+            "byteLength": data.len() * 4 * N, "target": ARRAY_BUFFER}));
+        let kind = ["SCALAR", "VEC2", "VEC3", "VEC4"][N - 1];
         let mut acc = json!({"bufferView": self.views.len() - 1, "componentType": FLOAT,
-            "count": data.len(), "type": "VEC3"});
+            "count": data.len(), "type": kind});
         if with_bounds {
-            acc["min"] = json!(lo);
-            acc["max"] = json!(hi);
+            acc["min"] = json!(lo.to_vec());
+            acc["max"] = json!(hi.to_vec());
         }
         self.accessors.push(acc);
         self.accessors.len() - 1
@@ -67,61 +77,177 @@ impl Bin {
             "componentType": UNSIGNED_INT, "count": data.len(), "type": "SCALAR"}));
         self.accessors.len() - 1
     }
+
+    /// Append raw bytes (an image), 4-byte aligned; returns its buffer view index.
+    fn blob(&mut self, data: &[u8]) -> usize {
+        while !self.bytes.len().is_multiple_of(4) {
+            self.bytes.push(0);
+        }
+        let offset = self.bytes.len();
+        self.bytes.extend_from_slice(data);
+        self.views
+            .push(json!({"buffer": 0, "byteOffset": offset, "byteLength": data.len()}));
+        self.views.len() - 1
+    }
 }
 
-/// The base color of the water material: the first liquid's linear color, 60 % opaque.
-fn water_color(table: &MaterialTable) -> [f32; 4] {
-    let (r, g, b) = table
-        .materials
+/// The material of each triangle: the one most of its corners take (ties: the first corner's).
+fn triangle_material(w: &Welded, tri: &[u32]) -> u8 {
+    let m = |k: usize| w.material[tri[k] as usize] & 0x3f;
+    if m(1) == m(2) {
+        m(1)
+    } else {
+        m(0)
+    }
+}
+
+/// Planar texture coordinates: each vertex projected along its normal's largest axis.
+fn planar_uvs(w: &Welded) -> Vec<[f32; 2]> {
+    w.positions
         .iter()
-        .find(|m| m.liquid)
-        .map_or((40, 100, 150), |m| m.color);
-    [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), 0.6]
+        .zip(&w.normals)
+        .map(|(p, n)| {
+            let a = n.map(f32::abs);
+            let (u, v) = if a[1] >= a[0] && a[1] >= a[2] {
+                (p[0], p[2])
+            } else if a[0] >= a[2] {
+                (p[2], -p[1])
+            } else {
+                (p[0], -p[1])
+            };
+            [u / TEXTURE_TILE_VOXELS, v / TEXTURE_TILE_VOXELS]
+        })
+        .collect()
 }
 
-/// The whole `.glb` file for a welded mesh.
-pub(crate) fn glb_bytes(w: &Welded, table: &MaterialTable) -> Result<Vec<u8>> {
+/// The glTF material of project material `m` (`texture`: its glTF texture index, if any).
+fn material_json(m: &Material, liquid_alpha: f32, texture: Option<usize>) -> (Value, bool) {
+    let (r, g, b) = m.color;
+    let alpha = if m.liquid { liquid_alpha } else { 1.0 };
+    let roughness = m.look.map_or(0.9, |l| l.roughness);
+    let mut pbr = json!({
+        "baseColorFactor": [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b), alpha],
+        "metallicFactor": 0.0,
+        "roughnessFactor": roughness,
+    });
+    if let Some(t) = texture {
+        pbr["baseColorTexture"] = json!({"index": t, "texCoord": 0});
+    }
+    let mut out = json!({"name": m.name, "pbrMetallicRoughness": pbr});
+    if m.liquid {
+        out["alphaMode"] = json!("BLEND");
+    }
+    let mut strong = false;
+    if let Some(e) = m.emission.filter(|e| !e.is_dark()) {
+        let (r, g, b) = e.color;
+        let c = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
+        if e.strength > 1.0 {
+            out["emissiveFactor"] = json!(c);
+            out["extensions"] =
+                json!({"KHR_materials_emissive_strength": {"emissiveStrength": e.strength}});
+            strong = true;
+        } else {
+            out["emissiveFactor"] = json!(c.map(|v| v * e.strength));
+        }
+    }
+    (out, strong)
+}
+
+/// The whole `.glb` file for a welded mesh; `textures` holds the images of textured materials (none
+/// are written without it).
+pub(crate) fn glb_bytes(
+    w: &Welded,
+    table: &MaterialTable,
+    textures: Option<&Textures>,
+) -> Result<Vec<u8>> {
     let mut bin = Bin::default();
-    let mut primitives = Vec::new();
-    if !w.positions.is_empty() {
-        let pos = bin.vec3(&w.positions, true);
-        let nrm = bin.vec3(&w.normals, false);
-        let col = bin.vec3(&w.colors, false);
-        let attributes = json!({"POSITION": pos, "NORMAL": nrm, "COLOR_0": col});
-        for (material, list) in [(0, &w.solid), (1, &w.water)] {
-            if !list.is_empty() {
-                let idx = bin.indices(list);
-                primitives.push(json!({"attributes": attributes, "indices": idx,
-                    "material": material, "mode": 4}));
-            }
+    // Triangles by material id; liquids and solids kept apart (a water surface over sand).
+    let mut groups: BTreeMap<(bool, u8), Vec<u32>> = BTreeMap::new();
+    for (water, list) in [(false, &w.solid), (true, &w.water)] {
+        for tri in list.chunks_exact(3) {
+            groups
+                .entry((water, triangle_material(w, tri)))
+                .or_default()
+                .extend_from_slice(tri);
         }
     }
     let mut doc = json!({
         "asset": {"version": "2.0", "generator": "Strata"},
         "scene": 0,
         "scenes": [{"nodes": []}],
-        "materials": [
-            {"name": "terrain", "pbrMetallicRoughness":
-                {"baseColorFactor": [1.0, 1.0, 1.0, 1.0], "metallicFactor": 0.0, "roughnessFactor": 1.0}},
-            {"name": "water", "alphaMode": "BLEND", "pbrMetallicRoughness":
-                {"baseColorFactor": water_color(table), "metallicFactor": 0.0, "roughnessFactor": 0.1}},
-        ],
     });
-    if !primitives.is_empty() {
-        doc["scenes"] = json!([{"nodes": [0]}]);
-        doc["nodes"] = json!([{"name": "terrain", "mesh": 0}]);
-        doc["meshes"] = json!([{"name": "terrain", "primitives": primitives}]);
-        doc["buffers"] = json!([{"byteLength": bin.bytes.len()}]);
+    if groups.is_empty() {
+        return finish(doc, bin);
+    }
+    let pos = bin.floats(&w.positions, true);
+    let nrm = bin.floats(&w.normals, false);
+    let col = bin.floats(&w.light, false);
+    let mut attributes = json!({"POSITION": pos, "NORMAL": nrm, "COLOR_0": col});
+    let image_of = |id: u8| {
+        let m = table.get(id)?;
+        let t = m.texture?;
+        textures?.png(&t)
+    };
+    if groups.keys().any(|&(_, id)| image_of(id).is_some()) {
+        attributes["TEXCOORD_0"] = json!(bin.floats(&planar_uvs(w), false));
+    }
+    let (mut primitives, mut materials, mut images, mut gl_textures) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut strong = false;
+    for (&(water, id), list) in &groups {
+        let fallback = Material::new(format!("material {id}"), (128, 128, 128));
+        let m = table.get(id).unwrap_or(&fallback);
+        let texture = image_of(id).map(|png| {
+            images.push(json!({"bufferView": bin.blob(png), "mimeType": "image/png"}));
+            gl_textures.push(json!({"sampler": 0, "source": images.len() - 1}));
+            gl_textures.len() - 1
+        });
+        let (mut mat, s) = material_json(m, 0.6, texture);
+        if water && !m.liquid {
+            // Water over this material (a liquid id the table lacks): drawn as water.
+            mat["alphaMode"] = json!("BLEND");
+        }
+        strong |= s;
+        materials.push(mat);
+        let idx = bin.indices(list);
+        primitives.push(json!({"attributes": attributes, "indices": idx,
+            "material": materials.len() - 1, "mode": 4}));
+    }
+    doc["scenes"] = json!([{"nodes": [0]}]);
+    let mut node = json!({"name": "terrain", "mesh": 0});
+    let o = w.origin;
+    if (o.x, o.y, o.z) != (0, 0, 0) {
+        node["translation"] = json!([f64::from(o.x), f64::from(o.y), f64::from(o.z)]);
+    }
+    doc["nodes"] = json!([node]);
+    doc["meshes"] = json!([{"name": "terrain", "primitives": primitives}]);
+    doc["materials"] = Value::Array(materials);
+    if !images.is_empty() {
+        doc["images"] = Value::Array(images);
+        doc["textures"] = Value::Array(gl_textures);
+        doc["samplers"] = json!([{"magFilter": 9729, "minFilter": 9987, "wrapS": 10497,
+            "wrapT": 10497}]);
+    }
+    if strong {
+        doc["extensionsUsed"] = json!(["KHR_materials_emissive_strength"]);
+    }
+    finish(doc, bin)
+}
+
+/// Lay out the JSON and binary chunks.
+fn finish(mut doc: Value, bin: Bin) -> Result<Vec<u8>> {
+    let mut bin_bytes = bin.bytes;
+    if !bin_bytes.is_empty() {
+        doc["buffers"] = json!([{"byteLength": bin_bytes.len()}]);
         doc["bufferViews"] = Value::Array(bin.views);
         doc["accessors"] = Value::Array(bin.accessors);
     }
     let mut json_bytes =
         serde_json::to_vec(&doc).map_err(|e| Error::Invalid(format!("glTF JSON: {e}")))?;
-    while json_bytes.len() % 4 != 0 {
+    while !json_bytes.len().is_multiple_of(4) {
         json_bytes.push(b' ');
     }
-    let mut bin_bytes = bin.bytes;
-    while bin_bytes.len() % 4 != 0 {
+    while !bin_bytes.len().is_multiple_of(4) {
         bin_bytes.push(0);
     }
     let has_bin = !bin_bytes.is_empty();

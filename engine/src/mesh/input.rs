@@ -14,10 +14,10 @@
 //! At LOD `l` the samples are the voxels of the `32 >> l` mip, each covering `2^l` voxels per axis;
 //! the border comes from the neighbouring chunks' mips at the same level.
 
-use crate::storage::{Chunk, Grid};
+use crate::storage::{Chunk, Grid, RowBuf};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE};
 
-use super::field::{Class, MaterialLut};
+use super::mesh_field::{Class, MaterialLut};
 use crate::voxel::MaterialTable;
 
 /// Border samples needed on each side of the core.
@@ -25,6 +25,9 @@ pub const BORDER: usize = 2;
 
 /// Coarsest LOD level (the 4³ mip).
 pub const MAX_LOD: u32 = 3;
+
+/// Coarsest node level: a node of 32 chunks a side, one sample per chunk.
+pub const MAX_NODE_LEVEL: u32 = 5;
 
 /// A box of voxels to mesh: `size[0] × size[1] × size[2]` samples, X fastest, then Y, then Z (the
 /// layout of [`Grid::read_box`]). The outer [`BORDER`] samples on each side are context only: quads
@@ -56,7 +59,7 @@ impl<'a> MeshInput<'a> {
     /// # Panics
     /// As [`MeshInput::new`], or if `lod` is above the coarsest node level.
     pub fn with_lod(voxels: &'a [Voxel], size: [usize; 3], origin: VoxelPos, lod: u32) -> Self {
-        assert!(lod <= super::MAX_NODE_LEVEL, "LOD {lod} does not exist");
+        assert!(lod <= MAX_NODE_LEVEL, "LOD {lod} does not exist");
         assert!(
             size.iter().all(|&s| s > 2 * BORDER),
             "mesh input {size:?} is smaller than its border"
@@ -136,15 +139,22 @@ pub(crate) fn gather_chunk_with(
     };
     out.clear();
     out.reserve(m * m * m);
+    let mut bufs: [RowBuf; 3] = Default::default();
     for z in 0..m {
         let (cz, lz) = split(z);
         for y in 0..m {
             let (cy, ly) = split(y);
+            // The row of each of the three neighbours along X at this (y, z), read once.
+            let [b0, b1, b2] = &mut bufs;
+            let at = cz * 9 + cy * 3;
+            let rows = [
+                around[at].map(|c| mip_row(c, lod, ly, lz, b0)),
+                around[at + 1].map(|c| mip_row(c, lod, ly, lz, b1)),
+                around[at + 2].map(|c| mip_row(c, lod, ly, lz, b2)),
+            ];
             for x in 0..m {
                 let (cx, lx) = split(x);
-                let v = around[cz * 9 + cy * 3 + cx]
-                    .map_or(Voxel::AIR, |c| mip_row(c, lod, ly, lz)[lx]);
-                out.push(v);
+                out.push(rows[cx].map_or(Voxel::AIR, |r| r[lx]));
             }
         }
     }
@@ -152,11 +162,11 @@ pub(crate) fn gather_chunk_with(
 }
 
 /// Row (`y`, `z`) of mip level `lod` (1..=3) of `chunk`.
-fn mip_row(chunk: &Chunk, lod: u32, y: usize, z: usize) -> &[Voxel] {
+fn mip_row<'a>(chunk: &'a Chunk, lod: u32, y: usize, z: usize, buf: &'a mut RowBuf) -> &'a [Voxel] {
     match lod {
-        1 => chunk.mip16().read_row(y, z),
-        2 => chunk.mip8().read_row(y, z),
-        _ => chunk.mip4().read_row(y, z),
+        1 => chunk.mip16().read_row(y, z, buf),
+        2 => chunk.mip8().read_row(y, z, buf),
+        _ => chunk.mip4().read_row(y, z, buf),
     }
 }
 

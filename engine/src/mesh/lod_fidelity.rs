@@ -2,7 +2,8 @@
 //! ground stored as `clamp(h − y)` per voxel (what heightmaps and flat generated ground store).
 
 use super::*;
-use crate::voxel::{Voxel, VoxelBox};
+use crate::storage::Grid;
+use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 thread_local! {
     /// Store occupancy as the generator does (a slope-dependent band) instead of `clamp(h − y)`.
@@ -226,19 +227,24 @@ fn shallow_water_stays_water_at_every_level() {
 }
 
 #[test]
-#[ignore = "prints figures: cargo test -p strata-engine --lib lod_fidelity_report -- --ignored --nocapture"]
-fn lod_fidelity_report() {
+fn a_sharp_material_follows_the_surface_at_every_lod() {
+    // Rock keeps its cube corners (dual-contouring placement), so it follows a smooth height less
+    // closely than Grass; measured worst cases: mean 0.10, worst 0.21 voxels and normal error p99
+    // 14.3° at LOD 0 (hills), and at most 0.08 and 0.19 samples at LOD 1 to 3.
+    let rock = MaterialTable::builtin().require("Rock").expect("rock");
     for banded in [false, true] {
         BANDED.with(|b| b.set(banded));
-        println!("banded {banded}");
         for (name, h) in [("plane", plane as fn(f32, f32) -> f32), ("hills", hills)] {
-            for material in [2u8, 7] {
-                let grid = heightfield(192, 192, material, &h);
-                for lod in 0..=MAX_LOD {
-                    let (w, m, a) = fidelity(&grid, lod, &h, [24.0, 168.0]);
-                    println!("{name} m{material} lod {lod}: worst {w:.3} mean {m:.3} voxels, normal error p99 {a:.1} deg");
-                }
+            let grid = heightfield(192, 192, rock, &h);
+            for lod in 0..=MAX_LOD {
+                let (worst, mean, p99) = fidelity(&grid, lod, &h, [24.0, 168.0]);
+                let sample = (1u32 << lod) as f32;
+                let what = format!("Rock {name} (banded {banded}) LOD {lod}");
+                assert!(mean <= 0.12 * sample, "{what}: mean error {mean} voxels");
+                assert!(worst <= 0.25 * sample, "{what}: worst error {worst} voxels");
+                assert!(p99 <= 15.0, "{what}: normal error p99 {p99}°");
             }
         }
     }
+    BANDED.with(|b| b.set(false));
 }

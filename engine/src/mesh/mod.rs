@@ -4,7 +4,7 @@
 //! Every voxel is a density sample at its centre (`occupancy − 0.5` for matter, `−0.5` for empty
 //! space); the surface is where occupancy crosses one half. Shapes come from occupancy across
 //! neighbours, not from voxel cubes: a full voxel beside a quarter-full one pushes the surface past
-//! their shared face into the neighbour (the seed's "overflow"), and a lone full voxel of a smooth
+//! their shared face into the neighbour ("overflow"), and a lone full voxel of a smooth
 //! material becomes a small blob well inside its voxel (its six crossings sit on its face centres and
 //! surface nets averages them), while a sharp one keeps its cube.
 //!
@@ -49,96 +49,30 @@
 mod buffer;
 mod components;
 mod cube;
-pub(crate) mod export;
-mod field;
 pub(crate) mod gltf;
 mod input;
 #[cfg(test)]
 mod lod_fidelity;
+pub(crate) mod mesh_export;
+mod mesh_field;
+#[cfg(test)]
+mod mesh_tests;
+mod mesher;
 mod nets;
 mod node;
 pub(crate) mod obj;
 mod qef;
 mod ramp;
 mod skirt;
-#[cfg(test)]
-mod tests;
 pub(crate) mod weld;
 
-/// Moved to [`crate::voxel`]; re-exported here so existing paths keep working.
-pub use crate::voxel::{linear_palette, linear_to_srgb, srgb_to_linear};
 pub use buffer::{MaterialSlots, MeshBuffer};
-pub use export::{
-    export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportStats,
+pub use input::{MeshInput, BORDER, MAX_LOD, MAX_NODE_LEVEL};
+pub use mesh_export::{
+    export_glb, export_glb_lit, export_obj, export_obj_lit, surface_owners, ExportLooks,
+    ExportStats,
 };
-pub use input::{MeshInput, BORDER, MAX_LOD};
-pub use node::{mesh_node, NodeKey, MAX_NODE_LEVEL};
-
-use crate::storage::Grid;
-use crate::voxel::{ChunkPos, MaterialTable, VoxelPos, CHUNK_SIZE};
-use crate::{Error, Result};
-use field::{MaterialLut, Surface};
-
-/// Mesh `input` into `buf` (cleared first): solid triangles, then water triangles. No skirts.
-pub fn mesh(input: &MeshInput, table: &MaterialTable, buf: &mut MeshBuffer) {
-    buf.clear();
-    let lut = MaterialLut::new(table);
-    if nets::extract(input, &lut, Surface::Solid, buf) {
-        nets::extract(input, &lut, Surface::Water, buf);
-    }
-}
-
-/// Mesh chunk `chunk_pos` of `grid` at level of detail `lod` (0 = full resolution, 1..=3 = the 16³,
-/// 8³ and 4³ mips) into `buf` (cleared first). At `lod > 0` skirts are added along the chunk's rim.
-///
-/// Chunks with no surface (empty, or full and surrounded by full chunks) return without reading
-/// voxels.
-///
-/// # Errors
-/// [`Error::Invalid`] when `lod > MAX_LOD`.
-pub fn mesh_chunk(
-    grid: &Grid,
-    chunk_pos: ChunkPos,
-    lod: u32,
-    table: &MaterialTable,
-    buf: &mut MeshBuffer,
-) -> Result<()> {
-    mesh_chunk_with(grid, chunk_pos, lod, table, buf, true)
-}
-
-/// [`mesh_chunk`], with skirts only when `skirts` is set (export never draws them).
-pub(crate) fn mesh_chunk_with(
-    grid: &Grid,
-    chunk_pos: ChunkPos,
-    lod: u32,
-    table: &MaterialTable,
-    buf: &mut MeshBuffer,
-    skirts: bool,
-) -> Result<()> {
-    if lod > MAX_LOD {
-        return Err(Error::Invalid(format!(
-            "LOD {lod} does not exist (0 to {MAX_LOD})"
-        )));
-    }
-    buf.clear();
-    if input::is_trivial(grid, chunk_pos, table) {
-        return Ok(());
-    }
-    let mut voxels = std::mem::take(&mut buf.scratch.voxels);
-    let size = input::gather_chunk(grid, chunk_pos, lod, &mut voxels);
-    let min = chunk_pos.min_voxel();
-    let border = (BORDER << lod) as i32;
-    let origin = VoxelPos::new(min.x - border, min.y - border, min.z - border);
-    let inp = MeshInput::with_lod(&voxels, size, origin, lod);
-    mesh(&inp, table, buf);
-    if skirts && lod > 0 {
-        skirt::add_skirts(buf, &inp, table);
-    }
-    buf.scratch.voxels = voxels;
-    Ok(())
-}
-
-/// Samples per chunk edge at `lod`.
-pub fn samples_per_chunk(lod: u32) -> usize {
-    CHUNK_SIZE >> lod.min(MAX_LOD)
-}
+pub(crate) use mesher::mesh_chunk_with;
+pub use mesher::{mesh, mesh_chunk, samples_per_chunk};
+pub use node::{mesh_node, NodeKey};
+pub use obj::obj_material_path;

@@ -43,8 +43,8 @@
 use super::buffer::MeshBuffer;
 use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
 use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
-use super::field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::input::{MeshInput, BORDER};
+use super::mesh_field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
 use super::qef;
 use super::ramp;
 use crate::vec3::{dot, normalize, sub};

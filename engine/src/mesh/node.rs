@@ -16,15 +16,12 @@
 //! placement at coarse levels); a node's mesh meets a neighbour of the same level exactly, and skirts
 //! hide the seams between levels.
 
-use super::field::MaterialLut;
-use super::input::{self, gather_chunk, BORDER};
+use super::input::{self, gather_chunk, BORDER, MAX_NODE_LEVEL};
+use super::mesh_field::MaterialLut;
 use super::{mesh, skirt, MeshBuffer, MeshInput};
 use crate::storage::{downsample_dense, Chunk, Grid};
 use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE};
 use crate::{Error, Result};
-
-/// Coarsest node level: a node of 32 chunks a side, one sample per chunk.
-pub const MAX_NODE_LEVEL: u32 = 5;
 
 /// Samples along each axis of every node's core.
 const NODE_SAMPLES: usize = CHUNK_SIZE;

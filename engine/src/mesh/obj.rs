@@ -17,8 +17,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::export::Marks;
-use super::weld::Welded;
+use super::weld::{Marks, Welded};
 use crate::format::{write_atomic, AtomicFile};
 use crate::voxel::{linear_to_srgb, MaterialTable};
 use crate::{Error, Result};
@@ -40,10 +39,15 @@ fn sanitize(name: &str) -> String {
         .collect()
 }
 
+/// The material (`.mtl`) file an OBJ at `path` comes with: `path` with the extension `.mtl`.
+pub fn obj_material_path(path: &Path) -> PathBuf {
+    path.with_extension("mtl")
+}
+
 impl ObjWriter {
-    /// Start `path` (and plan `path` with extension `.mtl`).
+    /// Start `path` (and plan its [`obj_material_path`]).
     pub fn create(path: &Path, table: &MaterialTable) -> Result<Self> {
-        let mtl_path = path.with_extension("mtl");
+        let mtl_path = obj_material_path(path);
         if mtl_path == path || crate::format::same_file(&mtl_path, path) {
             return Err(Error::Invalid(format!(
                 "{}: the OBJ's material file would be this same file; name the OBJ with another \
@@ -66,6 +70,15 @@ impl ObjWriter {
                 f32::from(g) / 255.0,
                 f32::from(b) / 255.0
             ));
+            if let Some(e) = m.emission.filter(|e| !e.is_dark()) {
+                let (r, g, b) = e.color;
+                mtl.push_str(&format!(
+                    "Ke {:.4} {:.4} {:.4}\n",
+                    f32::from(r) / 255.0 * e.strength,
+                    f32::from(g) / 255.0 * e.strength,
+                    f32::from(b) / 255.0 * e.strength
+                ));
+            }
             if m.liquid {
                 mtl.push_str("d 0.6\n");
             }
@@ -93,6 +106,14 @@ impl ObjWriter {
 
     fn write_tail(&mut self, w: &Welded, from: Marks) -> std::io::Result<()> {
         let f = &mut self.file;
+        let o = w.origin;
+        if from.vertices == 0 && w.positions.len() > from.vertices && (o.x, o.y, o.z) != (0, 0, 0) {
+            writeln!(
+                f,
+                "# origin {} {} {}: vertex positions are relative to this world position (voxels)",
+                o.x, o.y, o.z
+            )?;
+        }
         for i in from.vertices..w.positions.len() {
             let [x, y, z] = w.positions[i];
             let c = w.colors[i].map(|l| f32::from(linear_to_srgb(l)) / 255.0);

@@ -34,7 +34,7 @@
 //! identically by both and seams stay bit-exact.
 
 use super::cube::EDGES;
-use super::field::EMPTY;
+use super::mesh_field::EMPTY;
 
 /// Density of a full sample (occupancy byte 255).
 const FULL: f32 = 0.5;

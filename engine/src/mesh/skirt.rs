@@ -33,8 +33,8 @@
 //! flap bottom, so a renderer can shade a flap as the rim it hangs from.
 
 use super::buffer::MeshBuffer;
-use super::field::{Class, MaterialLut};
 use super::input::MeshInput;
+use super::mesh_field::{Class, MaterialLut};
 use crate::vec3;
 use crate::voxel::MaterialTable;
 

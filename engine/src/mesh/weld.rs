@@ -8,17 +8,31 @@
 use rustc_hash::FxHashMap;
 
 use super::buffer::MeshBuffer;
-use crate::voxel::{linear_palette, MaterialTable};
+use crate::voxel::{linear_palette, MaterialTable, VoxelPos};
+
+/// Counts of the welded mesh so far, used to find what a chunk added.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Marks {
+    pub vertices: usize,
+    pub solid: usize,
+    pub water: usize,
+}
 
 /// The growing welded mesh.
 #[derive(Debug, Default)]
 pub(crate) struct Welded {
-    /// Positions, world units.
+    /// The world voxel position the positions are relative to (zero near the origin; the export's
+    /// lowest chunk corner far from it, where `f32` world coordinates would lose the surface's detail).
+    pub origin: VoxelPos,
+    /// Positions, world units relative to `origin`.
     pub positions: Vec<[f32; 3]>,
     /// Unit normals.
     pub normals: Vec<[f32; 3]>,
-    /// Linear RGB blended from the vertex's materials.
+    /// Linear RGB blended from the vertex's materials (times the light, when lit).
     pub colors: Vec<[f32; 3]>,
+    /// Linear light at the vertex (1, 1, 1 without a bake): what a glTF's `COLOR_0` carries, apart
+    /// from the material colours.
+    pub light: Vec<[f32; 3]>,
     /// Heaviest material of each vertex.
     pub material: Vec<u8>,
     /// Solid triangles (global indices).
@@ -37,6 +51,14 @@ impl Welded {
             palette: linear_palette(table).to_vec(),
             ..Self::default()
         }
+    }
+
+    /// The linear colour of material `id`.
+    pub fn base_color(&self, id: u8) -> [f32; 3] {
+        self.palette
+            .get(usize::from(id & 0x3f))
+            .copied()
+            .unwrap_or([0.5; 3])
     }
 
     /// Add one chunk's solid and water triangles (skirts are left out).
@@ -82,6 +104,7 @@ impl Welded {
                 c = [c[0] + col[0] * f, c[1] + col[1] * f, c[2] + col[2] * f];
             }
             self.colors.push(c);
+            self.light.push([1.0; 3]);
             self.material.push(buf.materials[k][0]);
         }
         self.remap[k] = g;

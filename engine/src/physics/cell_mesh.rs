@@ -146,7 +146,7 @@ impl CellMesh {
     /// If `id` is out of range.
     pub fn material_at(&self, id: u32, point: [f32; 3]) -> u8 {
         let q = self.quads[id as usize / 2];
-        let verts = if id % 2 == 0 {
+        let verts = if id.is_multiple_of(2) {
             [q[0], q[1], q[2]]
         } else {
             [q[0], q[2], q[3]]
@@ -175,7 +175,7 @@ impl TriangleMesh for CellMesh {
     #[inline]
     fn corners(&self, id: u32) -> [[f32; 3]; 3] {
         let [a, b, c, d] = self.quad_corners(id & !1);
-        if id % 2 == 0 {
+        if id.is_multiple_of(2) {
             [a, b, c]
         } else {
             [a, c, d]

@@ -5,7 +5,7 @@
 //! neighbouring voxels merge into one run as they arrive. [`RowsBuilder::finish`] lays the rows out in
 //! row order (a no-op when they came in order) and trims the run array to its exact size.
 
-use super::rows::{Region, Run};
+use super::run::Run;
 use crate::voxel::Voxel;
 
 /// Voxels whose run boundaries are found in one pass (bits of a `u64`).
@@ -201,17 +201,17 @@ pub(crate) fn row_boundaries32(row: &[Voxel; 32]) -> u32 {
 /// A region under construction.
 #[derive(Debug)]
 pub(crate) struct RowsBuilder {
-    size: [u32; 3],
+    pub(super) size: [u32; 3],
     /// (first run, run count) of every row written so far.
-    spans: Vec<(u32, u32)>,
-    runs: Vec<Run>,
+    pub(super) spans: Vec<(u32, u32)>,
+    pub(super) runs: Vec<Run>,
     /// True while every row so far came right after the previous one.
-    in_order: bool,
-    next_row: usize,
+    pub(super) in_order: bool,
+    pub(super) next_row: usize,
     /// The row being written and its first run.
-    row: usize,
-    row_first: usize,
-    open: RowRuns,
+    pub(super) row: usize,
+    pub(super) row_first: usize,
+    pub(super) open: RowRuns,
 }
 
 impl RowsBuilder {
@@ -256,34 +256,6 @@ impl RowsBuilder {
         let count = self.runs.len() - self.row_first;
         self.spans[self.row] = (self.row_first as u32, count as u32);
         self.next_row = self.row + 1;
-    }
-
-    /// The finished region. Run numbers fit in 32 bits because a region's volume does (checked by
-    /// whoever chose the size).
-    ///
-    /// # Panics
-    /// If a row was never written (a caller bug).
-    pub fn finish(self) -> Region {
-        assert!(
-            self.spans.iter().all(|s| s.1 > 0),
-            "every row must be written"
-        );
-        let mut row_start = Vec::with_capacity(self.spans.len() + 1);
-        let runs = if self.in_order {
-            row_start.extend(self.spans.iter().map(|s| s.0));
-            let mut runs = self.runs;
-            runs.shrink_to_fit();
-            runs
-        } else {
-            let mut runs = Vec::with_capacity(self.runs.len());
-            for &(first, count) in &self.spans {
-                row_start.push(runs.len() as u32);
-                runs.extend_from_slice(&self.runs[first as usize..(first + count) as usize]);
-            }
-            runs
-        };
-        row_start.push(runs.len() as u32);
-        Region::from_parts(self.size, row_start, runs)
     }
 }
 

@@ -4,7 +4,7 @@
 //!   region's box; it carries the material table its ids refer to, and [`Region::remap_materials`]
 //!   moves ids to another table by material name.
 //! - **godot_voxel v4 block**: through [`block_from_voxels`] / [`voxels_from_block`] (TYPE + SDF).
-//! - **Seed RLE stream** and **raw** (2 bytes per voxel: material, occupancy), X fastest, then Y,
+//! - **RLE stream** and **raw** (2 bytes per voxel: material, occupancy), X fastest, then Y,
 //!   then Z, with no header: the same bytes `strata export --format rle|raw` writes for the box. The
 //!   size travels separately (a sidecar or the user).
 //!
@@ -145,7 +145,7 @@ impl Region {
         Ok((Self::from_dense(size, &voxels)?, report))
     }
 
-    /// Append the seed RLE stream of the region's voxels to `out`.
+    /// Append the RLE stream of the region's voxels to `out`.
     pub fn encode_rle(&self, out: &mut Vec<u8>) {
         let [sx, sy, sz] = self.size().map(|s| s as usize);
         let mut row = vec![Voxel::AIR; sx];
@@ -159,7 +159,7 @@ impl Region {
         encoder.finish(out);
     }
 
-    /// A region of `size` from a seed RLE stream whose material ids must be in `materials`.
+    /// A region of `size` from an RLE stream whose material ids must be in `materials`.
     ///
     /// # Errors
     /// [`Error::Invalid`] for a bad size or one over 2²⁷ voxels; [`Error::Corrupt`] with the byte

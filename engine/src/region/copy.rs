@@ -17,10 +17,10 @@
 use rayon::prelude::*;
 
 use super::builder::RowRuns;
-use super::pieces::PieceRuns;
-use super::rows::Run;
+use super::piece_runs::PieceRuns;
+use super::run::Run;
 use crate::progress::Progress;
-use crate::storage::PackedBox;
+use crate::storage::{PackedBox, RowBuf};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, CHUNK_BITS, CHUNK_SIZE};
 use crate::Result;
 
@@ -91,6 +91,7 @@ where
     let (cy0, cy1) = (b.min.y >> CHUNK_BITS, (b.max.y - 1) >> CHUNK_BITS);
     let mask = CHUNK_SIZE as i32 - 1;
     let mut strip: Vec<(Segment<'_>, usize)> = Vec::new();
+    let mut buf = RowBuf::new();
     for z in zs {
         if let Some(p) = progress {
             p.check()?;
@@ -125,7 +126,7 @@ where
                 for &(seg, len) in &strip {
                     match seg {
                         Segment::Fill(v) => row.fill(&mut runs, v, len),
-                        Segment::Rows(level, lo) => match level.read_row_packed(ly, lz) {
+                        Segment::Rows(level, lo) => match level.read_row_packed(ly, lz, &mut buf) {
                             (voxels, true) => row.fill(&mut runs, voxels[0], len),
                             (voxels, false) => match <&[Voxel; CHUNK_SIZE]>::try_from(voxels) {
                                 Ok(whole) => row.row32(&mut runs, whole, lo, len),

@@ -19,8 +19,8 @@
 use super::rows::Region;
 use crate::history::History;
 use crate::progress::Progress;
-use crate::storage::Grid;
-use crate::voxel::{Voxel, VoxelBox, VoxelPos, COORD_LIMIT};
+use crate::storage::{Chunk, Grid};
+use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, AIR, COORD_LIMIT};
 use crate::{Error, Result};
 
 /// How pasted voxels combine with the world's.
@@ -332,6 +332,13 @@ impl<'a> RegionEdit<'a> {
         let mut changed = VoxelBox::default();
         for pos in target.chunks() {
             self.progress.check()?;
+            if let Source::Fill(fill) = source {
+                if let Some(done) = self.fill_whole_chunk(pos, &target, fill) {
+                    changed = changed.union(&done);
+                    self.progress.advance(1);
+                    continue;
+                }
+            }
             let part = pos.voxel_box().intersect(&target);
             let n = part.volume();
             self.old.resize(n, Voxel::AIR);
@@ -352,6 +359,47 @@ impl<'a> RegionEdit<'a> {
         }
         self.changed = self.changed.union(&changed);
         Ok(changed)
+    }
+
+    /// A fill that covers chunk `pos` whole, where the chunk is missing (all Air) or of one
+    /// material: done as a whole chunk, without reading or writing its voxels one by one. Returns
+    /// the changed box (empty when nothing changed), or `None` when the chunk needs the general
+    /// path (partly covered, of mixed voxels, or a fill of partial occupancy).
+    fn fill_whole_chunk(
+        &mut self,
+        pos: ChunkPos,
+        target: &VoxelBox,
+        fill: Fill,
+    ) -> Option<VoxelBox> {
+        let whole = pos.voxel_box();
+        if whole.intersect(target) != whole {
+            return None;
+        }
+        let old = match self.grid.chunk(pos) {
+            None => Some(AIR),
+            Some(c) => Some(c.uniform_material()?),
+        };
+        let v = fill.voxel;
+        let new = if fill.only_air && old != Some(AIR) {
+            old
+        } else if v.is_air() {
+            Some(AIR)
+        } else if v.is_default() {
+            Some(v.material)
+        } else {
+            return None;
+        };
+        if new == old {
+            return Some(VoxelBox::default());
+        }
+        self.record(whole);
+        match new {
+            Some(AIR) | None => {
+                self.grid.remove_chunk(pos);
+            }
+            Some(m) => self.grid.insert_chunk(pos, Chunk::uniform(m)),
+        }
+        Some(whole)
     }
 
     fn record(&mut self, tight: VoxelBox) {

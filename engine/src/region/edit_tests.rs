@@ -5,7 +5,7 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::tests::{random_box, random_world};
+use super::region_tests::{random_box, random_world};
 use super::*;
 use crate::history::History;
 use crate::progress::Progress;
@@ -330,4 +330,62 @@ fn turning_a_selection_in_place() {
     assert_eq!(history.undo_len(), 1);
     history.undo(&mut grid).expect("undo");
     assert_eq!(grid, world);
+}
+
+/// Fills and deletes that cover whole chunks (missing, uniform or mixed) take the whole-chunk path
+/// where they can and match the reference exactly, changed box and undo included.
+#[test]
+fn whole_chunk_fills_match_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut world = Grid::new();
+    // Chunk x = 0: uniform Rock; x = 1: missing; x = 2: mixed; x = -1: uniform Grass.
+    world.fill_box(
+        VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(32, 32, 32)),
+        Voxel::filled(7),
+    );
+    world.fill_box(
+        VoxelBox::new(VoxelPos::new(-32, 0, 0), VoxelPos::new(0, 32, 32)),
+        Voxel::filled(2),
+    );
+    world.modify_box(
+        VoxelBox::new(VoxelPos::new(64, 0, 0), VoxelPos::new(96, 32, 32)),
+        |p, _| {
+            if (p.x + p.y) % 3 == 0 {
+                Voxel::new(5, 200)
+            } else {
+                Voxel::AIR
+            }
+        },
+    );
+    let progress = Progress::new();
+    let boxes = [
+        VoxelBox::new(VoxelPos::new(-32, 0, 0), VoxelPos::new(96, 32, 32)),
+        VoxelBox::new(VoxelPos::new(-40, -8, -8), VoxelPos::new(100, 40, 40)),
+        VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(64, 32, 32)),
+        VoxelBox::new(VoxelPos::new(-10, 3, 0), VoxelPos::new(70, 32, 32)),
+    ];
+    for &b in &boxes {
+        for case in 0..5 {
+            let fill = match case {
+                0 => Fill::new(Voxel::filled(7)),
+                1 => Fill::new(Voxel::filled(rng.random_range(2..6))),
+                2 => Fill::only_air(Voxel::filled(4)),
+                3 => Fill::new(Voxel::new(3, 100)),
+                _ => Fill::new(Voxel::AIR),
+            };
+            let mut grid = world.clone();
+            let mut history = History::default();
+            let mut edit = RegionEdit::begin(&mut grid, Some(&mut history), "Fill", &progress);
+            let changed = edit.fill(b, fill).expect("fills");
+            edit.finish();
+            let area = grow(b, 2);
+            check_step(&world, grid, history, changed, area, |p, old| {
+                if !b.contains(p) || (fill.only_air && !old.is_air()) {
+                    old
+                } else {
+                    fill.voxel
+                }
+            });
+        }
+    }
 }

@@ -8,7 +8,7 @@
 //!     │           └─ history.record(tight changed box of the chunk) before each write
 //!     └─ RegionEdit::{fill, delete, cut, move_box}; finish() = one undo step; abort() rolls back
 //!
-//!   Region <──> stamp project (.strata, origin 0,0,0), v4 block, seed RLE stream, raw bytes
+//!   Region <──> stamp project (.strata, origin 0,0,0), v4 block, RLE stream, raw bytes
 //!   Region ──surface──> chunk meshes (the editor's paste ghost)
 //! ```
 //!
@@ -30,9 +30,11 @@ mod builder;
 mod convert;
 mod copy;
 mod edit;
+mod piece_runs;
 mod pieces;
 mod resample;
 mod rows;
+mod run;
 mod surface;
 mod transform;
 
@@ -41,11 +43,12 @@ mod edit_tests;
 #[cfg(test)]
 mod pieces_tests;
 #[cfg(test)]
-mod tests;
+mod region_tests;
 
 pub use convert::STAMP_EXTENSION;
 pub use edit::{center_anchor, Fill, PasteMode, RegionEdit};
 pub use resample::Resample;
-pub use rows::{Region, Run, MAX_REGION_EDGE, MAX_REGION_VOXELS};
+pub use rows::{Region, MAX_REGION_EDGE, MAX_REGION_VOXELS};
+pub use run::Run;
 pub use surface::{ghost_lod, RegionSurface, GHOST_SAMPLES};
 pub use transform::Axis;

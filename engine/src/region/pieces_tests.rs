@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::tests::shortcut_world;
+use super::region_tests::shortcut_world;
 use super::*;
 use crate::history::History;
 use crate::progress::Progress;

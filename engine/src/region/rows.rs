@@ -33,6 +33,7 @@ use std::borrow::Cow;
 use super::builder::RowsBuilder;
 use super::copy::ChunkSource;
 use super::pieces::ChunkPieces;
+use super::run::{decode_segment, Run};
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{Voxel, VoxelBox, VoxelPos, MATERIAL_COUNT};
@@ -40,15 +41,6 @@ use crate::{Error, Result};
 
 /// The longest edge a region may have, in voxels (the largest world edge Strata generates).
 pub const MAX_REGION_EDGE: u32 = 16384;
-
-/// A run of equal voxels in an X row of a [`Region`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Run {
-    /// The voxel repeated (normalized).
-    pub voxel: Voxel,
-    /// One past the run's last x; the run starts where the previous one ended (or at 0).
-    pub end: u16,
-}
 
 /// A box of voxels (material + occupancy) with its minimum corner at `(0, 0, 0)`, stored as runs
 /// or as the chunk pieces it was copied from (see the module docs): 1 to [`MAX_REGION_EDGE`] voxels
@@ -476,18 +468,32 @@ impl Region {
     }
 }
 
-/// Decode `out.len()` voxels starting at `x0` from a row's runs.
-#[inline]
-pub(crate) fn decode_segment(runs: &[Run], x0: usize, out: &mut [Voxel], row_len: usize) {
-    let end = x0 + out.len();
-    assert!(end <= row_len, "segment past the end of the row");
-    let mut i = runs.partition_point(|r| usize::from(r.end) <= x0);
-    let mut x = x0;
-    while x < end {
-        let run = runs[i];
-        let e = usize::from(run.end).min(end);
-        out[x - x0..e - x0].fill(run.voxel);
-        x = e;
-        i += 1;
+impl RowsBuilder {
+    /// The finished region. Run numbers fit in 32 bits because a region's volume does (checked by
+    /// whoever chose the size).
+    ///
+    /// # Panics
+    /// If a row was never written (a caller bug).
+    pub fn finish(self) -> Region {
+        assert!(
+            self.spans.iter().all(|s| s.1 > 0),
+            "every row must be written"
+        );
+        let mut row_start = Vec::with_capacity(self.spans.len() + 1);
+        let runs = if self.in_order {
+            row_start.extend(self.spans.iter().map(|s| s.0));
+            let mut runs = self.runs;
+            runs.shrink_to_fit();
+            runs
+        } else {
+            let mut runs = Vec::with_capacity(self.runs.len());
+            for &(first, count) in &self.spans {
+                row_start.push(runs.len() as u32);
+                runs.extend_from_slice(&self.runs[first as usize..(first + count) as usize]);
+            }
+            runs
+        };
+        row_start.push(runs.len() as u32);
+        Region::from_parts(self.size, row_start, runs)
     }
 }

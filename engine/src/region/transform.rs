@@ -22,7 +22,8 @@
 //! time, so they never hold more than `TILE` voxels per row of the region in dense form.
 
 use super::builder::RowsBuilder;
-use super::rows::{Region, Run};
+use super::rows::Region;
+use super::run::Run;
 use crate::voxel::Voxel;
 
 /// An axis of the grid.

@@ -6,7 +6,7 @@
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 
-use super::field::HeightField;
+use super::height_field::HeightField;
 use crate::storage::Grid;
 use crate::voxel::{CHUNK_SIZE, MATERIAL_COUNT};
 

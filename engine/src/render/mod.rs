@@ -12,15 +12,15 @@
 //! voxels. See the `shade` module for how a pixel is coloured.
 
 mod bounds;
-mod field;
-mod shade;
+mod height_field;
 #[cfg(test)]
-mod tests;
+mod render_tests;
+mod shade;
 
 use rayon::prelude::*;
 
 pub use bounds::XzBounds;
-pub(crate) use field::{HeightField, NONE};
+pub(crate) use height_field::{HeightField, NONE};
 use shade::{Palette, Shader};
 
 use crate::light::LightMap;
@@ -146,7 +146,7 @@ pub fn render_topdown_lit(
         .max(1.0)
         .log2()
         .floor()
-        .clamp(0.0, f64::from(field::MAX_FIELD_LEVEL)) as u32;
+        .clamp(0.0, f64::from(height_field::MAX_FIELD_LEVEL)) as u32;
     let Some(field) = HeightField::read(grid, level, &palette.liquid) else {
         return image;
     };

@@ -13,7 +13,7 @@
 //! central difference one pixel wide, so shading looks alike at every zoom. All mixing happens in
 //! linear light; the result is converted to sRGB bytes once.
 
-use super::field::{HeightField, NONE};
+use super::height_field::{HeightField, NONE};
 use crate::light::LightMap;
 use crate::voxel::{linear_palette, linear_to_srgb, MaterialTable, MATERIAL_COUNT};
 

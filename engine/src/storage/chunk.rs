@@ -6,6 +6,7 @@
 
 use super::mip::{downsample_dense, downsample_voxels, refresh};
 use super::packed::PackedBox;
+use super::stored_row::RowBuf;
 use crate::voxel::{Voxel, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
 /// The mip of a stack of uniform layers: each pair of layers becomes one.
@@ -123,10 +124,10 @@ impl Chunk {
         }
     }
 
-    /// The X row at local (`y`, `z`) in constant time.
+    /// The X row at local (`y`, `z`): a static row when packed, else decoded into `buf`.
     #[inline]
-    pub fn read_row(&self, y: usize, z: usize) -> &[Voxel] {
-        self.level0.read_row(y, z)
+    pub fn read_row<'a>(&'a self, y: usize, z: usize, buf: &'a mut RowBuf) -> &'a [Voxel] {
+        self.level0.read_row(y, z, buf)
     }
 
     /// One voxel at local coordinates.

@@ -6,7 +6,8 @@
 use rustc_hash::FxHashMap;
 
 use super::chunk::Chunk;
-use super::packed::{filled_row, PackedBox};
+use super::packed::PackedBox;
+use super::stored_row::{filled_row, RowBuf};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos, AIR, CHUNK_SIZE, MATERIAL_COUNT};
 
 /// Counts over a whole grid.
@@ -124,11 +125,18 @@ impl Grid {
         self.write_box(VoxelBox::from_min_size(p, [1, 1, 1]), &[v]);
     }
 
-    /// The X row of chunk `pos` at local (`y`, `z`): 32 voxels, in constant time.
+    /// The X row of chunk `pos` at local (`y`, `z`): 32 voxels, a static row when packed, else
+    /// decoded into `buf`.
     #[inline]
-    pub fn read_row(&self, pos: ChunkPos, y: usize, z: usize) -> &[Voxel] {
+    pub fn read_row<'a>(
+        &'a self,
+        pos: ChunkPos,
+        y: usize,
+        z: usize,
+        buf: &'a mut RowBuf,
+    ) -> &'a [Voxel] {
         match self.chunks.get(&pos) {
-            Some(c) => c.read_row(y, z),
+            Some(c) => c.read_row(y, z, buf),
             None => &filled_row(AIR)[..CHUNK_SIZE],
         }
     }
@@ -340,7 +348,7 @@ mod tests {
     fn rows_of_missing_chunks_are_air() {
         let g = Grid::new();
         assert_eq!(
-            g.read_row(ChunkPos::new(9, -9, 0), 3, 4),
+            g.read_row(ChunkPos::new(9, -9, 0), 3, 4, &mut RowBuf::new()),
             &[Voxel::AIR; 32][..]
         );
     }

@@ -1,6 +1,6 @@
 //! Row headers of a packed box, one or two bytes per row.
 //!
-//! The seed's layout spends two bytes per row so a slot index fits. Most boxes store far fewer than
+//! The layout of Roblox's storage article spends two bytes per row so a slot index fits. Most boxes store far fewer than
 //! 128 distinct rows, so they keep one byte per row instead (`0x80 | slot` or the material id); the
 //! choice is made when the box is repacked, so each box still has exactly one representation.
 //! Callers always see the two-byte encoding through [`Headers::get`].

@@ -1,9 +1,10 @@
 //! Memory accounting for a grid, with two simpler layouts of the same chunks for comparison.
 //!
-//! All figures count voxel storage only: hash table slots, chunk structs, row headers, cell data and
-//! the mip levels. `plain_row_packed_bytes` is the row-packed layout without this build's savings
-//! (every chunk keeps 2-byte headers for all 1024 rows, every allocated row is stored even when an
-//! equal one exists, mips are plain arrays); `unpacked_bytes` is a plain 64 KiB array per chunk.
+//! All figures count voxel storage only: hash table slots, chunk structs, row headers, stored rows
+//! and their cells, and the mip levels. `plain_row_packed_bytes` is the row-packed layout without this
+//! build's savings (every chunk keeps 2-byte headers for all 1024 rows, every allocated row is stored
+//! whole, 64 bytes, even when an equal one exists, mips are plain arrays); `unpacked_bytes` is a plain
+//! 64 KiB array per chunk.
 
 use super::chunk::Chunk;
 use super::grid::Grid;
@@ -18,7 +19,7 @@ pub struct MemoryReport {
     pub nonair_voxels: u64,
     /// This build's layout, everything included (hash table, structs, headers, cells, mips).
     pub total_bytes: u64,
-    /// Level-0 heap bytes only (headers and cells).
+    /// Level-0 heap bytes only (row headers, stored rows and their cells).
     pub level0_bytes: u64,
     /// Plain row packing: 2 KiB of 2-byte row headers + every allocated row (no shared rows, no
     /// uniform boxes) per chunk, plain-array mips, same hash table.

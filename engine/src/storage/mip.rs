@@ -19,10 +19,11 @@
 //! matter children; among the first non-empty set, the material holding the most matter wins, ties
 //! to the lower id. A mip voxel is Air only when all eight
 //! children are Air: any matter rounds up to the smallest non-zero occupancy. Applied level by level,
-//! this gives the seed's guarantee: an Air voxel anywhere in the pyramid means every voxel it covers
+//! this gives the guarantee Roblox's storage article describes: an Air voxel anywhere in the pyramid means every voxel it covers
 //! at full resolution is Air, so an all-Air 4³ level proves the whole chunk empty.
 
 use super::packed::PackedBox;
+use super::stored_row::RowBuf;
 use std::sync::OnceLock;
 
 use crate::voxel::{MaterialTable, Voxel};
@@ -164,12 +165,14 @@ pub(crate) fn refresh<const S: usize, const D: usize>(
     debug_assert_eq!(S, D * 2);
     let dlo = lo.map(|v| v / 2);
     let dhi = hi.map(|v| v.div_ceil(2));
+    let mut bufs: [RowBuf; 4] = Default::default();
     dst.write_with(dlo, dhi, |y, z, row| {
+        let [b0, b1, b2, b3] = &mut bufs;
         let rows = [
-            src.read_row(2 * y, 2 * z),
-            src.read_row(2 * y + 1, 2 * z),
-            src.read_row(2 * y, 2 * z + 1),
-            src.read_row(2 * y + 1, 2 * z + 1),
+            src.read_row(2 * y, 2 * z, b0),
+            src.read_row(2 * y + 1, 2 * z, b1),
+            src.read_row(2 * y, 2 * z + 1, b2),
+            src.read_row(2 * y + 1, 2 * z + 1, b3),
         ];
         for (x, out) in row.iter_mut().enumerate().take(dhi[0]).skip(dlo[0]) {
             let (a, b) = (2 * x, 2 * x + 1);

@@ -7,8 +7,10 @@
 //!                                   └─ mip4:   PackedBox<4>
 //! ```
 //!
-//! Every box is stored in the row-packed format of [`PackedBox`]; reads of a whole X row are a slice
-//! borrow in constant time. Writes go through the two-stage path (mark rows, repack once, write).
+//! Every box is stored in the row-packed format of [`PackedBox`]: packed rows are a static slice,
+//! stored rows a prefix run, a few voxels and a suffix run (`stored_row.rs`), assembled in the
+//! caller's [`RowBuf`] on read. Writes go
+//! through the two-stage path (mark rows, rebuild once).
 
 mod chunk;
 mod grid;
@@ -16,12 +18,15 @@ mod headers;
 mod memory;
 mod mip;
 mod packed;
+mod row_table;
 #[cfg(test)]
-mod tests;
+mod storage_tests;
+mod stored_row;
 
 pub use chunk::{Chunk, MIP_LEVELS};
 pub use grid::{Grid, GridStats};
 pub use memory::MemoryReport;
 pub(crate) use mip::downsample_dense;
 pub use mip::downsample_voxels;
-pub use packed::{filled_row, PackedBox};
+pub use packed::PackedBox;
+pub use stored_row::{filled_row, RowBuf};

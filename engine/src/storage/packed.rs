@@ -1,62 +1,26 @@
 //! The row-packed box: the in-memory voxel format of every chunk and mip level.
 //!
-//! An `N`³ box is `N²` X rows. Each row has a 2-byte header:
-//!
-//! ```text
-//!   bit 15 = 1: allocated; bits 0..15 = slot, the row's cells are cells[slot*N .. slot*N + N]
-//!   bit 15 = 0: packed;    bits 0..6  = material, every cell is that material at its default
-//!                          occupancy (full for matter, 0 for Air); no cell data is stored
-//! ```
-//!
-//! Row `r = z * N + y`. Two changes to the seed's layout, both keeping reads a slice borrow:
-//! - allocated rows with identical contents share one stored copy (terraces, cliff faces and
-//!   layered rock repeat the same row many times inside a chunk); slots are numbered in order of
-//!   first use, so every box has exactly one representation;
-//! - a box whose rows are all packed with one material drops its headers too ([`PackedBox`] is then
-//!   `Uniform`): deep rock and open sky cost no heap memory at all.
+//! An `N`³ box is `N²` X rows, row `r = z * N + y`. A box whose rows are all one material at its
+//! default occupancy is `Uniform` and holds no heap memory at all (deep rock, open sky); any other
+//! box is a [`RowTable`](super::row_table): per row either that packed form (a material, nothing
+//! stored) or a slot of a deduplicated stored row, kept as a prefix run, the voxels in the middle
+//! and a suffix run (`stored_row.rs`). Every box has exactly one representation.
 //!
 //! # Rationale
 //! Terrain is mostly long runs of one material at full occupancy (inside) or air (outside); only rows
-//! that cross a surface or a material border need per-voxel data. Reading a row stays a slice borrow in
-//! constant time: packed rows point into a static table of pre-filled rows, one per material. Writes are
-//! slower: first mark the rows a write touches (building each new row and deciding whether it stays
-//! packed), then, only if allocated rows are involved, repack the cell array once — deduplicated and
-//! exactly sized — copying kept rows and the marked new rows in the same pass. A write never repacks a
-//! box more than once.
+//! that cross a surface or a material border need per-voxel data, and even those keep only the few
+//! voxels between their two runs: a cliff row "rock × k, three partial voxels, air" takes 12 bytes
+//! instead of 64, which keeps smooth slopes as compact as the old staircases. Reads of a packed row
+//! are a slice borrow of a static table of pre-filled rows; reads of a stored row assemble it in
+//! the caller's [`RowBuf`] with three fixed copies. Writes first mark the rows a write touches
+//! (building each new row and deciding whether it stays packed), then, only if stored rows are
+//! involved, rebuild the table once, deduplicated and exactly sized, taking kept rows' middles from
+//! the old table and new rows' from the marked rows. A write never rebuilds a box more than once.
 
-use rustc_hash::FxHashMap;
-
-use super::headers::{Headers, ALLOCATED};
+use super::row_table::{RowSource, RowTable, RowsOut};
+use super::stored_row::{copy_short, filled_row, RowBuf, MAX_EDGE};
 
 use crate::voxel::{Voxel, MATERIAL_COUNT};
-
-const SLOT_MASK: u16 = 0x7fff;
-const MATERIAL_MASK: u16 = 0x3f;
-/// The longest row any packed box has (a chunk's X edge).
-const MAX_EDGE: usize = 32;
-
-static FILLED_ROWS: [[Voxel; MAX_EDGE]; MATERIAL_COUNT] = build_filled_rows();
-
-const fn build_filled_rows() -> [[Voxel; MAX_EDGE]; MATERIAL_COUNT] {
-    let mut rows = [[Voxel::AIR; MAX_EDGE]; MATERIAL_COUNT];
-    let mut m = 0;
-    while m < MATERIAL_COUNT {
-        let v = Voxel::filled(m as u8);
-        let mut x = 0;
-        while x < MAX_EDGE {
-            rows[m][x] = v;
-            x += 1;
-        }
-        m += 1;
-    }
-    rows
-}
-
-/// A static row of 32 voxels of `material` (6-bit) at its default occupancy.
-#[inline]
-pub fn filled_row(material: u8) -> &'static [Voxel; MAX_EDGE] {
-    &FILLED_ROWS[usize::from(material & 0x3f)]
-}
 
 /// An `N`³ box of voxels in the row-packed format (see the module docs). `N` is 4, 8, 16 or 32.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,21 +32,22 @@ pub struct PackedBox<const N: usize> {
 enum Repr {
     /// Every row packed with this material.
     Uniform(u8),
-    /// Per-row headers and the cells of allocated rows.
-    Rows { headers: Headers, cells: Vec<Voxel> },
-}
-
-/// Header of a row whose voxels are all `material` at default occupancy, or `None`.
-#[inline]
-fn packed_header<const N: usize>(row: &[Voxel]) -> Option<u16> {
-    let m = row[0].material;
-    (row == &filled_row(m)[..N]).then_some(u16::from(m))
+    /// Per-row headers and the stored rows.
+    Rows(RowTable),
 }
 
 #[inline]
 fn normalize(row: &mut [Voxel]) {
     for v in row {
         *v = Voxel::new(v.material, v.occupancy);
+    }
+}
+
+/// The representation of the table built from `rows`.
+fn build<'a, const N: usize>(rows: impl Iterator<Item = RowSource<'a>>) -> Repr {
+    match RowTable::build(N, rows) {
+        Ok(table) => Repr::Rows(table),
+        Err(m) => Repr::Uniform(m),
     }
 }
 
@@ -113,7 +78,7 @@ impl<const N: usize> PackedBox<N> {
             .map(|v| Voxel::new(v.material, v.occupancy))
             .collect();
         Self {
-            repr: build::<N>(normalized.chunks_exact(N)),
+            repr: build::<N>(normalized.chunks_exact(N).map(RowSource::of::<N>)),
         }
     }
 
@@ -130,62 +95,69 @@ impl<const N: usize> PackedBox<N> {
             .iter()
             .map(|v| [Voxel::new(v.material, v.occupancy); MAX_EDGE])
             .collect();
+        let sources: Vec<RowSource<'_>> =
+            rows.iter().map(|r| RowSource::of::<N>(&r[..N])).collect();
         Self {
-            repr: build::<N>((0..Self::ROWS).map(|r| &rows[r % N][..N])),
+            repr: build::<N>((0..Self::ROWS).map(|r| sources[r % N])),
         }
     }
 
-    /// The X row at (`y`, `z`): `N` voxels, in constant time.
+    /// The X row at (`y`, `z`): `N` voxels, a static row when packed, else assembled in `buf`.
     ///
     /// # Panics
     /// If `y` or `z` is not below `N`.
     #[inline]
-    pub fn read_row(&self, y: usize, z: usize) -> &[Voxel] {
+    pub fn read_row<'a>(&'a self, y: usize, z: usize, buf: &'a mut RowBuf) -> &'a [Voxel] {
         assert!(y < N && z < N, "row out of range");
-        row_of::<N>(&self.repr, z * N + y)
+        match &self.repr {
+            Repr::Uniform(m) => &filled_row(*m)[..N],
+            Repr::Rows(table) => table.read::<N>(z * N + y, buf),
+        }
     }
 
     /// One voxel.
+    ///
+    /// # Panics
+    /// If a coordinate is not below `N`.
     #[inline]
     pub fn get(&self, x: usize, y: usize, z: usize) -> Voxel {
-        self.read_row(y, z)[x]
+        assert!(x < N && y < N && z < N, "voxel out of range");
+        match &self.repr {
+            Repr::Uniform(m) => Voxel::filled(*m),
+            Repr::Rows(table) => table.voxel(z * N + y, x),
+        }
     }
 
     /// The material when every voxel is that material at default occupancy.
     pub fn uniform_material(&self) -> Option<u8> {
         match self.repr {
             Repr::Uniform(m) => Some(m),
-            Repr::Rows { .. } => None,
+            Repr::Rows(_) => None,
         }
     }
 
-    /// The X row at (`y`, `z`) and whether it is packed (every voxel one material at its default
-    /// occupancy), from one header read: copies turn packed rows into one run without reading them.
+    /// The X row at (`y`, `z`) (as [`PackedBox::read_row`]) and whether it is packed (every voxel
+    /// one material at its default occupancy), from one header read: copies turn packed rows into one
+    /// run without reading them.
     ///
     /// # Panics
     /// If `y` or `z` is not below `N`.
     #[inline]
-    pub fn read_row_packed(&self, y: usize, z: usize) -> (&[Voxel], bool) {
-        assert!(y < N && z < N, "row out of range");
-        match &self.repr {
-            Repr::Uniform(m) => (&filled_row(*m)[..N], true),
-            Repr::Rows { headers, cells } => {
-                let h = headers.get(z * N + y);
-                if h & ALLOCATED != 0 {
-                    let start = usize::from(h & SLOT_MASK) * N;
-                    (&cells[start..start + N], false)
-                } else {
-                    (&filled_row(h as u8)[..N], true)
-                }
-            }
-        }
+    pub fn read_row_packed<'a>(
+        &'a self,
+        y: usize,
+        z: usize,
+        buf: &'a mut RowBuf,
+    ) -> (&'a [Voxel], bool) {
+        let packed = !self.is_row_allocated(y, z);
+        (self.read_row(y, z, buf), packed)
     }
 
-    /// True when the row at (`y`, `z`) has its own cell data.
+    /// True when the row at (`y`, `z`) has its own stored data.
     pub fn is_row_allocated(&self, y: usize, z: usize) -> bool {
         match &self.repr {
             Repr::Uniform(_) => false,
-            Repr::Rows { headers, .. } => headers.get(z * N + y) & ALLOCATED != 0,
+            Repr::Rows(table) => table.is_allocated(z * N + y),
         }
     }
 
@@ -193,25 +165,23 @@ impl<const N: usize> PackedBox<N> {
     pub fn allocated_rows(&self) -> usize {
         match &self.repr {
             Repr::Uniform(_) => 0,
-            Repr::Rows { headers, .. } => headers.iter().filter(|&h| h & ALLOCATED != 0).count(),
+            Repr::Rows(table) => table.allocated_rows(),
         }
     }
 
-    /// Number of distinct rows actually stored in the cell array.
+    /// Number of distinct rows actually stored.
     pub fn stored_rows(&self) -> usize {
         match &self.repr {
             Repr::Uniform(_) => 0,
-            Repr::Rows { cells, .. } => cells.len() / N,
+            Repr::Rows(table) => table.stored_rows(),
         }
     }
 
-    /// Heap bytes owned by this box (headers and cell capacity).
+    /// Heap bytes owned by this box (headers, stored rows and their cells).
     pub fn heap_bytes(&self) -> usize {
         match &self.repr {
             Repr::Uniform(_) => 0,
-            Repr::Rows { headers, cells } => {
-                headers.bytes() + cells.capacity() * size_of::<Voxel>()
-            }
+            Repr::Rows(table) => table.heap_bytes(),
         }
     }
 
@@ -231,10 +201,13 @@ impl<const N: usize> PackedBox<N> {
         slab_stride: usize,
     ) {
         assert!(hi.iter().all(|&h| h <= N), "read outside the box");
-        let (x0, x1) = (lo[0], hi[0]);
-        let len = x1.saturating_sub(x0);
+        if (0..3).any(|a| lo[a] >= hi[a]) {
+            return;
+        }
         match &self.repr {
             Repr::Uniform(m) => {
+                let (x0, x1) = (lo[0], hi[0]);
+                let len = x1 - x0;
                 let row = &filled_row(*m)[x0..x1];
                 for z in lo[2]..hi[2] {
                     let mut o = start + (z - lo[2]) * slab_stride;
@@ -244,21 +217,16 @@ impl<const N: usize> PackedBox<N> {
                     }
                 }
             }
-            Repr::Rows { headers, cells } => {
-                // One monomorphized loop per header width: the width is matched once per call.
-                let rows = RowCopy {
-                    cells,
-                    lo,
-                    hi,
+            Repr::Rows(table) => table.copy_rows::<N>(
+                lo,
+                hi,
+                RowsOut {
+                    out,
                     start,
                     row_stride,
                     slab_stride,
-                };
-                match headers {
-                    Headers::Wide(h) => rows.run::<N>(out, |r| h[r]),
-                    Headers::Narrow(h) => rows.run::<N>(out, |r| Headers::widen(h[r])),
-                }
-            }
+                },
+            ),
         }
     }
 
@@ -268,27 +236,14 @@ impl<const N: usize> PackedBox<N> {
     /// If `out.len() != N³`.
     pub fn to_dense(&self, out: &mut [Voxel]) {
         assert_eq!(out.len(), Self::VOLUME, "dense box has the wrong size");
-        for (r, dst) in out.chunks_exact_mut(N).enumerate() {
-            dst.copy_from_slice(self.read_row(r % N, r / N));
-        }
+        self.copy_box_into([0; 3], [N; 3], out, 0, N, N * N);
     }
 
     /// Add the number of voxels of each material to `counts`.
     pub fn count_materials(&self, counts: &mut [u64; MATERIAL_COUNT]) {
         match &self.repr {
             Repr::Uniform(m) => counts[usize::from(*m)] += Self::VOLUME as u64,
-            Repr::Rows { headers, cells } => {
-                for h in headers.iter() {
-                    if h & ALLOCATED == 0 {
-                        counts[usize::from(h & MATERIAL_MASK)] += N as u64;
-                    } else {
-                        let start = usize::from(h & SLOT_MASK) * N;
-                        for v in &cells[start..start + N] {
-                            counts[usize::from(v.material & 0x3f)] += 1;
-                        }
-                    }
-                }
-            }
+            Repr::Rows(table) => table.count_materials::<N>(counts),
         }
     }
 
@@ -296,8 +251,8 @@ impl<const N: usize> PackedBox<N> {
     ///
     /// `edit(y, z, row)` receives each touched row's current `N` voxels and changes those it wants
     /// (normally `row[lo[0]..hi[0]]`). Voxels are normalized afterwards. Stage one marks (builds every
-    /// touched row and decides packed or allocated); stage two repacks and writes the cells in one
-    /// pass, and is skipped when only packed rows change.
+    /// touched row and decides packed or stored); stage two rebuilds the table in one pass, and is
+    /// skipped when only packed rows change.
     ///
     /// # Panics
     /// If `hi` exceeds `N` on an axis.
@@ -314,17 +269,17 @@ impl<const N: usize> PackedBox<N> {
         // Stage 1: mark.
         let touched = (hi[1] - lo[1]) * (hi[2] - lo[2]);
         let mut rows = Vec::with_capacity(touched * N);
-        let mut marks = Vec::with_capacity(touched);
+        let mut buf = RowBuf::new();
         for z in lo[2]..hi[2] {
             for y in lo[1]..hi[1] {
                 let start = rows.len();
-                rows.extend_from_slice(self.read_row(y, z));
+                rows.extend_from_slice(self.read_row(y, z, &mut buf));
                 let row = &mut rows[start..];
                 edit(y, z, row);
                 normalize(row);
-                marks.push(packed_header::<N>(row).unwrap_or(ALLOCATED));
             }
         }
+        let marks: Vec<RowSource<'_>> = rows.chunks_exact(N).map(RowSource::of::<N>).collect();
         let ny = hi[1] - lo[1];
         let touched_index = |r: usize| -> Option<usize> {
             let (y, z) = (r % N, r / N);
@@ -333,43 +288,60 @@ impl<const N: usize> PackedBox<N> {
         };
         let was_allocated = |r: usize| match &self.repr {
             Repr::Uniform(_) => false,
-            Repr::Rows { headers, .. } => headers.get(r) & ALLOCATED != 0,
+            Repr::Rows(table) => table.is_allocated(r),
         };
-        let cells_change = (0..Self::ROWS).any(|r| {
-            touched_index(r).is_some_and(|i| marks[i] & ALLOCATED != 0 || was_allocated(r))
+        let stored_change = (0..Self::ROWS).any(|r| {
+            touched_index(r)
+                .is_some_and(|i| matches!(marks[i], RowSource::Split(_)) || was_allocated(r))
         });
-        if !cells_change {
-            // Only packed rows change material: rewrite their headers, no cell work at all.
-            if let Repr::Uniform(m) = self.repr {
-                if marks.iter().all(|&h| h == u16::from(m)) {
-                    return;
-                }
-                self.repr = Repr::Rows {
-                    headers: Headers::packed(m, Self::ROWS),
-                    cells: Vec::new(),
-                };
-            }
-            if let Repr::Rows { headers, cells } = &mut self.repr {
-                for r in 0..Self::ROWS {
-                    if let Some(i) = touched_index(r) {
-                        headers.set_packed(r, marks[i] as u8);
-                    }
-                }
-                let first = headers.get(0);
-                if cells.is_empty() && headers.iter().all(|h| h == first) {
-                    self.repr = Repr::Uniform(first as u8);
-                }
-            }
+        if !stored_change {
+            // Every touched row is packed: only their materials are needed.
+            let materials: Vec<u8> = marks
+                .iter()
+                .filter_map(|s| match s {
+                    RowSource::Packed(m) => Some(*m),
+                    RowSource::Split(_) => None,
+                })
+                .collect();
+            self.write_packed_rows(&materials, touched_index);
             return;
         }
-        // Stages 2 and 3: repack once into an exactly sized, deduplicated cell array, copying kept
-        // rows from the old array and new rows from the marked scratch rows in the same pass.
+        // Stage 2: rebuild once into an exactly sized, deduplicated table, taking kept rows from the
+        // old table and new rows from the marked ones.
         let old = std::mem::replace(&mut self.repr, Repr::Uniform(0));
+        let kept = |r: usize| match &old {
+            Repr::Uniform(m) => RowSource::Packed(*m),
+            Repr::Rows(table) => table.source(r),
+        };
         let new = build::<N>((0..Self::ROWS).map(|r| match touched_index(r) {
-            Some(i) => &rows[i * N..(i + 1) * N],
-            None => row_of::<N>(&old, r),
+            Some(i) => marks[i],
+            None => kept(r),
         }));
         self.repr = new;
+    }
+
+    /// Only packed rows change material: rewrite their headers, no stored row is touched.
+    fn write_packed_rows(
+        &mut self,
+        materials: &[u8],
+        touched_index: impl Fn(usize) -> Option<usize>,
+    ) {
+        if let Repr::Uniform(m) = self.repr {
+            if materials.iter().all(|&t| t == m) {
+                return;
+            }
+            self.repr = Repr::Rows(RowTable::packed(m, N));
+        }
+        if let Repr::Rows(table) = &mut self.repr {
+            for r in 0..Self::ROWS {
+                if let Some(i) = touched_index(r) {
+                    table.set_packed(r, materials[i]);
+                }
+            }
+            if let Some(m) = table.single_material() {
+                self.repr = Repr::Uniform(m);
+            }
+        }
     }
 
     /// Check every invariant of the format; panics with a description on the first violation.
@@ -377,169 +349,13 @@ impl<const N: usize> PackedBox<N> {
     /// # Panics
     /// When the box is malformed (a bug in this module).
     pub fn assert_valid(&self) {
-        let Repr::Rows { headers, cells } = &self.repr else {
-            if let Repr::Uniform(m) = self.repr {
-                assert!(
-                    usize::from(m) < MATERIAL_COUNT,
-                    "uniform material {m} out of range"
-                );
-            }
-            return;
-        };
-        assert_eq!(headers.len(), Self::ROWS, "header count");
-        assert_eq!(cells.len() % N, 0, "cell array is not whole rows");
-        let mut next_slot = 0usize;
-        let mut seen = FxHashMap::<&[Voxel], usize>::default();
-        assert!(
-            headers.is_canonical(cells.len() / N),
-            "header width is not canonical"
-        );
-        for (r, h) in headers.iter().enumerate() {
-            if h & ALLOCATED != 0 {
-                let slot = usize::from(h & SLOT_MASK);
-                assert!(
-                    slot <= next_slot,
-                    "row {r}: slots must first appear in row order"
-                );
-                if slot == next_slot {
-                    next_slot += 1;
-                }
-                let row = &cells[slot * N..slot * N + N];
-                assert!(
-                    row.iter().all(|v| v.is_normalized()),
-                    "row {r}: unnormalized voxel"
-                );
-                assert!(
-                    packed_header::<N>(row).is_none(),
-                    "row {r}: allocated but packable"
-                );
-                let first = *seen.entry(row).or_insert(slot);
-                assert_eq!(
-                    first, slot,
-                    "row {r}: content stored twice (slots {first} and {slot})"
-                );
-            } else {
-                assert_eq!(
-                    h & !MATERIAL_MASK,
-                    0,
-                    "row {r}: packed header has stray bits"
-                );
-            }
+        match &self.repr {
+            Repr::Uniform(m) => assert!(
+                usize::from(*m) < MATERIAL_COUNT,
+                "uniform material {m} out of range"
+            ),
+            Repr::Rows(table) => table.assert_valid::<N>(),
         }
-        assert_eq!(next_slot * N, cells.len(), "cells without a row");
-        assert!(
-            !(cells.is_empty() && headers.iter().all(|h| h == headers.get(0))),
-            "box of one packed material must be Uniform"
-        );
-    }
-}
-
-/// The parameters of [`PackedBox::copy_box_into`] for a box with row headers.
-struct RowCopy<'a> {
-    cells: &'a [Voxel],
-    lo: [usize; 3],
-    hi: [usize; 3],
-    start: usize,
-    row_stride: usize,
-    slab_stride: usize,
-}
-
-impl RowCopy<'_> {
-    #[inline]
-    fn run<const N: usize>(&self, out: &mut [Voxel], header: impl Fn(usize) -> u16) {
-        let (x0, x1) = (self.lo[0], self.hi[0]);
-        let len = x1 - x0;
-        for z in self.lo[2]..self.hi[2] {
-            let mut o = self.start + (z - self.lo[2]) * self.slab_stride;
-            for y in self.lo[1]..self.hi[1] {
-                let h = header(z * N + y);
-                let src = if h & ALLOCATED != 0 {
-                    let s = usize::from(h & SLOT_MASK) * N;
-                    &self.cells[s + x0..s + x1]
-                } else {
-                    &filled_row(h as u8)[x0..x1]
-                };
-                copy_short(&mut out[o..o + len], src);
-                o += self.row_stride;
-            }
-        }
-    }
-}
-
-/// Copy a row segment (at most 32 voxels) with fixed-size moves: a libc `memcpy` call per short
-/// segment was half the time of a box read (measured with perf on the storage bench).
-#[inline(always)]
-fn copy_short(dst: &mut [Voxel], src: &[Voxel]) {
-    const BLOCK: usize = 8;
-    let n = dst.len();
-    debug_assert_eq!(n, src.len());
-    if n < BLOCK {
-        if n >= 4 {
-            dst[..4].copy_from_slice(&src[..4]);
-            dst[n - 4..].copy_from_slice(&src[n - 4..]);
-        } else {
-            for (d, s) in dst.iter_mut().zip(src) {
-                *d = *s;
-            }
-        }
-        return;
-    }
-    let mut i = 0;
-    while i + BLOCK <= n {
-        dst[i..i + BLOCK].copy_from_slice(&src[i..i + BLOCK]);
-        i += BLOCK;
-    }
-    if i < n {
-        dst[n - BLOCK..n].copy_from_slice(&src[n - BLOCK..n]);
-    }
-}
-
-/// The row `r` of a representation.
-#[inline]
-fn row_of<const N: usize>(repr: &Repr, r: usize) -> &[Voxel] {
-    match repr {
-        Repr::Uniform(m) => &filled_row(*m)[..N],
-        Repr::Rows { headers, cells } => {
-            let h = headers.get(r);
-            if h & ALLOCATED != 0 {
-                let start = usize::from(h & SLOT_MASK) * N;
-                &cells[start..start + N]
-            } else {
-                &filled_row(h as u8)[..N]
-            }
-        }
-    }
-}
-
-/// Pack `N²` normalized rows (in row order) into the canonical representation: packable rows get a
-/// material header, the others share one stored copy per distinct content, slots numbered in order
-/// of first use, and a box of one packed material collapses to `Uniform`.
-fn build<'a, const N: usize>(rows: impl Iterator<Item = &'a [Voxel]>) -> Repr {
-    let mut headers = vec![0u16; N * N].into_boxed_slice();
-    let mut cells: Vec<Voxel> = Vec::new();
-    // Sized for every row up front: growing it rehashed each row again (a few percent of a load).
-    let mut slots =
-        FxHashMap::<&'a [Voxel], u16>::with_capacity_and_hasher(N * N, Default::default());
-    for (r, row) in rows.enumerate() {
-        headers[r] = match packed_header::<N>(row) {
-            Some(h) => h,
-            None => {
-                let next = (cells.len() / N) as u16;
-                let slot = *slots.entry(row).or_insert(next);
-                if slot == next {
-                    cells.extend_from_slice(row);
-                }
-                ALLOCATED | slot
-            }
-        };
-    }
-    if cells.is_empty() && headers.iter().all(|&h| h == headers[0]) {
-        return Repr::Uniform(headers[0] as u8);
-    }
-    cells.shrink_to_fit();
-    Repr::Rows {
-        headers: Headers::from_wide(headers, cells.len() / N),
-        cells,
     }
 }
 

@@ -9,9 +9,9 @@ use rand_chacha::ChaCha8Rng;
 
 use super::brush::{Brush, BrushShape};
 use super::dab::plan_dab;
-use super::field::Palette;
-use super::tests::{space, World};
+use super::sculpt_field::Palette;
 use super::tool::{Tool, ToolKind};
+use super::tools_tests::{space, World};
 use crate::mesh::{mesh_chunk, MeshBuffer};
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, VoxelPos, MIN_MATTER_OCCUPANCY};

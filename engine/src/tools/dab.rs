@@ -13,9 +13,9 @@
 //! history between the two.
 
 use super::brush::{Brush, Footprint, Plane};
-use super::field::{Field, Palette};
 use super::paint;
 use super::sculpt::{self, Ctx};
+use super::sculpt_field::{Field, Palette};
 use super::sea_level::sea_level as sea_kernel;
 use super::tool::{SeaLevelMode, Tool, ToolKind};
 use crate::storage::Grid;

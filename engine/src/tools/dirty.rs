@@ -12,14 +12,28 @@
 //!                  │ │  ││ │  touches A and B: remesh both
 //! ```
 //!
-//! The editor remeshes these chunks and reports the changed box itself to
-//! `PhysicsWorld::on_edit`, which does its own (8³ physics chunk) bookkeeping.
+//! [`node_reads`] is the one rule the editor remeshes by and the edit bench measures: a level-0
+//! mesh node (one chunk at full resolution) is stale when the changed box meets its box grown by
+//! [`BORDER`], exactly the chunks [`dirty_chunks`] names; a coarser node reads mip samples that each
+//! cover `2^level` voxels, so it is stale when the changed box meets [`NodeKey::input_box`]. The
+//! physics world does its own (8³ cell) bookkeeping from the changed box (`PhysicsWorld::on_edit`).
 
-use crate::mesh::{BORDER, MAX_LOD};
+use crate::mesh::{NodeKey, BORDER, MAX_LOD};
 use crate::voxel::{ChunkPos, VoxelBox};
 
+/// Whether the mesh of node `key` reads voxels of `changed`, so that the edit makes it stale (see
+/// the module docs).
+pub fn node_reads(key: NodeKey, changed: VoxelBox) -> bool {
+    let input = if key.level == 0 {
+        key.voxel_box().grown(BORDER as i32)
+    } else {
+        key.input_box()
+    };
+    !input.intersect(&changed).is_empty()
+}
+
 /// Chunks whose full-resolution (LOD 0) meshes must be rebuilt after `changed` was edited, sorted by
-/// Z, then Y, then X. Empty for an empty box.
+/// Z, then Y, then X: the level-0 nodes [`node_reads`] names. Empty for an empty box.
 pub fn dirty_chunks(changed: VoxelBox) -> Vec<ChunkPos> {
     dirty_chunks_at_lod(changed, 0)
 }
@@ -41,6 +55,17 @@ mod tests {
     use crate::mesh::{mesh_chunk, MeshBuffer};
     use crate::storage::Grid;
     use crate::voxel::{MaterialTable, Voxel, VoxelPos};
+
+    #[test]
+    fn coarser_nodes_read_their_input_box() {
+        let key = NodeKey {
+            level: 2,
+            pos: ChunkPos::new(0, 0, 0),
+        };
+        let edge = key.input_box().max;
+        assert!(node_reads(key, one(edge.x - 1, 5, 5)));
+        assert!(!node_reads(key, one(edge.x, 5, 5)));
+    }
 
     fn one(x: i32, y: i32, z: i32) -> VoxelBox {
         VoxelBox::from_min_size(VoxelPos::new(x, y, z), [1, 1, 1])
@@ -74,6 +99,28 @@ mod tests {
         );
         assert_eq!(dirty_chunks_at_lod(one(3, 16, 16), 1).len(), 2);
         assert!(dirty_chunks(VoxelBox::default()).is_empty());
+    }
+
+    #[test]
+    fn dirty_chunks_are_the_level_0_nodes_the_editor_remeshes() {
+        let around = VoxelBox::new(VoxelPos::new(-70, -70, -70), VoxelPos::new(100, 100, 100));
+        for changed in [
+            one(10, 10, 10),
+            one(1, 10, 10),
+            one(2, 10, 10),
+            one(29, 10, 10),
+            one(30, 10, 10),
+            one(0, 0, 0),
+            one(31, 31, 31),
+            VoxelBox::new(VoxelPos::new(-5, 3, 40), VoxelPos::new(20, 9, 66)),
+            VoxelBox::default(),
+        ] {
+            let by_rule: Vec<ChunkPos> = around
+                .chunks()
+                .filter(|&pos| node_reads(NodeKey { level: 0, pos }, changed))
+                .collect();
+            assert_eq!(dirty_chunks(changed), by_rule, "{changed:?}");
+        }
     }
 
     /// Editing a voxel changes no mesh outside the dirty set (checked against the mesher itself).

@@ -41,10 +41,10 @@
 mod brush;
 mod dab;
 mod dirty;
-mod field;
 mod paint;
 mod pick;
 mod sculpt;
+mod sculpt_field;
 mod sea_level;
 mod stroke;
 mod stroke_path;
@@ -53,7 +53,7 @@ mod tool;
 #[cfg(test)]
 mod carve_tests;
 #[cfg(test)]
-mod tests;
+mod tools_tests;
 #[cfg(test)]
 mod undo_tests;
 
@@ -61,7 +61,7 @@ pub use brush::{
     falloff, Brush, BrushShape, Plane, MAX_SIZE, MAX_STRENGTH, MIN_SIZE, MIN_STRENGTH, SIZE_STEPS,
 };
 pub use dab::{apply_dab, apply_sea_level};
-pub use dirty::{dirty_chunks, dirty_chunks_at_lod};
+pub use dirty::{dirty_chunks, dirty_chunks_at_lod, node_reads};
 pub use pick::{pick_material, PICK_RADIUS};
 pub use stroke::Stroke;
 pub use stroke_path::{DabSpacer, StrokePin, RESTING_DABS_PER_SECOND, SPACING_OF_RADIUS};

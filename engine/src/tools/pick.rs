@@ -5,7 +5,7 @@
 //! [`PICK_RADIUS`] of the hit and takes the nearest ground voxel; only if there is none, the nearest
 //! liquid one (so clicking a lake picks Water).
 
-use super::field::Palette;
+use super::sculpt_field::Palette;
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, VoxelBox, VoxelPos};
 

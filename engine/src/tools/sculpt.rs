@@ -19,7 +19,7 @@
 //! surface (occupancy ½) lies exactly on the plane, so it can set heights finer than a voxel.
 
 use super::brush::{Footprint, Plane};
-use super::field::{Field, Palette};
+use super::sculpt_field::{Field, Palette};
 use super::tool::{FlattenMode, Tool};
 use crate::voxel::{Voxel, VoxelPos};
 

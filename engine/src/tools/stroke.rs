@@ -13,7 +13,7 @@
 
 use super::brush::Brush;
 use super::dab::{plan_dab, plan_sea_level, Edit};
-use super::field::Palette;
+use super::sculpt_field::Palette;
 use super::tool::{SeaLevelMode, Tool};
 use crate::history::History;
 use crate::storage::Grid;

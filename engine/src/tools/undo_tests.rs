@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use super::tests::World;
+use super::tools_tests::World;
 use super::*;
 use crate::history::History;
 use crate::voxel::{VoxelBox, VoxelPos};
@@ -129,7 +129,7 @@ fn run_strokes(strokes: &[Vec<RandomDab>]) -> Result<(), TestCaseError> {
                 c,
             );
             w.grid.assert_valid();
-            prop_assert_eq!(b, super::tests::diff_box(&before, &w.grid));
+            prop_assert_eq!(b, super::tools_tests::diff_box(&before, &w.grid));
         }
         if stroke.end(&mut history).is_empty() {
             continue;

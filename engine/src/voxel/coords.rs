@@ -21,6 +21,17 @@ pub const COORD_LIMIT: i32 = 1 << 30;
 /// The chunk-coordinate form of [`COORD_LIMIT`]: chunk coordinates lie in `-CHUNK_LIMIT..CHUNK_LIMIT`.
 pub const CHUNK_LIMIT: i32 = COORD_LIMIT >> CHUNK_BITS;
 
+/// The six face neighbours of a voxel (or chunk) as offsets: +X, −X, +Y, −Y, +Z, −Z. The light bake's
+/// open-face bits and its walk directions follow this order.
+pub const FACE_OFFSETS: [[i32; 3]; 6] = [
+    [1, 0, 0],
+    [-1, 0, 0],
+    [0, 1, 0],
+    [0, -1, 0],
+    [0, 0, 1],
+    [0, 0, -1],
+];
+
 /// A voxel position in world space.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,

@@ -1,5 +1,6 @@
-//! The material table: names, colors, liquid flag, shaping mode, detail-enhancement threshold and
-//! surface look per material id.
+//! The material table: names, colors, liquid flag, shaping mode, detail-enhancement threshold,
+//! surface look, emission and texture per material id. Each project owns its table (the header
+//! carries it); the built-in one only seeds new projects.
 //!
 //! The default table is `assets/materials.ron`, embedded at compile time; projects carry their own copy
 //! in their header so a file keeps its look when the default table changes. Rows written before the
@@ -9,9 +10,16 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::emission::Emission;
 use super::look::Look;
-use super::{AIR, MATERIAL_COUNT};
+use super::srgb::srgb_to_linear;
+use super::texture::TextureRef;
 use crate::{Error, Result};
+
+/// Number of distinct material ids (6 bits).
+pub const MATERIAL_COUNT: usize = 64;
+/// The Air material id.
+pub const AIR: u8 = 0;
 
 /// How the mesher shapes the surface around a voxel of this material.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -76,9 +84,55 @@ pub struct Material {
     /// Recursive-subdivision threshold; `None` takes [`EnhanceThreshold::for_shaping`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enhance: Option<EnhanceThreshold>,
+    /// Light it gives off (the bake's emissive materials); `None`: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emission: Option<Emission>,
+    /// Albedo texture, tiled over the surface (the image lives in the project's textures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture: Option<TextureRef>,
 }
 
+/// Longest material name, in bytes.
+pub const MAX_NAME_BYTES: usize = 64;
+
 impl Material {
+    /// A solid, smooth material of `color` with nothing else set.
+    pub fn new(name: impl Into<String>, color: (u8, u8, u8)) -> Self {
+        Self {
+            name: name.into(),
+            color,
+            liquid: false,
+            shaping: Shaping::Smooth,
+            look: None,
+            enhance: None,
+            emission: None,
+            texture: None,
+        }
+    }
+
+    /// Check a new material name (an edit; files keep whatever names they were written with): 1 to
+    /// [`MAX_NAME_BYTES`] bytes, no control characters, no leading or trailing spaces.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] saying what is wrong.
+    pub fn check_name(name: &str) -> Result<()> {
+        if name.is_empty() {
+            return Err(Error::Invalid("a material name cannot be empty".into()));
+        }
+        if name.len() > MAX_NAME_BYTES {
+            return Err(Error::Invalid(format!(
+                "a material name is at most {MAX_NAME_BYTES} bytes; this one is {}",
+                name.len()
+            )));
+        }
+        if name.chars().any(char::is_control) || name.trim() != name {
+            return Err(Error::Invalid(format!(
+                "material name {name:?} has control characters or spaces at an end"
+            )));
+        }
+        Ok(())
+    }
+
     /// This material's subdivision threshold: its own, or its shaping mode's default.
     pub fn enhance_threshold(&self) -> EnhanceThreshold {
         self.enhance
@@ -134,6 +188,15 @@ impl MaterialTable {
         for (i, m) in self.materials.iter().enumerate() {
             if m.name.is_empty() {
                 return Err(Error::Invalid(format!("material {i} has an empty name")));
+            }
+            if let Some(e) = &m.emission {
+                e.validate()
+                    .map_err(|e| Error::Invalid(format!("material {:?}: {e}", m.name)))?;
+            }
+            if i == usize::from(AIR) && (m.liquid || m.emission.is_some() || m.texture.is_some()) {
+                return Err(Error::Invalid(
+                    "Air cannot be liquid, glow or carry a texture".into(),
+                ));
             }
             if let Some(look) = &m.look {
                 look.validate()
@@ -210,6 +273,17 @@ impl MaterialTable {
         self.id_of(name)
             .ok_or_else(|| Error::Invalid(format!("material table has no {name:?}")))
     }
+}
+
+/// Every material id's color in linear light (ids the table lacks are mid grey), the palette the
+/// exporters, the top-down renderer and the editor share.
+pub fn linear_palette(table: &MaterialTable) -> [[f32; 3]; MATERIAL_COUNT] {
+    let mut palette = [[0.5f32; 3]; MATERIAL_COUNT];
+    for (p, m) in palette.iter_mut().zip(&table.materials) {
+        let (r, g, b) = m.color;
+        *p = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
+    }
+    palette
 }
 
 impl Default for MaterialTable {

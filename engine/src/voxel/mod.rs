@@ -11,19 +11,26 @@
 //! Air" would skip it. So carving ends in Air.
 
 mod coords;
+mod emission;
 mod look;
 mod material;
 mod srgb;
+mod texture;
 
-pub use coords::{ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT};
+pub use coords::{
+    ChunkPos, VoxelBox, VoxelPos, CHUNK_BITS, CHUNK_LIMIT, CHUNK_SIZE, COORD_LIMIT, FACE_OFFSETS,
+};
+pub use emission::{Emission, MAX_EMISSION_STRENGTH};
 pub use look::{Look, Pattern};
-pub use material::{EnhanceThreshold, Material, MaterialTable, Shaping};
-pub use srgb::{linear_palette, linear_to_srgb, srgb_to_linear};
+pub use material::{
+    linear_palette, EnhanceThreshold, Material, MaterialTable, Shaping, AIR, MATERIAL_COUNT,
+    MAX_NAME_BYTES,
+};
+pub use srgb::{linear_to_srgb, srgb_to_linear};
+pub use texture::{
+    png_size, texture_hash, TextureRef, Textures, MAX_TEXTURES, MAX_TEXTURE_BYTES, MAX_TEXTURE_SIDE,
+};
 
-/// Number of distinct material ids (6 bits).
-pub const MATERIAL_COUNT: usize = 64;
-/// The Air material id.
-pub const AIR: u8 = 0;
 /// The thinnest matter a fraction makes: occupancy byte 15, a solid fraction of 16/256 = 1/16.
 /// [`Voxel::from_fraction`] gives Air below it (fractions under 15.5/256 ≈ 0.061).
 pub const MIN_MATTER_OCCUPANCY: u8 = 15;

@@ -1,11 +1,9 @@
-//! sRGB ↔ linear light conversions and the linear palette of a material table.
+//! sRGB ↔ linear light conversions (a leaf: the material table's linear palette builds on it).
 //!
 //! Material colours are stored as sRGB bytes (as artists pick them); shading, blending and glTF
 //! export work in linear light. Everyone who turns a material into a colour (the mesher's
 //! exporters, the top-down renderer, the editor's viewport) converts through these functions, so
 //! they live beside the material table rather than in any one consumer.
-
-use super::{MaterialTable, MATERIAL_COUNT};
 
 /// Convert one sRGB byte to linear light.
 pub fn srgb_to_linear(c: u8) -> f32 {
@@ -15,17 +13,6 @@ pub fn srgb_to_linear(c: u8) -> f32 {
     } else {
         ((s + 0.055) / 1.055).powf(2.4)
     }
-}
-
-/// Every material id's color in linear light (ids the table lacks are mid grey), the palette the
-/// exporters, the top-down renderer and the editor share.
-pub fn linear_palette(table: &MaterialTable) -> [[f32; 3]; MATERIAL_COUNT] {
-    let mut palette = [[0.5f32; 3]; MATERIAL_COUNT];
-    for (p, m) in palette.iter_mut().zip(&table.materials) {
-        let (r, g, b) = m.color;
-        *p = [srgb_to_linear(r), srgb_to_linear(g), srgb_to_linear(b)];
-    }
-    palette
 }
 
 /// Convert linear light in `0..=1` to an sRGB byte.

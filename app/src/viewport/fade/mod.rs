@@ -172,4 +172,4 @@ impl Fades {
 }
 
 #[cfg(test)]
-mod tests;
+mod fade_tests;

@@ -32,7 +32,7 @@ use std::arch::x86_64::{
     _mm256_unpackhi_epi8, _mm256_unpacklo_epi8, _mm256_xor_si256, _mm_loadu_si128,
 };
 
-use super::{cell, out_rows, put, set_of, Step};
+use super::step::{cell, out_rows, put, set_of, Step};
 use crate::enhance::rules::{rule_cell, RuleSet, SubdivideRules};
 
 /// Parent cells per vector.

@@ -231,4 +231,4 @@ fn decode_channel(r: &mut Reader<'_>, index: usize, volume: usize) -> Result<Cha
 }
 
 #[cfg(test)]
-mod tests;
+mod block_tests;

@@ -187,4 +187,4 @@ fn zstd(data: &[u8], size: usize, max_len: usize) -> Result<Vec<u8>> {
 }
 
 #[cfg(test)]
-mod tests;
+mod container_tests;

@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 
 use super::block::BlockData;
 use super::container::decompress;
-use super::export::region_pos_of;
+use super::godot_export::region_pos_of;
 use super::mapping::{voxels_from_block, ImportReport, ImportRules};
 use super::meta::{ForestMeta, META_FILE};
 use super::region::RegionReader;

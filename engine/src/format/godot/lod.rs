@@ -13,7 +13,7 @@
 //!
 //! So the far LODs come straight from the mips, with no resampling.
 
-use crate::storage::Grid;
+use crate::storage::{Grid, RowBuf};
 use crate::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos};
 
 /// Edge of the blocks Strata writes.
@@ -47,6 +47,7 @@ pub fn sample_block(grid: &Grid, lod: u8, block: [i32; 3], out: &mut [Voxel]) {
                 );
                 let base = [dx, dy, dz].map(|d| d as usize * edge);
                 let chunk = grid.chunk(pos);
+                let mut buf = RowBuf::new();
                 for z in 0..edge {
                     for y in 0..edge {
                         let start =
@@ -54,9 +55,9 @@ pub fn sample_block(grid: &Grid, lod: u8, block: [i32; 3], out: &mut [Voxel]) {
                         let dst = &mut out[start..start + edge];
                         match (chunk, lod) {
                             (None, _) => dst.fill(Voxel::AIR),
-                            (Some(c), 1) => dst.copy_from_slice(c.mip16().read_row(y, z)),
-                            (Some(c), 2) => dst.copy_from_slice(c.mip8().read_row(y, z)),
-                            (Some(c), _) => dst.copy_from_slice(c.mip4().read_row(y, z)),
+                            (Some(c), 1) => dst.copy_from_slice(c.mip16().read_row(y, z, &mut buf)),
+                            (Some(c), 2) => dst.copy_from_slice(c.mip8().read_row(y, z, &mut buf)),
+                            (Some(c), _) => dst.copy_from_slice(c.mip4().read_row(y, z, &mut buf)),
                         }
                     }
                 }

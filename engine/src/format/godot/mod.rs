@@ -13,22 +13,22 @@
 mod block;
 mod channel;
 pub mod container;
-mod export;
+mod godot_export;
+#[cfg(test)]
+mod godot_tests;
 mod import;
 mod lod;
 mod mapping;
 mod meta;
 mod metadata;
 mod region;
-#[cfg(test)]
-mod tests;
 
 pub use block::{BlockData, BLOCK_VERSION, EPILOGUE};
 pub use channel::{
     default_raw, Channel, ChannelData, Depth, CHANNEL_COUNT, CHANNEL_INDICES, CHANNEL_SDF,
     CHANNEL_TYPE, CHANNEL_WEIGHTS, DEFAULT_DEPTHS,
 };
-pub use export::{
+pub use godot_export::{
     encode_forest, export_forest, forest_meta, region_pos_of, EncodedRegion, ForestExport,
     ForestOptions,
 };

@@ -351,4 +351,4 @@ impl RegionWriter {
 }
 
 #[cfg(test)]
-mod tests;
+mod godot_region_tests;

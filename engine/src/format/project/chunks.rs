@@ -17,7 +17,7 @@ use crate::codec::lz4::unpack_into;
 use crate::codec::rle::{max_encoded_len, RleEncoder};
 use crate::codec::Reader;
 use crate::progress::Progress;
-use crate::storage::{Chunk, Grid};
+use crate::storage::{Chunk, Grid, RowBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::voxel::{ChunkPos, Voxel, CHUNK_LIMIT, CHUNK_SIZE};
@@ -43,9 +43,10 @@ pub fn decoded_budget(payload_len: usize) -> usize {
 /// RLE stream of one chunk (rows in X, Y, Z order), appended to `out`.
 pub fn encode_chunk_rle(chunk: &Chunk, out: &mut Vec<u8>) {
     let mut e = RleEncoder::new();
+    let mut buf = RowBuf::new();
     for z in 0..CHUNK_SIZE {
         for y in 0..CHUNK_SIZE {
-            e.push(chunk.read_row(y, z), out);
+            e.push(chunk.read_row(y, z, &mut buf), out);
         }
     }
     e.finish(out);

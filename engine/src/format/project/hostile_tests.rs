@@ -1,4 +1,4 @@
-//! Crafted hostile files (issue 19): every file here is built in the test, byte by byte where the
+//! Crafted hostile files: every file here is built in the test, byte by byte where the
 //! writer could never produce it, and must be refused (or loaded) without unbounded memory or time.
 
 use super::sections::write_section;
@@ -195,7 +195,7 @@ fn decoded_memory_is_capped_against_the_file_size() {
     let grid = chunks::decode_within(&payload, 0, &header, &Progress::new(), need).expect("fits");
     assert_eq!(grid.chunk_count(), n);
     // The stated ratio leaves real files far below it, and the floor accepts any small file.
-    let real = super::tests::sample_bytes();
+    let real = super::project_tests::sample_bytes();
     let p = Project::from_bytes(&real).expect("a real file loads");
     assert!(p.grid.memory_bytes() * 16 < real.len() * chunks::MAX_EXPANSION);
     assert_eq!(chunks::decoded_budget(10), chunks::EXPANSION_FLOOR_BYTES);

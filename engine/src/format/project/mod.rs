@@ -7,6 +7,7 @@
 //!   CHNK  chunk table + one LZ4(RLE) record per chunk, each with its own CRC32    (required)
 //!   HIST  undo/redo history                                                       (optional)
 //!   LITE  baked light: settings, stale boxes, RGB per surface voxel                (optional)
+//!   TEXR  material textures: each PNG once, under its hash                         (optional)
 //!   END   empty; marks a complete file                                            (required, last)
 //! ```
 //!
@@ -18,6 +19,7 @@
 mod chunks;
 mod header;
 mod sections;
+mod textures;
 
 use std::path::Path;
 
@@ -25,22 +27,20 @@ pub use chunks::{encode_chunk_rle, encoded_sizes, EncodedSizes};
 pub use header::{Camera, ProjectHeader};
 
 use super::atomic::write_atomic;
-use crate::history::History;
+use crate::history::{DataKind, History};
 use crate::light::{serial as light_serial, LightMap};
 use crate::progress::Progress;
 use crate::storage::Grid;
+use crate::voxel::{MaterialTable, Textures};
 use crate::{Error, Result};
 use sections::{read_sections, write_section, Section};
-
-/// File magic: a high byte first (catches 7-bit transfers), the name, a newline (catches CRLF fixes).
-pub const MAGIC: [u8; 8] = *b"\x89STRATA\n";
-/// The version this build writes.
-pub const VERSION: u32 = 1;
+pub use sections::{MAGIC, VERSION};
 
 const TAG_HEAD: [u8; 4] = *b"HEAD";
 const TAG_CHUNKS: [u8; 4] = *b"CHNK";
 const TAG_HISTORY: [u8; 4] = *b"HIST";
 const TAG_LIGHT: [u8; 4] = *b"LITE";
+const TAG_TEXTURES: [u8; 4] = *b"TEXR";
 const TAG_END: [u8; 4] = *b"END ";
 
 /// A whole project: header, voxels, undo history and baked light.
@@ -54,6 +54,8 @@ pub struct Project {
     pub history: History,
     /// Baked light, if the project has been baked (with the regions edits made stale since).
     pub light: Option<LightMap>,
+    /// The images of the material table's textures (and of tables in the undo history).
+    pub textures: Textures,
     /// What loading repaired or dropped, one sentence each (not saved; empty for a new project).
     pub warnings: Vec<String>,
 }
@@ -66,6 +68,7 @@ impl Project {
             grid,
             history: History::default(),
             light: None,
+            textures: Textures::default(),
             warnings: Vec::new(),
         }
     }
@@ -93,6 +96,10 @@ impl Project {
         }
         if let Some(light) = &self.light {
             write_section(&mut out, TAG_LIGHT, &light_serial::to_bytes(light));
+        }
+        let used = self.textures_in_use();
+        if !used.is_empty() {
+            write_section(&mut out, TAG_TEXTURES, &textures::to_bytes(&used));
         }
         write_section(&mut out, TAG_END, &[]);
         Ok(out)
@@ -133,7 +140,7 @@ impl Project {
                 ))
             }
         };
-        let header = ProjectHeader::from_ron(head.payload(bytes), head.offset)?;
+        let mut header = ProjectHeader::from_ron(head.payload(bytes), head.offset)?;
         let chunk_section: &Section = find(TAG_CHUNKS)
             .ok_or_else(|| Error::corrupt(bytes.len(), "file has no CHNK (chunk) section"))?;
         let grid = chunks::decode(
@@ -147,6 +154,18 @@ impl Project {
             None => History::default(),
         };
         let mut warnings = Vec::new();
+        let textures =
+            match find(TAG_TEXTURES).map(|s| textures::from_bytes(s.payload(bytes), s.offset)) {
+                Some(Ok(t)) => t,
+                Some(Err(e)) => {
+                    warnings.push(format!(
+                        "the material textures could not be read and were left out ({e})"
+                    ));
+                    Textures::default()
+                }
+                None => Textures::default(),
+            };
+        warnings.extend(textures::drop_missing(&mut header.materials, &textures));
         let light =
             find(TAG_LIGHT).and_then(|s| load_light(s, bytes, &grid, &header, &mut warnings));
         Ok(Self {
@@ -154,8 +173,32 @@ impl Project {
             grid,
             history,
             light,
+            textures,
             warnings,
         })
+    }
+
+    /// The textures the material table or a table in the undo history names (what a save keeps).
+    pub fn textures_in_use(&self) -> Textures {
+        let mut used: Vec<u64> = Vec::new();
+        let mut note = |t: &MaterialTable| {
+            used.extend(t.materials.iter().filter_map(|m| m.texture.map(|r| r.hash)));
+        };
+        note(&self.header.materials);
+        for (kind, bytes) in self.history.data_payloads() {
+            if kind != DataKind::Materials {
+                continue;
+            }
+            if let Some(t) = std::str::from_utf8(bytes)
+                .ok()
+                .and_then(|text| MaterialTable::from_ron(text).ok())
+            {
+                note(&t);
+            }
+        }
+        let mut out = self.textures.clone();
+        out.retain(|h| used.contains(&h));
+        out
     }
 
     /// Save atomically to `path`, keeping the previous file as `NAME.bak`.
@@ -197,6 +240,59 @@ impl Project {
     }
 }
 
+// Undo and redo of a whole project: the voxels (the history restores them in the grid) and the project
+// data a step changed besides (the material table), which the history hands back to be applied here.
+// Every undo of a project goes through these, so no step is half undone.
+impl Project {
+    /// Undo the newest step, voxels and data; returns its name (`None`: nothing to undo).
+    ///
+    /// # Errors
+    /// When a stored box or table fails to decode (a corrupt loaded history).
+    pub fn undo(&mut self) -> Result<Option<String>> {
+        let name = self.history.undo(&mut self.grid)?;
+        self.apply_history_data()?;
+        Ok(name)
+    }
+
+    /// Redo the most recently undone step, voxels and data; returns its name.
+    ///
+    /// # Errors
+    /// As for [`Project::undo`].
+    pub fn redo(&mut self) -> Result<Option<String>> {
+        let name = self.history.redo(&mut self.grid)?;
+        self.apply_history_data()?;
+        Ok(name)
+    }
+
+    /// [`Project::undo`] with progress per box and cancellation.
+    ///
+    /// # Errors
+    /// As for [`Project::undo`]; [`Error::Cancelled`].
+    pub fn undo_with(&mut self, progress: &Progress) -> Result<Option<String>> {
+        let name = self.history.undo_with(&mut self.grid, progress)?;
+        self.apply_history_data()?;
+        Ok(name)
+    }
+
+    /// Apply what the last undo, redo or install of the history restored besides voxels.
+    ///
+    /// # Errors
+    /// A stored table that does not parse or validate (the table is left as it was).
+    pub fn apply_history_data(&mut self) -> Result<()> {
+        for (kind, bytes) in self.history.take_data() {
+            match kind {
+                DataKind::Materials => {
+                    let text = std::str::from_utf8(&bytes).map_err(|_| {
+                        Error::Invalid("a stored material table is not UTF-8".into())
+                    })?;
+                    self.header.materials = MaterialTable::from_ron(text)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The light of section `s`, made to fit the voxels. Light that cannot be decoded or checked is
 /// dropped and light that does not fit is marked stale, each with a warning: the voxels always load.
 fn load_light(
@@ -235,4 +331,4 @@ fn load_light(
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
-mod tests;
+mod project_tests;

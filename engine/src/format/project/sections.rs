@@ -1,8 +1,12 @@
 //! The section container of the project file: tagged, length-prefixed, checksummed payloads.
 
-use super::{MAGIC, VERSION};
 use crate::codec::Reader;
 use crate::{Error, Result};
+
+/// File magic: a high byte first (catches 7-bit transfers), the name, a newline (catches CRLF fixes).
+pub const MAGIC: [u8; 8] = *b"\x89STRATA\n";
+/// The version this build writes.
+pub const VERSION: u32 = 1;
 
 /// Bytes of a section header.
 pub const SECTION_HEADER_LEN: usize = 20;

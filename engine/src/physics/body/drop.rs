@@ -23,7 +23,7 @@ use crate::vec3::{length, V3};
 use crate::voxel::{MaterialTable, CHUNK_SIZE};
 use crate::{Error, Result};
 
-/// Most bodies one drop may hold. Lowered from 100 000 (issue 19): 20 000 bodies took 20 s per step
+/// Most bodies one drop may hold. Lowered from 100 000: 20 000 bodies took 20 s per step
 /// in a release build, and 100 000 never finished the first one; 2 000 bodies simulate one second in
 /// about 6 s on the 2-core test machine (dev build), growing faster than linearly as bodies pile up.
 pub const MAX_BODIES: usize = 5_000;

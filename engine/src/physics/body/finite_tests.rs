@@ -8,7 +8,7 @@
 
 use rayon::prelude::*;
 
-use super::tests::assert_above_terrain;
+use super::body_tests::assert_above_terrain;
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::physics::world::{PhysicsWorld, DEFAULT_CACHE_BYTES};

@@ -1,11 +1,11 @@
 //! Quaternion and closest-point helpers on plain arrays (quaternions as `[x, y, z, w]`); the vector
-//! operations live in [`crate::vec3`] (re-exported here so the old paths keep working).
+//! operations they build on live in [`crate::vec3`].
 //!
 //! Bodies keep their state in plain arrays so it can be compared bit for bit (determinism tests) and
 //! printed as JSON without conversion; these free functions are the few operations the contact
 //! routines and the solver need.
 
-pub use crate::vec3::{add, add_scaled, cross, dot, length, normalize, scale, sub, V3};
+use crate::vec3::{add, add_scaled, cross, dot, normalize, scale, sub, V3};
 
 /// A unit quaternion `[x, y, z, w]`.
 pub type Quat = [f32; 4];
@@ -189,6 +189,7 @@ fn closest_on_edges(p: V3, t: [V3; 3]) -> V3 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vec3::length;
 
     fn close(a: V3, b: V3) -> bool {
         length(sub(a, b)) < 1e-5

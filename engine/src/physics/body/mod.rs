@@ -52,6 +52,6 @@ pub use spawn::{drop_bodies, rain_bodies, DropSpec, RainSpec, ShapeChoice, MAX_D
 pub use water::WaterSettings;
 
 #[cfg(test)]
-mod finite_tests;
+mod body_tests;
 #[cfg(test)]
-mod tests;
+mod finite_tests;

@@ -3,10 +3,13 @@
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::broadphase_cell::floor_i32;
 use super::broadphase_query::{push_touch, QueryRange, SMALL_BLOCKS};
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::progress::Progress;
+use crate::storage::Grid;
+use crate::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 /// The brute-force answer: per cell in the expanded range, does any covered voxel have solid/water
 /// matter within its 27-neighbourhood?

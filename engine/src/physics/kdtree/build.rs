@@ -195,19 +195,10 @@ fn split(
 ) -> usize {
     let n = items.len();
     if n <= per_leaf {
-        nodes[at] = match items {
-            [quad] if per_leaf == 1 => Node::quad_leaf(quad.id, grid.quantize(quad.min, quad.max)),
-            _ => {
-                let mut ids = [0u32; 2];
-                for (d, it) in ids.iter_mut().zip(items.iter()) {
-                    *d = it.id;
-                }
-                Node::leaf(&ids[..n])
-            }
-        };
+        nodes[at] = leaf_node(items, per_leaf, grid);
         return 1;
     }
-    let even = per_leaf == 2 && n % 2 == 0;
+    let even = per_leaf == 2 && n.is_multiple_of(2);
     let axis = cell.longest_axis();
     let mean2 = cell.mid2_sum[axis] / n as f32;
     let mut left = 0;
@@ -239,29 +230,65 @@ fn split(
         }
     }
     let (lo, hi) = items.split_at_mut(left);
+    let (lo_sums, (lo_max, _)) = side_facts(lo, axis);
+    let (hi_sums, (_, hi_min)) = side_facts(hi, axis);
     let mut lc = Cell {
-        mid2_sum: mid2_sums(lo),
+        mid2_sum: lo_sums,
         ..*cell
     };
     let mut hc = Cell {
-        mid2_sum: mid2_sums(hi),
+        mid2_sum: hi_sums,
         ..*cell
     };
-    lc.max[axis] = lo
-        .iter()
-        .map(|it| it.max[axis])
-        .fold(f32::NEG_INFINITY, f32::max);
-    hc.min[axis] = hi
-        .iter()
-        .map(|it| it.min[axis])
-        .fold(f32::INFINITY, f32::min);
+    lc.max[axis] = lo_max;
+    hc.min[axis] = hi_min;
     let child = nodes.len();
     nodes.push(Node::leaf(&[0]));
     nodes.push(Node::leaf(&[0]));
     nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
-    let dl = split(lo, nodes, child, &lc, per_leaf, grid);
-    let dh = split(hi, nodes, child + 1, &hc, per_leaf, grid);
+    // Leaves are made here rather than by a call each (half of all nodes are leaves).
+    let mut side = |items: &mut [Item], at: usize, cell: &Cell| {
+        if items.len() <= per_leaf {
+            nodes[at] = leaf_node(items, per_leaf, grid);
+            1
+        } else {
+            split(items, nodes, at, cell, per_leaf, grid)
+        }
+    };
+    let dl = side(lo, child, &lc);
+    let dh = side(hi, child + 1, &hc);
     1 + dl.max(dh)
+}
+
+/// The leaf of at most `per_leaf` items: a quad leaf with its quantized box for one quad, else the
+/// triangles' ids.
+#[inline]
+fn leaf_node(items: &[Item], per_leaf: usize, grid: &BoxGrid) -> Node {
+    match items {
+        [quad] if per_leaf == 1 => Node::quad_leaf(quad.id, grid.quantize(quad.min, quad.max)),
+        _ => {
+            let mut ids = [0u32; 2];
+            for (d, it) in ids.iter_mut().zip(items.iter()) {
+                *d = it.id;
+            }
+            Node::leaf(&ids[..items.len()])
+        }
+    }
+}
+
+/// The doubled-midpoint sums of `items` and, on `axis`, the largest `max` and the smallest `min`, in
+/// one pass (each in item order, as separate passes would add them).
+fn side_facts(items: &[Item], axis: usize) -> ([f32; 3], (f32, f32)) {
+    let mut s = [0.0f32; 3];
+    let (mut hi, mut lo) = (f32::NEG_INFINITY, f32::INFINITY);
+    for it in items {
+        for (a, v) in s.iter_mut().enumerate() {
+            *v += it.mid2(a);
+        }
+        hi = hi.max(it.max[axis]);
+        lo = lo.min(it.min[axis]);
+    }
+    (s, (hi, lo))
 }
 
 /// Index of the item with the smallest key (the first of equals).

@@ -69,7 +69,7 @@ impl TriangleMesh for MeshRef<'_> {
     fn is_quads(&self) -> bool {
         let ix = self.indices;
         !ix.is_empty()
-            && ix.len() % 6 == 0
+            && ix.len().is_multiple_of(6)
             && ix.chunks_exact(6).all(|q| q[0] == q[3] && q[2] == q[4])
     }
 
@@ -82,7 +82,7 @@ impl TriangleMesh for MeshRef<'_> {
 
     fn check(&self) -> Result<()> {
         let bad = |m: String| Err(Error::Invalid(format!("triangle mesh: {m}")));
-        if self.indices.len() % 3 != 0 {
+        if !self.indices.len().is_multiple_of(3) {
             return bad(format!(
                 "{} indices is not a multiple of 3",
                 self.indices.len()

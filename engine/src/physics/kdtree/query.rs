@@ -36,7 +36,7 @@
 //! Triangles are tested by [`super::triangle`]: an `f32` reject test (one shared test for both
 //! triangles of a quad), then `f64` for the answer.
 
-use super::triangle::{intersect_f64, intersect_with, quad_candidates};
+use super::triangle::{intersect_f64, intersect_with, quad_candidates, Ray};
 use super::{KdTree, Node, TriangleMesh, MAX_DEPTH};
 use crate::vec3::{cross, dot, sub};
 
@@ -45,16 +45,6 @@ pub const SEGMENT_PAD: f32 = 1e-5;
 
 /// Direction components smaller than this are treated as parallel to the root box's faces.
 const PARALLEL: f32 = 1e-30;
-
-/// A ray: points `origin + t · dir` for `t ≥ 0`. `dir` need not be normalized; `t` is in units of
-/// `dir`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Ray {
-    /// Start point.
-    pub origin: [f32; 3],
-    /// Direction.
-    pub dir: [f32; 3],
-}
 
 /// The closest triangle a ray hits.
 #[derive(Debug, Clone, Copy, PartialEq)]

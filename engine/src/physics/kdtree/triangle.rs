@@ -17,8 +17,17 @@
 //! diagonal as an edge, so the cross product with the ray and the side of the diagonal the ray passes
 //! are computed once, and the triangle on the other side fails at its first comparison.
 
-use super::query::Ray;
 use crate::vec3::{cross, cross64, dot, dot64, sub, sub64};
+
+/// A ray: points `origin + t · dir` for `t ≥ 0`. `dir` need not be normalized; `t` is in units of
+/// `dir`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ray {
+    /// Start point.
+    pub origin: [f32; 3],
+    /// Direction.
+    pub dir: [f32; 3],
+}
 
 /// Barycentric slack of the `f32` pre-test: far above its rounding error for the triangles it runs on.
 const PRETEST_SLACK: f32 = 1e-2;

@@ -75,7 +75,8 @@ impl KdTree {
                 tris.len()
             );
             assert!(
-                !self.quads || (node.is_quad_leaf() && tris[0] % 2 == 0 && tris[1] == tris[0] + 1),
+                !self.quads
+                    || (node.is_quad_leaf() && tris[0].is_multiple_of(2) && tris[1] == tris[0] + 1),
                 "leaf {at} of a quad tree holds {tris:?}, not one quad"
             );
             let mut sub = Sub {

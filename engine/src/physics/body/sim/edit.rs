@@ -14,7 +14,7 @@
 //! contacts, which push it up through the surface it pokes through.
 
 use super::super::sleep;
-use super::Simulation;
+use super::simulation::Simulation;
 use crate::physics::world::{PhysicsWorld, RayFilter};
 use crate::storage::Grid;
 use crate::vec3::V3;
@@ -45,6 +45,21 @@ impl Simulation {
         changed: VoxelBox,
     ) -> Result<usize> {
         world.on_edit(grid, changed);
+        self.on_world_edited(world, grid, changed)
+    }
+
+    /// As [`Simulation::on_edit`] for a `world` that already holds the edit (its owner refreshed it,
+    /// as the editor's document does for every edit): wakes the bodies near `changed` and lifts
+    /// those whose centre it buried. Returns how many bodies were lifted.
+    ///
+    /// # Errors
+    /// Errors of building narrowphase shapes for the lifting rays (bodies are woken before that).
+    pub fn on_world_edited(
+        &mut self,
+        world: &mut PhysicsWorld,
+        grid: &Grid,
+        changed: VoxelBox,
+    ) -> Result<usize> {
         let (lo, hi) = (changed.min, changed.max);
         let (lo, hi) = ([lo.x, lo.y, lo.z], [hi.x, hi.y, hi.z]);
         let mut near = Vec::new();

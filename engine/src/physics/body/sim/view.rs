@@ -3,7 +3,7 @@
 
 use super::super::contact::Contact;
 use super::super::shape::Lost;
-use super::Simulation;
+use super::simulation::Simulation;
 use crate::vec3::V3;
 
 /// How a body is doing, for colouring it.

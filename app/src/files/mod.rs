@@ -1,0 +1,12 @@
+//! Files: the background jobs that open, save, import and export; autosave and recovery; PNG
+//! coding and heightmap import (shared with the CLI) with its window; thumbnails and the Recent
+//! Files window.
+
+pub mod autosave;
+pub mod file_jobs;
+pub mod heightmap;
+pub mod import_heightmap;
+pub mod png;
+pub mod recent;
+pub mod thumbnail_textures;
+pub mod thumbnails;

@@ -1,0 +1,570 @@
+//! The Lighting panel: the snowflake bake's settings (sun direction on a small sky disc or as
+//! azimuth and elevation, sun and sky colours, particles, steps, step length, bias, seed), Bake with
+//! progress and Cancel, a Live toggle that re-bakes the stale light after each stroke, and which
+//! light the viewport shows.
+//!
+//! ```text
+//!   Bake ──job: SolidVolume::from_grid (first time) ─> light::bake ─> Baked ──> InstallLight
+//!   edit ──on_edit: volume.patch(box) (the document marks the light stale itself)
+//!   Live ──tick, no stroke, light stale ──job: light::rebake(stale request) ─> PatchLight
+//! ```
+//!
+//! Jobs work on a shared snapshot of the solidity (`Arc<SolidVolume>`; the panel's copy is patched
+//! copy-on-write while they run), so painting never waits. Edits made while a job ran stay stale:
+//! the result is installed with the difference between the job's volume and the current one marked.
+
+use std::sync::Arc;
+
+use eframe::egui;
+
+use strata_engine::light::{self, BakeStats, LightMap, LightPatch, LightSettings, SolidVolume};
+use strata_engine::progress::Progress;
+use strata_engine::voxel::VoxelBox;
+
+use crate::app::action::Action;
+use crate::app::jobs::{Inbox, JobKind};
+use crate::app::panel::{Panel, View};
+use crate::document::Document;
+use crate::viewport::LightView;
+use crate::AppResult;
+
+/// The panel's name.
+pub const NAME: &str = "Lighting";
+
+/// What a bake job hands back.
+struct Baked {
+    light: LightMap,
+    stats: BakeStats,
+    volume: Arc<SolidVolume>,
+}
+
+/// What a Live re-bake hands back.
+struct Rebaked {
+    patch: LightPatch,
+    stats: BakeStats,
+    volume: Arc<SolidVolume>,
+}
+
+/// What a job that only builds the solidity hands back (Live on a world baked earlier).
+struct Built {
+    volume: Arc<SolidVolume>,
+}
+
+/// What a job of this panel hands back.
+enum Done {
+    Baked(Baked),
+    Rebaked(Rebaked),
+    Built(Built),
+}
+
+/// A job of this panel in flight.
+struct Running {
+    progress: Arc<Progress>,
+    live: bool,
+}
+
+/// The Lighting panel.
+pub struct LightingPanel {
+    /// The settings the next bake uses.
+    pub settings: LightSettings,
+    /// Re-bake the stale light after each stroke.
+    pub live: bool,
+    /// Which light the viewport shows.
+    pub view: LightView,
+    /// The current solidity, once a bake built it; patched after every edit.
+    volume: Option<Arc<SolidVolume>>,
+    /// Edits made while the first bake built the volume (patched in when it arrives).
+    pending: Vec<VoxelBox>,
+    running: Option<Running>,
+    /// A finished job's result, installed on the next frame (when the document can be read).
+    finished: Option<Done>,
+    /// Where this panel's jobs deliver.
+    inbox: Inbox<Done>,
+    /// The last bake or re-bake, for the panel.
+    report: Option<String>,
+    error: Option<String>,
+}
+
+impl Default for LightingPanel {
+    fn default() -> Self {
+        Self {
+            settings: LightSettings::default(),
+            live: false,
+            view: LightView::Both,
+            volume: None,
+            pending: Vec::new(),
+            running: None,
+            finished: None,
+            inbox: Inbox::default(),
+            report: None,
+            error: None,
+        }
+    }
+}
+
+/// Azimuth (degrees clockwise from +Z toward +X, seen from above) and elevation (degrees above the
+/// horizon) of a direction.
+fn angles(dir: [f32; 3]) -> (f32, f32) {
+    let len = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
+    if len.is_nan() || len <= 1e-6 {
+        return (0.0, 90.0);
+    }
+    let elevation = (dir[1] / len).clamp(-1.0, 1.0).asin().to_degrees();
+    let azimuth = dir[0].atan2(dir[2]).to_degrees().rem_euclid(360.0);
+    (azimuth, elevation)
+}
+
+/// The unit direction of an azimuth and elevation (see [`angles`]).
+fn direction(azimuth: f32, elevation: f32) -> [f32; 3] {
+    let (a, e) = (azimuth.to_radians(), elevation.to_radians());
+    [e.cos() * a.sin(), e.sin(), e.cos() * a.cos()]
+}
+
+/// A colour with components above 1 as (a colour with its largest component 1, an intensity).
+fn split(rgb: [f32; 3]) -> ([f32; 3], f32) {
+    let i = rgb.iter().copied().fold(0.0f32, f32::max);
+    if i <= 0.0 {
+        return ([1.0; 3], 0.0);
+    }
+    (rgb.map(|c| c / i), i)
+}
+
+fn colour(ui: &mut egui::Ui, label: &str, hint: &str, rgb: &mut [f32; 3]) {
+    ui.horizontal(|ui| {
+        ui.label(label).on_hover_text(hint);
+        let (mut c, mut i) = split(*rgb);
+        let changed = egui::color_picker::color_edit_button_rgb(ui, &mut c).changed()
+            | ui.add(
+                egui::DragValue::new(&mut i)
+                    .range(0.0..=8.0)
+                    .speed(0.02)
+                    .prefix("× "),
+            )
+            .on_hover_text("Intensity")
+            .changed();
+        if changed {
+            *rgb = c.map(|x| x * i);
+        }
+    });
+}
+
+/// A small disc of the sky seen from above: the centre is straight up, the rim the horizon, north
+/// (+Z) at the top. A click or drag puts the sun there.
+fn sky_disc(ui: &mut egui::Ui, sun: &mut [f32; 3]) -> egui::Response {
+    let size = 88.0;
+    let (rect, response) =
+        ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click_and_drag());
+    let c = rect.center();
+    let r = size / 2.0 - 4.0;
+    let painter = ui.painter_at(rect);
+    painter.circle_filled(c, r, egui::Color32::from_rgb(70, 110, 160));
+    painter.circle_stroke(
+        c,
+        r * 0.5,
+        egui::Stroke::new(1.0, egui::Color32::from_white_alpha(60)),
+    );
+    if let Some(p) = response.interact_pointer_pos() {
+        let d = (p - c) / r;
+        let len = d.length().min(1.0);
+        // Distance from the centre is the angle from the zenith.
+        let elevation = 90.0 * (1.0 - len);
+        let azimuth = d.x.atan2(-d.y).to_degrees();
+        *sun = direction(azimuth, elevation.max(1.0));
+    }
+    let (azimuth, elevation) = angles(*sun);
+    let t = 1.0 - elevation.clamp(0.0, 90.0) / 90.0;
+    let a = azimuth.to_radians();
+    let at = c + egui::vec2(a.sin(), -a.cos()) * r * t;
+    painter.circle_filled(at, 6.0, egui::Color32::from_rgb(255, 220, 120));
+    response.on_hover_text("The sky from above (north up): drag the sun")
+}
+
+impl LightingPanel {
+    /// True while a bake or a Live re-bake runs.
+    pub fn busy(&self) -> bool {
+        self.running.is_some()
+    }
+
+    /// The last error the panel shows, if any.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    fn start_bake(&mut self, doc: &Document, out: &mut Vec<Action>) {
+        if let Err(e) = self.settings.validate() {
+            self.error = Some(e.to_string());
+            return;
+        }
+        self.error = None;
+        let settings = self.settings;
+        let source = match &self.volume {
+            Some(v) => Ok(v.clone()),
+            None => Err((doc.grid().clone(), doc.materials().clone())),
+        };
+        let job = self
+            .inbox
+            .spawn("Baking light", JobKind::Background, move |progress| {
+                let volume = match source {
+                    Ok(v) => v,
+                    Err((grid, table)) => Arc::new(SolidVolume::from_grid(&grid, &table)?),
+                };
+                let (light, stats) = light::bake(&volume, &settings, progress)?;
+                Ok(Done::Baked(Baked {
+                    light,
+                    stats,
+                    volume,
+                }))
+            })
+            .owned_by(NAME);
+        self.running = Some(Running {
+            progress: job.progress(),
+            live: false,
+        });
+        out.push(Action::Start(job));
+    }
+
+    fn start_volume(&mut self, doc: &Document, out: &mut Vec<Action>) {
+        let (grid, table) = (doc.grid().clone(), doc.materials().clone());
+        let job = self
+            .inbox
+            .spawn("Reading solidity", JobKind::Background, move |_| {
+                let volume = Arc::new(SolidVolume::from_grid(&grid, &table)?);
+                Ok(Done::Built(Built { volume }))
+            })
+            .owned_by(NAME);
+        self.running = Some(Running {
+            progress: job.progress(),
+            live: true,
+        });
+        out.push(Action::Start(job));
+    }
+
+    fn start_rebake(&mut self, light: &LightMap, out: &mut Vec<Action>) {
+        let Some(volume) = self.volume.clone() else {
+            return;
+        };
+        let request = light.stale_request();
+        let job = self
+            .inbox
+            .spawn("Live light", JobKind::Background, move |progress| {
+                let (patch, stats) = light::rebake(&volume, &request, progress)?;
+                Ok(Done::Rebaked(Rebaked {
+                    patch,
+                    stats,
+                    volume,
+                }))
+            })
+            .owned_by(NAME);
+        self.running = Some(Running {
+            progress: job.progress(),
+            live: true,
+        });
+        out.push(Action::Start(job));
+    }
+
+    /// Install what a job finished, now that the document can be read.
+    fn install(&mut self, doc: &Document, out: &mut Vec<Action>) {
+        let Some(result) = self.finished.take() else {
+            return;
+        };
+        match result {
+            Done::Baked(Baked {
+                mut light,
+                stats,
+                volume,
+            }) => {
+                let current = self.current_volume(doc, &volume);
+                light.mark_stale_between(&volume, &current);
+                self.report = Some(format!(
+                    "Baked {} surface voxels in {:.1} s ({:.0} M steps/s)",
+                    stats.surface_voxels,
+                    stats.seconds,
+                    stats.steps_per_second() / 1e6
+                ));
+                out.push(Action::InstallLight(Box::new(light)));
+            }
+            Done::Built(built) => {
+                let _ = self.current_volume(doc, &built.volume);
+            }
+            Done::Rebaked(Rebaked {
+                patch,
+                stats,
+                volume,
+            }) => {
+                let current = self.current_volume(doc, &volume);
+                self.report = Some(format!(
+                    "Live: {} voxels re-baked in {:.0} ms",
+                    stats.surface_voxels,
+                    stats.seconds * 1000.0
+                ));
+                out.push(Action::PatchLight {
+                    patch,
+                    baked_on: volume,
+                    current,
+                });
+            }
+        }
+    }
+
+    /// The panel's volume, first built from a job's result plus the edits made since.
+    fn current_volume(&mut self, doc: &Document, from_job: &Arc<SolidVolume>) -> Arc<SolidVolume> {
+        let volume = self.volume.get_or_insert_with(|| from_job.clone());
+        for b in self.pending.drain(..) {
+            if let Err(e) = Arc::make_mut(volume).patch(doc.grid(), doc.materials(), b) {
+                self.error = Some(e.to_string());
+            }
+        }
+        volume.clone()
+    }
+
+    fn settings_ui(&mut self, ui: &mut egui::Ui) {
+        let s = &mut self.settings;
+        ui.horizontal(|ui| {
+            sky_disc(ui, &mut s.sun_dir);
+            ui.vertical(|ui| {
+                let (mut azimuth, mut elevation) = angles(s.sun_dir);
+                let a = ui
+                    .add(
+                        egui::Slider::new(&mut azimuth, 0.0..=360.0)
+                            .text("Azimuth")
+                            .suffix("°"),
+                    )
+                    .on_hover_text("Compass direction of the sun: 0° is +Z, 90° is +X");
+                let e = ui
+                    .add(
+                        egui::Slider::new(&mut elevation, 1.0..=90.0)
+                            .text("Elevation")
+                            .suffix("°"),
+                    )
+                    .on_hover_text(
+                        "Height of the sun above the horizon: low suns cast long shadows",
+                    );
+                if a.changed() || e.changed() {
+                    s.sun_dir = direction(azimuth, elevation);
+                }
+            });
+        });
+        colour(
+            ui,
+            "Sun",
+            "Colour and strength of the light sun particles bring",
+            &mut s.sun_color,
+        );
+        colour(
+            ui,
+            "Sky",
+            "Colour and strength of the light sky particles bring",
+            &mut s.sky_color,
+        );
+        egui::Grid::new("light-grid").num_columns(2).show(ui, |ui| {
+            let l = ui.label("Particles").on_hover_text(
+                "Sun and sky particles per surface voxel: more is smoother and slower",
+            );
+            ui.add(egui::DragValue::new(&mut s.particles).range(1..=65536))
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Steps").on_hover_text(
+                "Steps a particle must survive: more gives longer shadows and darker caves",
+            );
+            ui.add(egui::DragValue::new(&mut s.steps).range(1..=1023))
+                .labelled_by(l.id);
+            ui.end_row();
+            let l = ui
+                .label("Step length")
+                .on_hover_text("Length of one step, voxels");
+            ui.add(
+                egui::DragValue::new(&mut s.step_length)
+                    .range(0.1..=16.0)
+                    .speed(0.05),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Sun bias").on_hover_text(
+                "How straight sun particles walk toward the sun: high values give hard shadows",
+            );
+            ui.add(
+                egui::DragValue::new(&mut s.sun_bias)
+                    .range(0.0..=64.0)
+                    .speed(0.05),
+            )
+            .labelled_by(l.id);
+            ui.end_row();
+            let l = ui.label("Seed");
+            ui.add(egui::DragValue::new(&mut s.seed)).labelled_by(l.id);
+            ui.end_row();
+        });
+        if ui.small_button("Defaults").clicked() {
+            *s = LightSettings::default();
+        }
+    }
+}
+
+impl Panel for LightingPanel {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn on_document(&mut self, doc: Option<&Document>) {
+        if let Some(running) = &self.running {
+            running.progress.cancel();
+        }
+        let settings = doc.and_then(Document::light).map(|l| *l.settings());
+        *self = Self {
+            settings: settings.unwrap_or_default(),
+            live: self.live,
+            view: self.view,
+            ..Self::default()
+        };
+    }
+
+    fn on_edit(&mut self, doc: &Document, changed: VoxelBox) {
+        match self.volume.as_mut() {
+            Some(volume) => {
+                if let Err(e) = Arc::make_mut(volume).patch(doc.grid(), doc.materials(), changed) {
+                    self.error = Some(e.to_string());
+                    self.volume = None;
+                }
+            }
+            None if self.running.is_some() => self.pending.push(changed),
+            None => {}
+        }
+    }
+
+    fn on_job(&mut self, result: AppResult<()>, _out: &mut Vec<Action>) {
+        let live = self.running.take().is_some_and(|r| r.live);
+        match result {
+            Ok(()) => self.finished = self.inbox.take(),
+            Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
+                self.report = Some(if live {
+                    "Live update cancelled".into()
+                } else {
+                    "Bake cancelled: the previous light is kept".into()
+                });
+            }
+            Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    fn tick(&mut self, view: &View<'_>, out: &mut Vec<Action>) {
+        let Some(doc) = view.doc else {
+            return;
+        };
+        self.install(doc, out);
+        let Some(light) = doc.light() else {
+            return;
+        };
+        let due = self.live
+            && self.running.is_none()
+            && !doc.stroking()
+            && !light.is_fresh()
+            && light.settings() == &self.settings;
+        if due {
+            if self.volume.is_some() {
+                self.start_rebake(light, out);
+            } else {
+                self.start_volume(doc, out);
+            }
+        }
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
+        let Some(doc) = view.doc else {
+            ui.weak("Open a world to bake its light");
+            return;
+        };
+        self.settings_ui(ui);
+        ui.separator();
+        ui.horizontal(|ui| {
+            let baking = self.running.as_ref().is_some_and(|r| !r.live);
+            if baking {
+                if ui.button("Cancel").on_hover_text("Stop; the previous light is kept").clicked() {
+                    if let Some(r) = &self.running {
+                        r.progress.cancel();
+                    }
+                }
+            } else {
+                let enabled = self.running.is_none();
+                if ui
+                    .add_enabled(enabled, egui::Button::new("Bake"))
+                    .on_hover_text("Bake the whole world's light in the background")
+                    .clicked()
+                {
+                    self.start_bake(doc, out);
+                }
+            }
+            ui.checkbox(&mut self.live, "Live").on_hover_text(
+                "After each stroke, re-bake the light the edit made stale, without blocking painting",
+            );
+            if doc.light().is_some()
+                && ui
+                    .small_button("Remove")
+                    .on_hover_text("Delete the baked light from the document")
+                    .clicked()
+            {
+                out.push(Action::RemoveLight);
+            }
+        });
+        if let Some(running) = &self.running {
+            ui.add(egui::ProgressBar::new(running.progress.fraction()).show_percentage());
+        }
+        ui.horizontal(|ui| {
+            ui.label("Show");
+            let before = self.view;
+            ui.selectable_value(&mut self.view, LightView::Baked, "Baked")
+                .on_hover_text("Only the baked light");
+            ui.selectable_value(&mut self.view, LightView::Realtime, "Sun")
+                .on_hover_text("Only the real-time sun");
+            ui.selectable_value(&mut self.view, LightView::Both, "Both")
+                .on_hover_text("The baked light under the real-time sun");
+            if self.view != before {
+                out.push(Action::LightView(self.view));
+            }
+        });
+        match doc.light() {
+            None => {
+                ui.weak("Not baked yet");
+            }
+            Some(light) => {
+                let stale = light.stale_boxes().count();
+                ui.weak(format!(
+                    "{} lit surface voxels{}",
+                    light.len(),
+                    if stale > 0 {
+                        format!(" · {stale} edits stale (shown grey)")
+                    } else {
+                        String::new()
+                    }
+                ));
+                if light.settings() != &self.settings {
+                    ui.weak("Settings differ from the bake: Bake to apply them");
+                }
+            }
+        }
+        if let Some(r) = &self.report {
+            ui.weak(r);
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(ui.visuals().error_fg_color, e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn angles_and_directions_round_trip() {
+        for (a, e) in [(0.0, 45.0), (90.0, 10.0), (200.0, 80.0), (359.0, 1.0)] {
+            let (a2, e2) = angles(direction(a, e));
+            assert!(
+                (a2 - a).abs() < 1e-3 && (e2 - e).abs() < 1e-3,
+                "{a},{e} -> {a2},{e2}"
+            );
+        }
+        assert_eq!(angles([0.0; 3]), (0.0, 90.0));
+        let (c, i) = split([1.6, 1.8, 2.2]);
+        assert!((i - 2.2).abs() < 1e-6 && (c[2] - 1.0).abs() < 1e-6);
+        assert_eq!(split([0.0; 3]).1, 0.0);
+    }
+}

@@ -1,0 +1,283 @@
+//! The kD tree's data: the tree, its 12-byte nodes and the grid quad leaves quantize their boxes on.
+//! The builder, the queries and the validator (the sibling files) all read these; the layout is
+//! described in the module above.
+
+/// Most triangles one tree accepts (so node indices fit in 30 bits with room to spare).
+pub const MAX_TRIANGLES: usize = 1 << 28;
+
+/// Deepest a tree can be: each side of a split gets at least a quarter of the triangles, so the depth
+/// is at most `log(MAX_TRIANGLES / 2) / log(4 / 3) + 1`, which is below 70.
+pub const MAX_DEPTH: usize = 72;
+
+/// The axis tag of a leaf.
+pub(super) const LEAF: u32 = 3;
+
+/// Bits per coordinate of a quad leaf's box.
+pub(super) const BOX_BITS: u32 = 10;
+
+/// Largest quantized box coordinate.
+pub(super) const BOX_MAX: u32 = (1 << BOX_BITS) - 1;
+
+/// The tree's extent on an axis spans this many box steps (the rest of the range is margin).
+pub(super) const BOX_STEPS: f32 = 1000.0;
+
+/// One 12-byte node (see the module docs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C)]
+pub struct Node {
+    /// Branch: the bits of `splits[0]` and `splits[1]`. Leaf: triangle ids.
+    pub(super) words: [u32; 2],
+    /// Low 2 bits: axis (3 = leaf). High 30 bits: first child index, or the leaf's triangle count.
+    pub(super) meta: u32,
+}
+
+const _: () = assert!(size_of::<Node>() == 12, "kD nodes must stay 12 bytes");
+
+impl Node {
+    /// A branch over `axis` whose children are at `child` and `child + 1`.
+    pub(super) fn branch(axis: usize, splits: [f32; 2], child: usize) -> Self {
+        debug_assert!(axis < 3 && child < 1 << 30);
+        Self {
+            words: splits.map(f32::to_bits),
+            meta: ((child as u32) << 2) | axis as u32,
+        }
+    }
+
+    /// A leaf with one or two triangles.
+    pub(super) fn leaf(triangles: &[u32]) -> Self {
+        debug_assert!((1..=2).contains(&triangles.len()));
+        let mut words = [0; 2];
+        words[..triangles.len()].copy_from_slice(triangles);
+        Self {
+            words,
+            meta: ((triangles.len() as u32) << 2) | LEAF,
+        }
+    }
+
+    /// A quad leaf: the triangles `first` and `first + 1`, and the quad's box quantized on the tree's
+    /// box grid (`[min x, min y, min z, max x, max y, max z]`, each at most [`BOX_MAX`]).
+    pub(super) fn quad_leaf(first: u32, qbox: [u32; 6]) -> Self {
+        debug_assert!(qbox.iter().all(|&q| q <= BOX_MAX));
+        let [x0, y0, z0, x1, y1, z1] = qbox;
+        let low = x0 | (y0 << 10) | (z0 << 20) | ((x1 & 3) << 30);
+        let high = (x1 >> 2) | (y1 << 8) | (z1 << 18);
+        Self {
+            words: [first, low],
+            meta: (high << 4) | LEAF,
+        }
+    }
+
+    /// True for a leaf.
+    #[inline]
+    pub fn is_leaf(&self) -> bool {
+        self.meta & 3 == LEAF
+    }
+
+    /// True for a quad leaf (a leaf whose count field is 0).
+    #[inline]
+    pub fn is_quad_leaf(&self) -> bool {
+        self.meta & 15 == LEAF
+    }
+
+    /// A quad leaf's quantized box (see `Node::quad_leaf`).
+    #[inline]
+    pub fn quad_box(&self) -> [u32; 6] {
+        let bits = self.quad_box_bits();
+        [0, 1, 2, 3, 4, 5].map(|k| Self::box_coordinate(bits, 10 * k))
+    }
+
+    /// A quad leaf's box as one 60-bit word: coordinate `k` of [`Node::quad_box`] at bit `10 k`.
+    #[inline(always)]
+    pub(super) fn quad_box_bits(&self) -> u64 {
+        u64::from(self.words[1]) | (u64::from(self.meta >> 4) << 32)
+    }
+
+    /// The box coordinate at bit `shift` of [`Node::quad_box_bits`].
+    #[inline(always)]
+    pub(super) fn box_coordinate(bits: u64, shift: u32) -> u32 {
+        (bits >> shift) as u32 & BOX_MAX
+    }
+
+    /// The split axis of a branch (0 = X, 1 = Y, 2 = Z; 3 for a leaf).
+    #[inline]
+    pub fn axis(&self) -> usize {
+        (self.meta & 3) as usize
+    }
+
+    /// A branch's planes: the left children lie at or below `splits[0]`, the right ones at or above
+    /// `splits[1]`.
+    #[inline]
+    pub fn splits(&self) -> [f32; 2] {
+        self.words.map(f32::from_bits)
+    }
+
+    /// One plane of a branch: `splits()[side]` (`side` is 0 or 1).
+    #[inline]
+    pub fn split(&self, side: usize) -> f32 {
+        f32::from_bits(if side == 0 {
+            self.words[0]
+        } else {
+            self.words[1]
+        })
+    }
+
+    /// A branch's first child index (the second is the next node).
+    #[inline]
+    pub fn child(&self) -> usize {
+        (self.meta >> 2) as usize
+    }
+
+    /// A leaf's triangle ids.
+    #[inline]
+    pub fn triangles(&self) -> LeafTriangles {
+        if self.is_quad_leaf() {
+            let first = self.words[0];
+            return LeafTriangles {
+                ids: [first, first.wrapping_add(1)],
+                len: 2,
+            };
+        }
+        LeafTriangles {
+            ids: self.words,
+            len: ((self.meta >> 2) as usize).min(2),
+        }
+    }
+}
+
+/// The one or two triangle ids of a leaf (dereferences to a slice).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LeafTriangles {
+    pub(super) ids: [u32; 2],
+    pub(super) len: usize,
+}
+
+impl std::ops::Deref for LeafTriangles {
+    type Target = [u32];
+
+    fn deref(&self) -> &[u32] {
+        &self.ids[..self.len]
+    }
+}
+
+/// The grid quad leaves quantize their boxes on: `min + q · step` on each axis.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct BoxGrid {
+    pub(super) min: [f32; 3],
+    pub(super) step: [f32; 3],
+    /// `1 / step`.
+    pub(super) per_step: [f32; 3],
+}
+
+impl BoxGrid {
+    /// The grid over the bounds `min..=max`: [`BOX_STEPS`] steps across each axis (1 for a flat
+    /// one), so the highest coordinates keep a margin below [`BOX_MAX`].
+    pub(super) fn new(min: [f32; 3], max: [f32; 3]) -> Self {
+        let step = [0, 1, 2].map(|a| {
+            let s = (max[a] - min[a]) / BOX_STEPS;
+            if s > 0.0 && s.is_finite() {
+                s
+            } else {
+                1.0
+            }
+        });
+        Self {
+            min,
+            step,
+            per_step: step.map(|s| 1.0 / s),
+        }
+    }
+
+    /// The corners of a quantized box.
+    pub(super) fn dequantize(&self, q: [u32; 6]) -> ([f32; 3], [f32; 3]) {
+        let at = |a: usize, v: u32| self.min[a] + v as f32 * self.step[a];
+        (
+            [at(0, q[0]), at(1, q[1]), at(2, q[2])],
+            [at(0, q[3]), at(1, q[4]), at(2, q[5])],
+        )
+    }
+
+    /// The quantized box of `lo..=hi`, grown by one step on every side (so that rounding in the
+    /// ray's transform to grid units never cuts the quad).
+    pub(super) fn quantize(&self, lo: [f32; 3], hi: [f32; 3]) -> [u32; 6] {
+        // Truncation instead of floor / ceil (no libm call); the margin covers the difference:
+        // `trunc(x) − 1 ≤ x − 1` and `trunc(x) + 2 ≥ x + 1` for `x > −1`, and lower values clamp to 0.
+        let q = |a: usize, v: f32, up: bool| -> u32 {
+            let x = ((v - self.min[a]) * self.per_step[a]) as i32;
+            let x = if up {
+                x.saturating_add(2)
+            } else {
+                x.saturating_sub(1)
+            };
+            x.clamp(0, BOX_MAX as i32) as u32
+        };
+        [
+            q(0, lo[0], false),
+            q(1, lo[1], false),
+            q(2, lo[2], false),
+            q(0, hi[0], true),
+            q(1, hi[1], true),
+            q(2, hi[2], true),
+        ]
+    }
+}
+
+/// A loose kD tree over a triangle mesh (see the module docs). Build it with [`KdTree::build`].
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KdTree {
+    /// Node 0 is the root; empty for a mesh without triangles.
+    pub(super) nodes: Vec<Node>,
+    /// Lowest corner of the mesh's bounds.
+    pub(super) bounds_min: [f32; 3],
+    /// Highest corner of the mesh's bounds.
+    pub(super) bounds_max: [f32; 3],
+    /// Longest root-to-leaf path, in nodes.
+    pub(super) depth: u32,
+    /// Triangles in the mesh.
+    pub(super) triangle_count: u32,
+    /// True when every leaf holds one quad, the triangles `2k, 2k + 1` (see [`build`]).
+    pub(super) quads: bool,
+    /// The grid of the quad leaves' boxes.
+    pub(super) grid: BoxGrid,
+}
+
+impl KdTree {
+    /// An empty tree (no triangles).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The nodes, root first.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// The mesh bounds `(min, max)`; meaningless when the tree is empty.
+    pub fn bounds(&self) -> ([f32; 3], [f32; 3]) {
+        (self.bounds_min, self.bounds_max)
+    }
+
+    /// Longest root-to-leaf path in nodes (0 for an empty tree).
+    pub fn depth(&self) -> usize {
+        self.depth as usize
+    }
+
+    /// Number of triangles indexed.
+    pub fn triangle_count(&self) -> usize {
+        self.triangle_count as usize
+    }
+
+    /// True when the tree was built over quads (every leaf holds the two triangles of one quad).
+    pub fn is_quad_tree(&self) -> bool {
+        self.quads
+    }
+
+    /// True when the tree indexes no triangle.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Bytes the tree occupies: the node array (by length) plus the struct itself.
+    pub fn memory_bytes(&self) -> usize {
+        self.nodes.len() * size_of::<Node>() + size_of::<Self>()
+    }
+}
