@@ -235,9 +235,10 @@ pub(crate) fn is_trivial(grid: &Grid, pos: ChunkPos, table: &MaterialTable) -> b
 /// Occupancy a kept thin layer is raised to: just over half, so the mesher sees matter.
 const KEPT_LAYER: u8 = 128;
 
-/// Keep thin layers of a coarse input. In every vertical run of matter (solid or liquid samples)
-/// without a solid sample at least half full: if it holds solid samples, the fullest is raised to
-/// just over half; if it is all liquid, the empty sample under it becomes ground.
+/// Keep thin layers of a coarse input, sample by sample from its vertical neighbours only: a solid
+/// sample less than half full, with no solid neighbour at least half full above or below it and
+/// fuller than its solid neighbours (the lower one wins a tie), is raised to just over half; an
+/// empty sample with liquid right above it becomes ground.
 ///
 /// At level of detail `l` a sample spans `2^l` voxels. The mesher sees ground only where a sample
 /// is at least half full of it, so a layer thinner than half a sample (a world's one-voxel floor
@@ -245,16 +246,18 @@ const KEPT_LAYER: u8 = 128;
 /// through the world onto the sky; and a mip block holding water over its bed is water (so
 /// shallow water survives), so the bed of a lake on a thin floor vanished too, and the lake showed
 /// the sky through it. A raised sample keeps such a layer about half a sample thick; ground put
-/// under water (of the input's most common ground material) is the lake's bed. A run holding a
-/// solid sample at least half full (any ground with a surface on top, a slope) is left as it is,
-/// so the terrain's shape elsewhere does not change. Mesh nodes (the viewport) do this; chunk
-/// meshes, which physics and export read, do not: a raised sample touching matter only along an
-/// edge makes an edge four triangles share, harmless on screen.
+/// under water (of the input's most common ground material) is the lake's bed. A sample beside
+/// ground at least half full (any ground with a surface on top, a slope) is left as it is, so the
+/// terrain's shape elsewhere does not change. Mesh nodes (the viewport) do this; chunk meshes,
+/// which physics and export read, do not.
 ///
-/// `wide` holds the input with one more ring of samples than the mesher reads (`wide_size` per
-/// axis), and a run that reaches its top or bottom row is left as it is, so a run is treated the
-/// same way by every node that reads it whole, and neighbouring meshes still meet. The input
-/// without that ring goes to `out`; returns its size.
+/// Each rule reads a sample and the two beside it in its column, nothing further: two nodes that
+/// both read a sample (one in its core, the other in its border) decide it the same way, so the
+/// surface between them is the same in both meshes. (A rule over a whole run of matter decided
+/// differently in a node that saw the run cut by its border, which left a lake without its bed,
+/// and the sky through it, along a node border.) `wide` holds the input with one more ring of
+/// samples than the mesher reads (`wide_size` per axis), the neighbours of the outermost samples;
+/// the input without that ring goes to `out`; returns its size.
 pub(crate) fn keep_thin_layers(
     wide: &[Voxel],
     wide_size: [usize; 3],
@@ -263,6 +266,11 @@ pub(crate) fn keep_thin_layers(
 ) -> [usize; 3] {
     let [wx, wy, wz] = wide_size;
     let size = wide_size.map(|s| s.saturating_sub(2));
+    // The bed's material only colours it; a node with no ground takes the first solid material.
+    let ground = common_ground(wide, lut).or_else(|| {
+        (1..crate::voxel::MATERIAL_COUNT as u8)
+            .find(|&m| lut.class_of(Voxel::filled(m)) == Class::Solid)
+    });
     let class = |v: Voxel| {
         if v.occupancy == 0 {
             Class::Air
@@ -270,62 +278,27 @@ pub(crate) fn keep_thin_layers(
             lut.class_of(v)
         }
     };
-    let ground = common_ground(wide, lut);
-    let mut column = Vec::with_capacity(wy);
-    // (index in `wide`, the sample it becomes), in index order per column.
-    let mut changes: Vec<(usize, Voxel)> = Vec::new();
-    for z in 0..wz {
-        for x in 0..wx {
-            column.clear();
-            column.extend((0..wy).map(|y| wide[(z * wy + y) * wx + x]));
-            let at = |y: usize| (z * wy + y) * wx + x;
-            let mut y = 0;
-            while y < wy {
-                if class(column[y]) == Class::Air {
-                    y += 1;
-                    continue;
-                }
-                let start = y;
-                while y < wy && class(column[y]) != Class::Air {
-                    y += 1;
-                }
-                if start == 0 || y == wy {
-                    continue;
-                }
-                let run = &column[start..y];
-                let solid = |k: &usize| class(run[*k]) == Class::Solid;
-                if (0..run.len()).any(|k| solid(&k) && run[k].occupancy >= KEPT_LAYER) {
-                    continue;
-                }
-                match (0..run.len())
-                    .filter(solid)
-                    .max_by_key(|&k| (run[k].occupancy, std::cmp::Reverse(k)))
-                {
-                    Some(k) => {
-                        changes.push((at(start + k), Voxel::new(run[k].material, KEPT_LAYER)))
-                    }
-                    None => {
-                        if let Some(g) = ground {
-                            changes.push((at(start - 1), Voxel::filled(g)));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    changes.sort_unstable_by_key(|c| c.0);
-    let mut next = changes.iter().peekable();
+    let solid = |v: Voxel| class(v) == Class::Solid;
     out.clear();
     out.reserve(size[0] * size[1] * size[2]);
     for z in 1..wz.saturating_sub(1) {
         for y in 1..wy.saturating_sub(1) {
             for x in 1..wx.saturating_sub(1) {
-                let i = (z * wy + y) * wx + x;
-                while next.next_if(|c| c.0 < i).is_some() {}
-                out.push(match next.peek() {
-                    Some(c) if c.0 == i => c.1,
-                    _ => wide[i],
-                });
+                let at = |y: usize| wide[(z * wy + y) * wx + x];
+                let (below, v, above) = (at(y - 1), at(y), at(y + 1));
+                let kept = if solid(v) && v.occupancy < KEPT_LAYER {
+                    let full = |n: Voxel| solid(n) && n.occupancy >= KEPT_LAYER;
+                    // The fullest of its solid neighbours; the lower one wins a tie.
+                    let fullest = !(solid(below) && below.occupancy >= v.occupancy)
+                        && !(solid(above) && above.occupancy > v.occupancy);
+                    (!full(below) && !full(above) && fullest)
+                        .then(|| Voxel::new(v.material, KEPT_LAYER))
+                } else if class(v) == Class::Air && class(above) == Class::Liquid {
+                    ground.map(Voxel::filled)
+                } else {
+                    None
+                };
+                out.push(kept.unwrap_or(v));
             }
         }
     }
@@ -342,4 +315,64 @@ fn common_ground(voxels: &[Voxel], lut: &MaterialLut) -> Option<u8> {
     }
     let (id, &n) = counts.iter().enumerate().max_by_key(|(_, &n)| n)?;
     (n > 0).then_some(id as u8)
+}
+
+#[cfg(test)]
+mod thin_layer_tests {
+    use super::*;
+
+    /// `column` (bottom up) in every column of a 3 × n × 3 wide input, through
+    /// [`keep_thin_layers`]: the kept middle column.
+    fn kept(column: &[Voxel]) -> Vec<Voxel> {
+        let table = MaterialTable::builtin();
+        let lut = MaterialLut::new(&table);
+        let wy = column.len();
+        let mut wide = Vec::new();
+        for _z in 0..3 {
+            for &v in column {
+                wide.extend([v; 3]);
+            }
+        }
+        let mut out = Vec::new();
+        let size = keep_thin_layers(&wide, [3, wy, 3], &lut, &mut out);
+        assert_eq!(size, [1, wy - 2, 1]);
+        out
+    }
+
+    #[test]
+    fn each_sample_is_decided_by_its_own_column_neighbours_alone() {
+        let table = MaterialTable::builtin();
+        let water = (0..=255u8)
+            .find(|&m| table.get(m).is_some_and(|t| t.liquid))
+            .expect("a liquid");
+        let (air, rock) = (Voxel::AIR, Voxel::new(2, 60));
+        let liquid = Voxel::filled(water);
+        // Air under a lake, a thin rock layer in air, then a tall lake: cut anywhere, a window
+        // of the column decides every sample it keeps as the whole column does.
+        let column = [
+            air, air, rock, air, air, liquid, liquid, liquid, liquid, air, air,
+        ];
+        let whole = kept(&column);
+        assert_eq!(
+            whole[1].occupancy, KEPT_LAYER,
+            "the thin rock layer is kept"
+        );
+        assert!(
+            whole[3].occupancy == 255 && table.get(whole[3].material).is_some_and(|m| !m.liquid),
+            "the air under the lake becomes its bed: {:?}",
+            whole[3]
+        );
+        for lo in 0..column.len() - 3 {
+            for hi in lo + 3..=column.len() {
+                // The same shape; a bed's material (its colour) may come from elsewhere.
+                let shape = |v: &[Voxel]| -> Vec<(bool, u8)> {
+                    v.iter()
+                        .map(|v| (table.get(v.material).is_some_and(|m| m.liquid), v.occupancy))
+                        .collect()
+                };
+                let part = kept(&column[lo..hi]);
+                assert_eq!(shape(&part), shape(&whole[lo..hi - 2]), "window {lo}..{hi}");
+            }
+        }
+    }
 }
