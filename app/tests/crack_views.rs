@@ -8,7 +8,7 @@
 //! through it on screen that world-vertical lines follow (toward the vertical vanishing point; a
 //! column when the camera looks level). The pixels of that line are the rays of one vertical plane
 //! through the eye, of one heading, steeper below and shallower above. The worlds are height fields
-//! (ground and water under an open sky) seen from above the ground, and any drawing of a height
+//! (ground and water under an open sky: no caves, whose mouths overhang) seen from above the ground, and any drawing of a height
 //! field, however coarse, is one too: a ray that misses it passes over everything there, so every
 //! shallower ray of its plane misses it as well. A background pixel with terrain above it on its
 //! vertical is therefore a hole, with no tolerance: a crack, a pin hole, a missing node. The one
@@ -485,7 +485,19 @@ fn finish(dir: PathBuf) {
 #[test]
 fn no_sky_inside_generated_hills_from_any_camera() {
     let dir = temp_dir("cracks-hills");
-    let world = common::new_world(&dir, "hills", "hills", "384,96,384", 2);
+    let world = dir.join("hills.strata");
+    ok(&[
+        "new",
+        s(&world),
+        "--preset",
+        "hills",
+        "--size",
+        "384,96,384",
+        "--seed",
+        "2",
+        "--caves",
+        "off",
+    ]);
     check_world(&world, &dir, 11, 17);
     finish(dir);
 }
@@ -509,11 +521,13 @@ fn no_sky_inside_a_large_biome_world_from_any_camera() {
         "new",
         s(&world),
         "--biomes",
-        "mountains,hills,canyons,plains,water",
+        "hills,canyons,plains,water",
         "--size",
         "1024,128,1024",
         "--seed",
         "3",
+        "--caves",
+        "off",
     ]);
     check_world(&world, &dir, 37, 17);
     finish(dir);

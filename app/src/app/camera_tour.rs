@@ -17,7 +17,7 @@
 //!
 //! A stop's refining screenshots are taken only while the view is not settled (nodes still to
 //! mesh, a cross-fade, or the shadow map catching up), so they show what a user sees while the
-//! view refines. A tour meshes for up to [`TOUR_MESH_BUDGET`] a frame instead of the editor's
+//! view refines. A tour meshes for up to `TOUR_MESH_BUDGET` a frame instead of the editor's
 //! 12 ms, so a view refines in fewer (slow, software-drawn) frames; it still refines over several.
 
 use std::path::{Path, PathBuf};
@@ -177,7 +177,7 @@ impl CameraTour {
         loaded: bool,
         settled: bool,
     ) -> TourStep {
-        let writing = self.in_flight.lock().map_or(false, |n| *n > 0);
+        let writing = self.in_flight.lock().is_ok_and(|n| *n > 0);
         if self.finished {
             return if writing {
                 TourStep::Continue
@@ -209,7 +209,7 @@ impl CameraTour {
         self.settled_frames = if settled { self.settled_frames + 1 } else { 0 };
         // The frame the screenshot will show.
         let shown = self.frame + 1;
-        let refining_frame = shown == 3 || shown % 8 == 0;
+        let refining_frame = shown == 3 || shown.is_multiple_of(8);
         if !settled && refining_frame && self.refining_shots < REFINING_SHOTS {
             self.refining_shots += 1;
             self.shoot(

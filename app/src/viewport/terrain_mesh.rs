@@ -144,6 +144,7 @@ impl Geometry for TerrainMesh {
         let [mode, progress] = self.fade.get();
         program.use_uniform_if_required("fade", Vec2::new(mode, progress));
         program.use_uniform_if_required("skirtScale", self.skirt_scale.get());
+        program.use_uniform_if_required("depthRange", Vec2::new(viewer.z_near(), viewer.z_far()));
         program.use_vertex_attribute("position", &self.positions);
         for (name, buffer) in [
             ("normal", &self.normals),

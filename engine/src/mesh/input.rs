@@ -289,8 +289,11 @@ pub(crate) fn keep_thin_layers(
                 let kept = if solid(v) && v.occupancy < KEPT_LAYER {
                     let full = |n: Voxel| solid(n) && n.occupancy >= KEPT_LAYER;
                     // The fullest of its solid neighbours; the lower one wins a tie.
-                    let fullest = !(solid(below) && below.occupancy >= v.occupancy)
-                        && !(solid(above) && above.occupancy > v.occupancy);
+                    let fuller = |n: Voxel, or_equal: bool| {
+                        solid(n)
+                            && (n.occupancy > v.occupancy || or_equal && n.occupancy == v.occupancy)
+                    };
+                    let fullest = !fuller(below, true) && !fuller(above, false);
                     (!full(below) && !full(above) && fullest)
                         .then(|| Voxel::new(v.material, KEPT_LAYER))
                 } else if class(v) == Class::Air && class(above) == Class::Liquid {
