@@ -237,16 +237,19 @@ const KEPT_LAYER: u8 = 128;
 
 /// Keep thin layers of a coarse input, sample by sample from its vertical neighbours only: a solid
 /// sample less than half full, with no solid neighbour at least half full above or below it and
-/// fuller than its solid neighbours (the lower one wins a tie), is raised to just over half; an
-/// empty sample with liquid right above it becomes ground.
+/// fuller than its solid neighbours (the lower one wins a tie), is raised to just over half; a
+/// liquid sample with nothing under it becomes ground.
 ///
 /// At level of detail `l` a sample spans `2^l` voxels. The mesher sees ground only where a sample
 /// is at least half full of it, so a layer thinner than half a sample (a world's one-voxel floor
 /// under a canyon at level 2, the low ground of a heightmap at level 5) vanished and left a hole
 /// through the world onto the sky; and a mip block holding water over its bed is water (so
 /// shallow water survives), so the bed of a lake on a thin floor vanished too, and the lake showed
-/// the sky through it. A raised sample keeps such a layer about half a sample thick; ground put
-/// under water (of the input's most common ground material) is the lake's bed. A sample beside
+/// the sky through it. A raised sample keeps such a layer about half a sample thick; the lowest
+/// water sample turned to ground (of the input's most common ground material) is the lake's bed,
+/// within the block that held the bed, and within the same node as the water above it (ground put
+/// under the water instead lay in the node below a world's floor, which is meshed after the one
+/// above, so the sky showed through the lake while the view refined). A sample beside
 /// ground at least half full (any ground with a surface on top, a slope) is left as it is, so the
 /// terrain's shape elsewhere does not change. Mesh nodes (the viewport) do this; chunk meshes,
 /// which physics and export read, do not.
@@ -296,7 +299,7 @@ pub(crate) fn keep_thin_layers(
                     let fullest = !fuller(below, true) && !fuller(above, false);
                     (!full(below) && !full(above) && fullest)
                         .then(|| Voxel::new(v.material, KEPT_LAYER))
-                } else if class(v) == Class::Air && class(above) == Class::Liquid {
+                } else if class(v) == Class::Liquid && class(below) == Class::Air {
                     ground.map(Voxel::filled)
                 } else {
                     None
@@ -360,11 +363,13 @@ mod thin_layer_tests {
             whole[1].occupancy, KEPT_LAYER,
             "the thin rock layer is kept"
         );
+        assert_eq!(whole[3], air, "the air under the lake stays air");
         assert!(
-            whole[3].occupancy == 255 && table.get(whole[3].material).is_some_and(|m| !m.liquid),
-            "the air under the lake becomes its bed: {:?}",
-            whole[3]
+            whole[4].occupancy == 255 && table.get(whole[4].material).is_some_and(|m| !m.liquid),
+            "the lake's lowest sample becomes its bed: {:?}",
+            whole[4]
         );
+        assert!(table.get(whole[5].material).is_some_and(|m| m.liquid));
         for lo in 0..column.len() - 3 {
             for hi in lo + 3..=column.len() {
                 // The same shape; a bed's material (its colour) may come from elsewhere.
