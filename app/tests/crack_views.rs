@@ -329,8 +329,9 @@ fn passes_world_edge(heights: &Heights, drawn: &[[i64; 4]], eye: Vec3, dir: Vec3
     let mut t = 0.0;
     while t < reach {
         let p = eye + dir * t;
-        t += 1.0;
         let margin = 2.0 * (1u32 << level_at(drawn, [p.x, p.y, p.z])) as f32 + 1.0;
+        // Half the margin a step: the band beside the side is twice the margin wide.
+        t += 0.5 * margin;
         if p.y > heights.at(p.x, p.z, 1) + margin || p.y < b.min.y as f32 - margin {
             continue;
         }
@@ -366,11 +367,15 @@ fn level_at(drawn: &[[i64; 4]], p: [f32; 3]) -> u32 {
         .unwrap_or(MAX_NODE_LEVEL)
 }
 
-/// Save `img` with the `holes` in magenta, for whoever looks at a failure.
-fn mark(img: &RgbaImage, holes: &[(u32, u32)], path: &Path) {
+/// Save `img` with the `holes` in green and the pixels left out at the world's edge in yellow, for
+/// whoever looks at a failure.
+fn mark(img: &RgbaImage, holes: &[(u32, u32)], edge: &[(u32, u32)], path: &Path) {
     let mut marked = img.clone();
     for &(x, y) in holes {
-        marked.put_pixel(x, y, image::Rgba([255, 0, 255, 255]));
+        marked.put_pixel(x, y, image::Rgba([0, 255, 0, 255]));
+    }
+    for &(x, y) in edge {
+        marked.put_pixel(x, y, image::Rgba([255, 255, 0, 255]));
     }
     let _ = marked.save(path);
 }
@@ -429,10 +434,16 @@ fn check_world(world: &Path, dir: &Path, seed: u64, count: usize) {
         });
         at_edge += edge.len();
         found += h.len();
+        let keep = std::env::var("CRACKS_KEEP").is_ok();
+        if keep && !edge.is_empty() {
+            let path = dir.join("shots").join(file.replace(".png", "-edge.png"));
+            mark(&img, &h, &edge, &path);
+        }
         if !h.is_empty() {
             mark(
                 &img,
                 &h,
+                &edge,
                 &dir.join("shots").join(file.replace(".png", "-holes.png")),
             );
             failures.push(format!(
@@ -478,8 +489,11 @@ fn smooth_heightmap(path: &Path, size: u32) {
     img.save(path).expect("writes the heightmap");
 }
 
+/// Remove the screenshots of a passing test (kept with `CRACKS_KEEP` set, for looking at them).
 fn finish(dir: PathBuf) {
-    let _ = std::fs::remove_dir_all(dir);
+    if std::env::var("CRACKS_KEEP").is_err() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 #[test]
