@@ -143,7 +143,16 @@ impl Geometry for TerrainMesh {
         program.use_uniform_if_required("eyePosition", viewer.position());
         let [mode, progress] = self.fade.get();
         program.use_uniform_if_required("fade", Vec2::new(mode, progress));
-        program.use_uniform_if_required("skirtScale", self.skirt_scale.get());
+        // The sun's shadow map (the only orthographic view) leaves the flaps out: a flap reaching
+        // out over a finer neighbour's lower surface would cast a shadow on it that no view shows
+        // the cause of.
+        let orthographic = viewer.projection().w.w == 1.0;
+        let skirt_scale = if orthographic {
+            0.0
+        } else {
+            self.skirt_scale.get()
+        };
+        program.use_uniform_if_required("skirtScale", skirt_scale);
         program.use_uniform_if_required("depthRange", Vec2::new(viewer.z_near(), viewer.z_far()));
         program.use_vertex_attribute("position", &self.positions);
         for (name, buffer) in [
