@@ -155,7 +155,7 @@ pub struct Scene {
     /// Nodes that left the visible set and fade out.
     leaving: FxHashMap<NodeKey, SharedGpu>,
     fades: Fades,
-    /// Skirt scales of the drawn nodes whose flaps are drawn longer (see [`skirt_scales`]).
+    /// Skirt scales of the drawn nodes whose flaps are drawn deeper (see [`skirt_scales`]).
     skirt_scales: FxHashMap<NodeKey, f32>,
     fragments: FxHashMap<ChunkPos, Gm<Mesh, PhysicalMaterial>>,
     ground: Option<Gm<Mesh, GridMaterial>>,

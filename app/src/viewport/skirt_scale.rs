@@ -1,11 +1,11 @@
-//! How long each drawn mesh node's skirt flaps are drawn.
+//! How deep each drawn mesh node's skirt flaps are drawn.
 //!
 //! A node's flaps are meshed to cover the seam to a neighbour up to one level coarser (the engine's
 //! `mesh::skirt`), which is all a settled view has: the octree split by distance never puts two
 //! leaves more than one level apart. While the view refines, a node can be drawn beside a coarser
 //! one still (a ready ancestor standing in for nodes not meshed yet, or a node fading out), whose
-//! surface may be further off; there its flaps are drawn longer, twice for each level beyond the
-//! first:
+//! surface may be further off; there its flaps reach deeper (along the rim's normal; the part that
+//! reaches out along the surface stays as meshed), twice for each level beyond the first:
 //!
 //! ```text
 //!   levels drawn:   2 2 2 2 │ 5 5 5 5       a level-2 node beside a level-5 one: scale 2^(5−2−1) = 4
@@ -19,7 +19,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use strata_engine::mesh::NodeKey;
 use strata_engine::voxel::ChunkPos;
 
-/// The skirt scale of every node of `drawn` whose flaps must be drawn longer than meshed (absent:
+/// The skirt scale of every node of `drawn` whose flaps must be drawn deeper than meshed (absent:
 /// 1).
 pub fn skirt_scales(drawn: &FxHashSet<NodeKey>) -> FxHashMap<NodeKey, f32> {
     let mut out = FxHashMap::default();

@@ -17,7 +17,7 @@
 //! the surface around it. A skirt is drawn only from the side its rim faces: the skirts of a thin
 //! world's underside hang up through the ground at coarse levels and, seen from above, drew dark
 //! lines along every node border; from behind the vertex shader collapses a skirt onto its rim. The
-//! mesh's skirt scale (see [`TerrainMesh::set_skirt_scale`]) lengthens its flaps where a neighbour
+//! mesh's skirt scale (see [`TerrainMesh::set_skirt_scale`]) deepens its flaps where a neighbour
 //! is more than one level coarser.
 //!
 //! Material ids must not be interpolated (halfway between Rock and Snow is not a material), so each
@@ -96,7 +96,7 @@ pub struct TerrainMesh {
     triangles: usize,
     /// The cross-fade state's shader uniform for the next draw (see [`super::fade`]).
     fade: Cell<[f32; 2]>,
-    /// How much longer than meshed the skirt flaps are drawn next.
+    /// How many times as deep as meshed the skirt flaps are drawn next (0: collapsed).
     skirt_scale: Cell<f32>,
 }
 
@@ -126,7 +126,7 @@ impl TerrainMesh {
         self.fade.set(state.uniform());
     }
 
-    /// Draw the skirt flaps `scale` times as long as meshed from now on (1: as meshed).
+    /// Draw the skirt flaps reaching `scale` times as deep as meshed from now on (1: as meshed).
     pub fn set_skirt_scale(&self, scale: f32) {
         self.skirt_scale.set(scale);
     }

@@ -3,8 +3,10 @@
 // a fragment is shaded; `gl_Position` where it is drawn.
 uniform mat4 viewProjection;
 uniform vec3 eyePosition;
-// How much longer than meshed this mesh's skirt flaps are drawn (a neighbour two or more levels
-// coarser while the view refines; 1 otherwise).
+// How many times as deep as meshed this mesh's skirt flaps reach into the terrain (a neighbour two
+// or more levels coarser while the view refines; 1 otherwise; 0 collapses them, for the shadow map).
+// Only the depth along the rim's normal grows: the part of a flap that reaches out along the surface
+// may point uphill, and drawn longer it stood up into the sky.
 uniform float skirtScale;
 
 in vec3 position;
@@ -34,6 +36,8 @@ void main()
     col = vec4(color.rgb, min(color.a, 1.0));
     mat_ids = mats;
     mat_w = skirt ? vec3(1.0, 0.0, 0.0) : corner;
-    vec3 drawn = skirt ? rim - corner * (behind ? 0.0 : skirtScale) : position;
+    float deep = max(dot(corner, normal), 0.0);
+    vec3 bottom = rim - corner - normal * deep * (skirtScale - 1.0);
+    vec3 drawn = skirt ? (behind || skirtScale == 0.0 ? rim : bottom) : position;
     gl_Position = viewProjection * vec4(drawn, 1.0);
 }
