@@ -1,7 +1,8 @@
 //! Starting the desktop editor: eframe with the glow renderer (three-d shares its GL context) and
-//! multisampled anti-aliasing (off on software GL unless chosen, [`super::software_gl`]). Two
+//! multisampled anti-aliasing (off on software GL unless chosen, [`super::software_gl`]). Three
 //! modes ride on the same window: a capture that saves a screenshot once the world is meshed and
-//! exits (`screenshot.rs`), and a frame-time run that orbits the camera and reports frame
+//! exits (`screenshot.rs`), a camera tour that visits a list of views taking screenshots
+//! ([`super::camera_tour`]), and a frame-time run that orbits the camera and reports frame
 //! intervals ([`super::frame_bench`], `strata frames`).
 
 use std::path::PathBuf;
@@ -9,6 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use eframe::egui;
 
+use super::camera_tour::{CameraStop, CameraTour, TourStep};
 use super::editor_app::{EditorApp, Start};
 pub use super::frame_bench::FrameBench;
 use super::frame_bench::{bench_step, keep_drawing};
@@ -25,6 +27,12 @@ pub struct RunOptions {
     pub screenshot: Option<PathBuf>,
     /// Level of detail on or off for this session (`None`: the viewport's default, on).
     pub lod: Option<bool>,
+    /// Visit these camera positions, save screenshots into the folder, then exit (see
+    /// [`super::camera_tour`]).
+    pub tour: Option<(Vec<CameraStop>, PathBuf)>,
+    /// The colour behind the terrain instead of the sky (sRGB bytes; tests pick one no terrain
+    /// has).
+    pub background: Option<[u8; 3]>,
 }
 
 /// Samples per pixel of the window's multisampled anti-aliasing.
@@ -81,6 +89,12 @@ fn launch(
     };
     let result: Arc<Mutex<Option<AppResult<()>>>> = Arc::default();
     let shell_result = result.clone();
+    let tour = options
+        .tour
+        .map(|(stops, dir)| CameraTour::new(stops, dir))
+        .transpose()?;
+    let tour_failure: Arc<Mutex<Option<AppError>>> = Arc::default();
+    let shell_failure = tour_failure.clone();
     let capture = options.screenshot.map(|path| Capture {
         path,
         frames_ready: 0,
@@ -95,6 +109,9 @@ fn launch(
             if let Some(gl) = cc.gl.as_deref() {
                 app.renderer_found(crate::viewport::gl_info::renderer(gl), antialiased);
             }
+            if let Some(rgb) = options.background {
+                app.viewport.background = rgb.map(|c| f32::from(c) / 255.0);
+            }
             if let Some(lod) = options.lod {
                 app.viewport.meshes.lod_enabled = lod;
                 app.lod_override = Some(lod);
@@ -105,10 +122,15 @@ fn launch(
                 capture,
                 bench,
                 result: shell_result,
+                tour,
+                tour_failure: shell_failure,
             }))
         }),
     )
     .map_err(|e| AppError::Usage(format!("could not open the editor window: {e}")))?;
+    if let Some(e) = tour_failure.lock().ok().and_then(|mut f| f.take()) {
+        return Err(e);
+    }
     let outcome = result.lock().map(|mut r| r.take()).ok().flatten();
     outcome.unwrap_or(Ok(()))
 }
@@ -119,13 +141,16 @@ struct Shell {
     bench: Option<FrameBench>,
     /// The run's outcome, read after the window closes.
     result: Arc<Mutex<Option<AppResult<()>>>>,
+    tour: Option<CameraTour>,
+    tour_failure: Arc<Mutex<Option<AppError>>>,
 }
 
 impl Shell {
-    /// A run that nobody watches (a capture or a frame measurement) whose project did not load:
-    /// the load error, so the run ends with it instead of waiting for a world that never comes.
+    /// A run that nobody watches (a capture, a camera tour or a frame measurement) whose project
+    /// did not load: the load error, so the run ends with it instead of waiting for a world that
+    /// never comes.
     fn unattended_failure(&self) -> Option<String> {
-        let unattended = self.capture.is_some() || self.bench.is_some();
+        let unattended = self.capture.is_some() || self.bench.is_some() || self.tour.is_some();
         (unattended && self.app.doc.is_none() && !self.app.busy())
             .then(|| self.app.dialogs.error.clone())
             .flatten()
@@ -153,6 +178,19 @@ impl eframe::App for Shell {
             && !self.app.viewport.fading();
         if let Some(bench) = self.bench.as_mut() {
             bench_step(&mut self.app, bench, ready, &ctx);
+        }
+        if let Some(tour) = self.tour.as_mut() {
+            let loaded = self.app.doc.is_some() && !self.app.busy();
+            let step = tour.step(&ctx, &mut self.app.viewport, loaded, ready);
+            if let Some(e) = tour.take_failure() {
+                if let Ok(mut f) = self.tour_failure.lock() {
+                    f.get_or_insert(e);
+                }
+            }
+            if step == TourStep::Done {
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+            keep_drawing(&self.app, &ctx);
         }
         let Some(capture) = self.capture.as_mut() else {
             return;

@@ -20,7 +20,8 @@
 //! (anti-aliasing on software GL), [`keymap`], [`jobs`] with [`job_output`], [`frame_clock`]; the
 //! shell's own windows
 //! ([`history_panel`], [`shortcuts`], [`statistics`], [`preferences`]); and starting the editor in
-//! a window ([`launch`], with `screenshot.rs`, [`frame_bench`] and `process_probe.rs`).
+//! a window ([`launch`], with `screenshot.rs`, [`frame_bench`], `process_probe.rs` and
+//! [`camera_tour`], which visits a list of camera positions taking screenshots).
 
 /// The read-only [`View`] of the editor, built from its fields so panels can be borrowed mutably
 /// beside it.
@@ -43,6 +44,7 @@ macro_rules! view {
 
 pub mod action;
 mod apply;
+pub mod camera_tour;
 pub mod dialogs;
 pub mod editor_app;
 pub mod file_browser;

@@ -1,5 +1,6 @@
 //! Screenshot capture: once the world is shown and settled, save a PNG of the window and close it
-//! (the screenshot test and the documentation images, `strata --screenshot`).
+//! (the screenshot test and the documentation images, `strata --screenshot`); the PNG writer the
+//! camera tour shares.
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -47,7 +48,7 @@ impl Capture {
 }
 
 /// Write the window image as a PNG at `path`.
-fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> AppResult<()> {
+pub(super) fn save_png(path: &std::path::Path, image: &egui::ColorImage) -> AppResult<()> {
     let [w, h] = image.size;
     let rgba: Vec<u8> = image.pixels.iter().flat_map(|c| c.to_array()).collect();
     let png = crate::files::png::encode_rgba(&rgba, w as u32, h as u32, path)?;

@@ -65,6 +65,8 @@ impl FramesArgs {
                 size,
                 screenshot: None,
                 lod: None,
+                tour: None,
+                background: None,
             },
             bench,
             self.msaa,

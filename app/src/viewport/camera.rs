@@ -75,6 +75,25 @@ impl EditorCamera {
         }
     }
 
+    /// A camera at `eye` looking at `target` (pitch within the limit, so a target straight
+    /// below is looked at almost straight down).
+    pub fn looking_at(eye: Vec3, target: Vec3) -> Self {
+        let d = target - eye;
+        let distance = d.magnitude().max(MIN_ZOOM_DISTANCE);
+        let yaw = d.x.atan2(d.z);
+        let pitch = (d.y / distance)
+            .clamp(-1.0, 1.0)
+            .asin()
+            .clamp(-PITCH_LIMIT, PITCH_LIMIT);
+        Self {
+            position: eye,
+            yaw,
+            pitch,
+            focus_distance: distance,
+            fov_y: 50f32.to_radians(),
+        }
+    }
+
     /// The form a project file saves.
     pub fn to_saved(&self) -> SavedCamera {
         let target = self.target();
@@ -272,6 +291,15 @@ mod tests {
             pitch_degrees: 25.0,
             distance: 40.0,
         })
+    }
+
+    #[test]
+    fn looking_at_points_the_view_at_the_target() {
+        let eye = vec3(10.0, 40.0, -20.0);
+        let target = vec3(60.0, 12.0, 35.0);
+        let cam = EditorCamera::looking_at(eye, target);
+        assert!(close(cam.position, eye, 1e-5));
+        assert!(close(cam.target(), target, 1e-3), "{:?}", cam.target());
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! - [`upload`]: mesher output to three-d CPU meshes.
 //! - [`fragments`]: the Enhance preview's fragment face meshes, drawn instead of the terrain.
 //! - [`grid_material`]: the ground grid, drawn per pixel so it stays clean at any distance.
-//! - [`scene`]: GPU resources and drawing (three-d).
+//! - [`scene`]: GPU resources and drawing (three-d); [`skirt_scale`]: how long each drawn node's
+//!   skirt flaps are drawn, from the levels drawn around it.
 //! - [`terrain_mesh`], [`terrain_material`]: the terrain's vertex format and geometry, and its
 //!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
 //!   material patterns as tileable images computed at start-up; [`albedo_maps`]: the project's
@@ -32,6 +33,7 @@ pub mod paint;
 pub mod pattern_maps;
 pub mod pointer_samples;
 pub mod scene;
+pub mod skirt_scale;
 pub mod terrain_material;
 pub mod terrain_mesh;
 pub mod upload;
@@ -59,7 +61,7 @@ use scene::{CursorDraw, FrameParams, Pending};
 use strata_engine::enhance::FaceLight;
 
 /// Time per frame spent meshing chunks that are not urgent.
-const MESH_BUDGET: Duration = Duration::from_millis(12);
+pub const MESH_BUDGET: Duration = Duration::from_millis(12);
 /// How far zooming out may take the camera from the point under the pointer, in world extents.
 const MAX_ZOOM_OUT: f32 = 4.0;
 
@@ -132,6 +134,10 @@ pub struct Viewport {
     pub orbit_degrees_per_px: f32,
     /// Which light the terrain is shaded with.
     pub light_view: LightView,
+    /// The colour behind the terrain (sRGB, 0 to 1; the sky unless a test asks otherwise).
+    pub background: [f32; 3],
+    /// Time per frame spent meshing nodes that are not urgent ([`MESH_BUDGET`]).
+    pub mesh_budget: Duration,
     pending: Arc<Mutex<Pending>>,
     stats: Arc<Mutex<PaintStats>>,
     gl: bool,
@@ -178,6 +184,8 @@ impl Viewport {
             fly_speed: 40.0,
             orbit_degrees_per_px: crate::app::prefs::DEFAULT_ORBIT_DEGREES_PER_PX,
             light_view: LightView::Both,
+            background: terrain_material::CLEAR_COLOR,
+            mesh_budget: MESH_BUDGET,
             pending: Arc::default(),
             stats: Arc::default(),
             gl,
@@ -338,7 +346,7 @@ impl Viewport {
             doc.grid(),
             doc.materials(),
             self.camera.position,
-            MESH_BUDGET,
+            self.mesh_budget,
             light,
         );
         if let Ok(mut p) = self.pending.lock() {
@@ -430,6 +438,7 @@ impl Viewport {
             overlays,
             realtime_light: self.light_view != LightView::Baked,
             show_fragments: self.show_fragments,
+            background: self.background,
         };
         if self.gl {
             ui.painter().add(paint::callback(

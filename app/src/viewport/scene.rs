@@ -38,7 +38,7 @@ use super::fade::{FadeState, Fades};
 use super::fragments::FragmentUpload;
 use super::grid_material::{self, GridMaterial};
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
-use super::terrain_material::CLEAR_COLOR;
+use super::skirt_scale::skirt_scales;
 use super::terrain_material::{albedo_texture, pattern_texture, Surface, TerrainMaterial};
 use super::terrain_mesh::TerrainMesh;
 use super::upload::ChunkUpload;
@@ -136,6 +136,9 @@ pub struct FrameParams {
     pub realtime_light: bool,
     /// Draw the enhanced fragments instead of the smooth terrain (water stays).
     pub show_fragments: bool,
+    /// The colour behind everything (sRGB, 0 to 1): [`CLEAR_COLOR`](super::terrain_material::CLEAR_COLOR), the sky, unless a test asks
+    /// for one no terrain can have.
+    pub background: [f32; 3],
 }
 
 struct ChunkGpu {
@@ -155,6 +158,8 @@ pub struct Scene {
     /// Nodes that left the visible set and fade out.
     leaving: FxHashMap<NodeKey, SharedGpu>,
     fades: Fades,
+    /// Skirt scales of the drawn nodes whose flaps are drawn deeper (see [`skirt_scales`]).
+    skirt_scales: FxHashMap<NodeKey, f32>,
     fragments: FxHashMap<ChunkPos, Gm<Mesh, PhysicalMaterial>>,
     ground: Option<Gm<Mesh, GridMaterial>>,
     axes: Axes,
@@ -229,6 +234,7 @@ impl Scene {
             visible: FxHashSet::default(),
             leaving: FxHashMap::default(),
             fades: Fades::default(),
+            skirt_scales: FxHashMap::default(),
             fragments: FxHashMap::default(),
             ground: None,
             cursors,
@@ -265,6 +271,7 @@ impl Scene {
             self.visible.clear();
             self.leaving.clear();
             self.fades.clear();
+            self.skirt_scales.clear();
             self.triangles = 0;
             self.shadow_stale = true;
             self.sun.clear_shadow_map();
@@ -340,30 +347,46 @@ impl Scene {
         if let Some(visible) = visible {
             self.visible = visible;
             self.shadow_stale = true;
+            self.rescale_skirts();
         }
         self.triangles = 0;
     }
 
     /// Forget the cross-fades that ended by `now`.
     fn expire_fades(&mut self, now: std::time::Instant) {
-        for key in self.fades.expire(now) {
-            self.leaving.remove(&key);
+        let ended = self.fades.expire(now);
+        for key in &ended {
+            self.leaving.remove(key);
+        }
+        if !ended.is_empty() {
+            self.rescale_skirts();
         }
     }
 
-    /// Every mesh to draw at `now` with its cross-fade state: the visible nodes and the nodes
-    /// fading out.
-    fn drawn_meshes(&self, now: std::time::Instant) -> Vec<(&ChunkGpu, FadeState)> {
+    /// Size the skirt flaps for the nodes drawn now: the visible ones and those fading out.
+    fn rescale_skirts(&mut self) {
+        let mut drawn = self.visible.clone();
+        drawn.extend(self.leaving.keys().copied());
+        self.skirt_scales = skirt_scales(&drawn);
+    }
+
+    /// Every mesh to draw at `now` with its cross-fade state and skirt scale: the visible nodes
+    /// and the nodes fading out.
+    fn drawn_meshes(&self, now: std::time::Instant) -> Vec<(&ChunkGpu, FadeState, f32)> {
         let fades = &self.fades;
-        let mut out: Vec<(&ChunkGpu, FadeState)> = self
+        let scale = |k: &NodeKey| self.skirt_scales.get(k).copied().unwrap_or(1.0);
+        let mut out: Vec<(&ChunkGpu, FadeState, f32)> = self
             .visible
             .iter()
-            .filter_map(|k| Some((&**self.chunks.get(k)?, fades.visible_state(*k, now))))
+            .filter_map(|k| {
+                let gpu = &**self.chunks.get(k)?;
+                Some((gpu, fades.visible_state(*k, now), scale(k)))
+            })
             .collect();
         out.extend(
             self.leaving
                 .iter()
-                .filter_map(|(k, g)| Some((&**g, fades.leaving_state(*k, now)?))),
+                .filter_map(|(k, g)| Some((&**g, fades.leaving_state(*k, now)?, scale(k)))),
         );
         out
     }
@@ -487,7 +510,7 @@ impl Scene {
                 triangles += gm.geometry.vertex_count() as usize / 2;
             }
         }
-        for (gpu, state) in &drawn {
+        for (gpu, state, skirt_scale) in &drawn {
             let full = *state == FadeState::Full;
             if let Some(w) = &gpu.water {
                 w.set_fade(*state);
@@ -501,6 +524,7 @@ impl Scene {
                 continue;
             };
             s.set_fade(*state);
+            s.set_skirt_scale(*skirt_scale);
             triangles += s.triangle_count();
             if full {
                 let d = (s.aabb().center() - cam.position).magnitude2();
@@ -522,7 +546,7 @@ impl Scene {
         let overlays = self.overlay_meshes(&params.overlays, cam.position);
         objects.extend(overlays.iter().map(|o| o as &dyn Object));
         objects.extend(self.ghosts.iter().map(|(_, g)| g as &dyn Object));
-        let [r, g, b] = CLEAR_COLOR;
+        let [r, g, b] = params.background;
         let terrain_lights = [&self.sun as &dyn three_d::Light, &self.fill];
         let terrain_lights: &[&dyn three_d::Light] = if params.realtime_light {
             &terrain_lights

@@ -2,21 +2,23 @@
 //! beyond what three-d's `Mesh` can carry.
 //!
 //! ```text
-//!   vertex   position  normal  colour (linear RGB, A)   mats (3 ids)   corner (one-hot)
-//!   ground   world     unit    material blend × baked    the triangle's  which of the three
-//!                              light; A 1, or 2 + d on  corner ids      corners this is
-//!                              a skirt bottom d voxels
-//!                              under its rim
+//!   vertex   position  normal  colour (linear RGB, A)   mats (3 ids)   corner
+//!   ground   world     unit    material blend × baked    the triangle's  which of the three corners
+//!                              light; A 1, or 2 on a    corner ids      this is (one-hot); on a
+//!                              skirt bottom                             skirt bottom, the way up
+//!                                                                       to its rim (voxels)
 //!   water    world     unit    water colour; A = depth  water id × 3    (1, 0, 0)
 //!                              to the ground / 32
 //! ```
 //!
-//! A skirt (the wall hanging from a coarse mesh's rim to hide seams between levels) is shaded as the
-//! rim it hangs from: the vertex shader moves a skirt bottom's shading position back up to its rim.
-//! A skirt seen through a crack between levels then looks like the surface around it. A skirt is
-//! drawn only from the side its rim faces: the skirts of a thin world's underside hang up through the
-//! ground at coarse levels (a level-5 skirt hangs 48 voxels) and, seen from above, drew dark lines
-//! along every node border; from behind the vertex shader collapses a skirt onto its rim.
+//! A skirt (the flap hanging from a mesh node's rim to hide seams between levels, see the engine's
+//! `mesh::skirt`) is shaded as the rim it hangs from: the vertex shader moves a skirt bottom's
+//! shading position back up to its rim. A skirt seen through a crack between levels then looks like
+//! the surface around it. A skirt is drawn only from the side its rim faces: the skirts of a thin
+//! world's underside hang up through the ground at coarse levels and, seen from above, drew dark
+//! lines along every node border; from behind the vertex shader collapses a skirt onto its rim. The
+//! mesh's skirt scale (see [`TerrainMesh::set_skirt_scale`]) deepens its flaps where a neighbour
+//! is more than one level coarser.
 //!
 //! Material ids must not be interpolated (halfway between Rock and Snow is not a material), so each
 //! vertex carries the dominant material ids of all three corners of its triangle and a one-hot
@@ -41,12 +43,14 @@ pub struct TerrainVertices {
     pub positions: Vec<Vec3>,
     /// Unit normals.
     pub normals: Vec<Vec3>,
-    /// Linear RGB colour and the alpha channel (water depth / 32 for water, 1 for ground).
+    /// Linear RGB colour and the alpha channel (water depth / 32 for water, 1 for ground, 2 for a
+    /// skirt bottom).
     pub colors: Vec<Vec4>,
     /// The dominant material ids of the triangle's three corners (as floats: GLSL 3.0 has integer
     /// attributes, but three-d binds them only as float vectors portably).
     pub mats: Vec<Vec3>,
-    /// Which corner of its triangle the vertex is: (1,0,0), (0,1,0) or (0,0,1).
+    /// Which corner of its triangle the vertex is: (1,0,0), (0,1,0) or (0,0,1); on a skirt bottom,
+    /// the way up to its rim.
     pub corners: Vec<Vec3>,
     /// Triangle list.
     pub indices: Vec<u32>,
@@ -92,6 +96,8 @@ pub struct TerrainMesh {
     triangles: usize,
     /// The cross-fade state's shader uniform for the next draw (see [`super::fade`]).
     fade: Cell<[f32; 2]>,
+    /// How many times as deep as meshed the skirt flaps are drawn next (0: collapsed).
+    skirt_scale: Cell<f32>,
 }
 
 /// The geometry id of terrain meshes (in three-d's public range, below 0x8000).
@@ -111,12 +117,18 @@ impl TerrainMesh {
             aabb: cpu.aabb(),
             triangles: cpu.triangle_count(),
             fade: Cell::new([0.0; 2]),
+            skirt_scale: Cell::new(1.0),
         }
     }
 
     /// Draw with this cross-fade state from now on.
     pub fn set_fade(&self, state: FadeState) {
         self.fade.set(state.uniform());
+    }
+
+    /// Draw the skirt flaps reaching `scale` times as deep as meshed from now on (1: as meshed).
+    pub fn set_skirt_scale(&self, scale: f32) {
+        self.skirt_scale.set(scale);
     }
 
     /// Triangles in the mesh.
@@ -131,6 +143,17 @@ impl Geometry for TerrainMesh {
         program.use_uniform_if_required("eyePosition", viewer.position());
         let [mode, progress] = self.fade.get();
         program.use_uniform_if_required("fade", Vec2::new(mode, progress));
+        // The sun's shadow map (the only orthographic view) leaves the flaps out: a flap reaching
+        // out over a finer neighbour's lower surface would cast a shadow on it that no view shows
+        // the cause of.
+        let orthographic = viewer.projection().w.w == 1.0;
+        let skirt_scale = if orthographic {
+            0.0
+        } else {
+            self.skirt_scale.get()
+        };
+        program.use_uniform_if_required("skirtScale", skirt_scale);
+        program.use_uniform_if_required("depthRange", Vec2::new(viewer.z_near(), viewer.z_far()));
         program.use_vertex_attribute("position", &self.positions);
         for (name, buffer) in [
             ("normal", &self.normals),

@@ -170,8 +170,9 @@ pub fn build(
     }
 }
 
-/// Ground vertex alpha at and above which a vertex is a skirt bottom, `alpha − SKIRT_ALPHA` voxels
-/// below its rim along its normal (the terrain vertex shader lifts its shading position there).
+/// Ground vertex alpha of a skirt bottom (every other ground vertex has alpha 1): its `corners`
+/// entry is then the way up to the rim vertex it hangs from, which the terrain vertex shader
+/// shades it as (and scales the flap by; see `scene`).
 pub const SKIRT_ALPHA: f32 = 2.0;
 
 /// What a compacted mesh's vertex colours carry.
@@ -183,9 +184,18 @@ enum Shade<'a> {
     Water(&'a Grid),
 }
 
+/// The rim vertex skirt bottom `i` of `buf` hangs from, if it is one.
+fn rim_of(buf: &MeshBuffer, i: usize) -> Option<usize> {
+    let from = buf.skirt_from?;
+    let k = i.checked_sub(from)?;
+    buf.skirt_rims.get(k).map(|&r| r as usize)
+}
+
 /// A mesh of only the vertices `indices` uses. A vertex is shared by the triangles whose three
 /// corners have one material; a triangle on a material border gets three vertices of its own that
-/// carry all three corners' ids (see `terrain_mesh`).
+/// carry all three corners' ids (see `terrain_mesh`). A skirt triangle takes the material of its
+/// first corner (a rim vertex) throughout, so its bottoms' `corners` entries are free to carry the
+/// way up to their rims.
 fn compact(
     buf: &MeshBuffer,
     indices: &[u32],
@@ -204,14 +214,11 @@ fn compact(
             let p = buf.positions[i];
             match shade {
                 Shade::Ground(light) => {
-                    // A skirt bottom is lit as its rim (the light sampled there too), and its
-                    // alpha carries how far up that rim is (see `terrain_mesh`).
-                    let skirt = buf.skirt_from.is_some_and(|s| i >= s);
-                    let lift = if skirt { buf.skirt_depth } else { 0.0 };
-                    let n = buf.normals[i];
-                    let rim = [0, 1, 2].map(|k| p[k] + n[k] * lift);
-                    let c = palette.blend(buf.materials[i], buf.weights[i], light_at(light, rim));
-                    let alpha = if skirt { SKIRT_ALPHA + lift } else { 1.0 };
+                    // A skirt bottom is lit as its rim (the light sampled there too).
+                    let rim = rim_of(buf, i);
+                    let at = rim.map_or(p, |r| buf.positions[r]);
+                    let c = palette.blend(buf.materials[i], buf.weights[i], light_at(light, at));
+                    let alpha = if rim.is_some() { SKIRT_ALPHA } else { 1.0 };
                     Vec4::new(c[0], c[1], c[2], alpha)
                 }
                 Shade::Water(grid) => {
@@ -224,18 +231,33 @@ fn compact(
     };
     out.indices.reserve(indices.len());
     for tri in indices.chunks_exact(3) {
-        let ids = [0, 1, 2].map(|c| f32::from(buf.materials[tri[c] as usize][0]));
+        let skirt = tri.iter().any(|&k| rim_of(buf, k as usize).is_some());
+        let ids = if skirt {
+            [f32::from(buf.materials[tri[0] as usize][0]); 3]
+        } else {
+            [0, 1, 2].map(|c| f32::from(buf.materials[tri[c] as usize][0]))
+        };
         let uniform = ids[0] == ids[1] && ids[0] == ids[2];
         for (corner, &k) in tri.iter().enumerate() {
             let push = |out: &mut TerrainVertices, color: Vec4| {
                 let i = k as usize;
-                out.positions.push(Vec3::from(buf.positions[i]));
+                let p = buf.positions[i];
+                out.positions.push(Vec3::from(p));
                 out.normals.push(Vec3::from(buf.normals[i]));
                 out.colors.push(color);
                 out.mats.push(Vec3::new(ids[0], ids[1], ids[2]));
-                let mut one_hot = [0.0; 3];
-                one_hot[if uniform { 0 } else { corner }] = 1.0;
-                out.corners.push(Vec3::from(one_hot));
+                let weight = match rim_of(buf, i) {
+                    Some(r) => {
+                        let up = buf.positions[r];
+                        Vec3::new(up[0] - p[0], up[1] - p[1], up[2] - p[2])
+                    }
+                    None => {
+                        let mut one_hot = [0.0; 3];
+                        one_hot[if uniform { 0 } else { corner }] = 1.0;
+                        Vec3::from(one_hot)
+                    }
+                };
+                out.corners.push(weight);
                 out.positions.len() as u32 - 1
             };
             let j = if uniform {
@@ -312,26 +334,30 @@ mod tests {
         );
         let palette = Palette::new(&table);
         let mut buf = MeshBuffer::new();
-        let key = NodeKey { level: 1, ..CHUNK0 };
-        let mesh = build(&grid, &table, &palette, key, &mut buf, None)
-            .solid
-            .expect("ground");
-        let surface: Vec<Vec3> = (0..mesh.positions.len())
-            .filter(|&i| mesh.colors[i].w == 1.0)
-            .map(|i| mesh.positions[i])
-            .collect();
-        let skirts: Vec<usize> = (0..mesh.positions.len())
-            .filter(|&i| mesh.colors[i].w >= SKIRT_ALPHA)
-            .collect();
-        assert!(!skirts.is_empty() && !surface.is_empty());
-        for i in skirts {
-            // As the vertex shader does: back up along the normal to the rim.
-            let lifted = mesh.positions[i] + mesh.normals[i] * (mesh.colors[i].w - SKIRT_ALPHA);
-            assert!(
-                surface.iter().any(|p| (p - lifted).magnitude() < 1e-3),
-                "skirt vertex {i} at {:?} lifts to {lifted:?}, on no surface vertex",
-                mesh.positions[i]
-            );
+        for key in [CHUNK0, NodeKey { level: 1, ..CHUNK0 }] {
+            let mesh = build(&grid, &table, &palette, key, &mut buf, None)
+                .solid
+                .expect("ground");
+            assert!(mesh.is_consistent());
+            let surface: Vec<Vec3> = (0..mesh.positions.len())
+                .filter(|&i| mesh.colors[i].w == 1.0)
+                .map(|i| mesh.positions[i])
+                .collect();
+            let skirts: Vec<usize> = (0..mesh.positions.len())
+                .filter(|&i| mesh.colors[i].w == SKIRT_ALPHA)
+                .collect();
+            assert!(!skirts.is_empty() && !surface.is_empty(), "{key:?}");
+            for i in skirts {
+                // As the vertex shader does: go up to the rim.
+                let rim = mesh.positions[i] + mesh.corners[i];
+                assert!(
+                    surface.iter().any(|p| (p - rim).magnitude() < 1e-3),
+                    "skirt vertex {i} at {:?} goes up to {rim:?}, on no surface vertex",
+                    mesh.positions[i]
+                );
+                // Flat ground: the flap goes down into the ground, never up out of it.
+                assert!(mesh.corners[i].y > 0.5, "{:?}", mesh.corners[i]);
+            }
         }
     }
 

@@ -7,7 +7,7 @@
 //!   positions[i] normals[i] materials[i] weights[i]    one entry per vertex (one per used surface cell)
 //!   solid_indices   ── ground, rock, ...   (physics, viewport, export)
 //!   water_indices   ── liquid surface      (viewport draws it apart, buoyancy)
-//!   skirt_indices   ── LOD seam skirts     (viewport only; empty at LOD 0)
+//!   skirt_indices   ── LOD seam skirts     (viewport only; mesh nodes, and chunks above LOD 0)
 //! ```
 //!
 //! # Rationale
@@ -35,6 +35,8 @@ pub(crate) struct Scratch {
     pub cell_mask: Vec<u8>,
     /// Gathered voxels for `mesh_chunk`.
     pub voxels: Vec<crate::voxel::Voxel>,
+    /// Coarse samples gathered with one more ring, before thin layers are kept.
+    pub wide: Vec<crate::voxel::Voxel>,
     /// Edge use counts for skirts.
     pub edges: rustc_hash::FxHashMap<(u32, u32), u32>,
 }
@@ -55,14 +57,15 @@ pub struct MeshBuffer {
     pub solid_indices: Vec<u32>,
     /// Triangles of liquid surfaces, counter-clockwise seen from outside the liquid.
     pub water_indices: Vec<u32>,
-    /// Triangles of LOD skirts (see [`crate::mesh`]); draw them double-sided.
+    /// Triangles of LOD skirts (see [`crate::mesh`]), counter-clockwise seen from the side their
+    /// rim faces.
     pub skirt_indices: Vec<u32>,
-    /// The first skirt bottom vertex, when there are skirts: every vertex from it on lies
-    /// [`MeshBuffer::skirt_depth`] voxels below its rim vertex along its own normal (a renderer can
-    /// shade a skirt as the rim it hangs from).
+    /// The first skirt bottom vertex, when there are skirts: every vertex from it on is the bottom
+    /// of a flap hanging from a rim vertex (see `skirt_rims`).
     pub skirt_from: Option<usize>,
-    /// How far skirt bottoms hang below their rim, voxels.
-    pub skirt_depth: f32,
+    /// The rim vertex of each skirt bottom, in order from `skirt_from` on (a renderer can shade a
+    /// skirt as the rim it hangs from).
+    pub skirt_rims: Vec<u32>,
     pub(crate) scratch: Scratch,
 }
 
@@ -82,7 +85,7 @@ impl MeshBuffer {
         self.water_indices.clear();
         self.skirt_indices.clear();
         self.skirt_from = None;
-        self.skirt_depth = 0.0;
+        self.skirt_rims.clear();
     }
 
     /// Number of vertices.

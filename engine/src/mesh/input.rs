@@ -99,6 +99,18 @@ pub(crate) fn gather_chunk(
     lod: u32,
     out: &mut Vec<Voxel>,
 ) -> [usize; 3] {
+    gather_chunk_with(grid, pos, lod, BORDER, out)
+}
+
+/// [`gather_chunk`] with `border` samples around the core instead of [`BORDER`] (at `lod > 0`;
+/// at most the samples of one chunk).
+pub(crate) fn gather_chunk_with(
+    grid: &Grid,
+    pos: ChunkPos,
+    lod: u32,
+    border: usize,
+    out: &mut Vec<Voxel>,
+) -> [usize; 3] {
     if lod == 0 {
         let b = MeshInput::padded_box(pos.voxel_box());
         out.clear();
@@ -107,7 +119,7 @@ pub(crate) fn gather_chunk(
         return b.size();
     }
     let n = CHUNK_SIZE >> lod;
-    let m = n + 2 * BORDER;
+    let m = n + 2 * border;
     let mut around: [Option<&Chunk>; 27] = [None; 27];
     for (k, slot) in around.iter_mut().enumerate() {
         let d = [
@@ -117,9 +129,9 @@ pub(crate) fn gather_chunk(
         ];
         *slot = grid.chunk(ChunkPos::new(pos.x + d[0], pos.y + d[1], pos.z + d[2]));
     }
-    // Along an axis, sample j (0..m) lies in neighbour (j − BORDER) div n at local (j − BORDER) mod n.
+    // Along an axis, sample j (0..m) lies in neighbour (j − border) div n at local (j − border) mod n.
     let split = |j: usize| {
-        let w = j as i32 - BORDER as i32;
+        let w = j as i32 - border as i32;
         (
             (w.div_euclid(n as i32) + 1) as usize,
             w.rem_euclid(n as i32) as usize,
@@ -217,5 +229,158 @@ pub(crate) fn is_trivial(grid: &Grid, pos: ChunkPos, table: &MaterialTable) -> b
                 Some(c) => c.is_air() || low_face_is_air(c, axis),
             }),
         Fill::Full(_) => next.iter().all(|&p| fill_of(grid, p, class) == me),
+    }
+}
+
+/// Occupancy a kept thin layer is raised to: just over half, so the mesher sees matter.
+const KEPT_LAYER: u8 = 128;
+
+/// Keep thin layers of a coarse input, sample by sample from its vertical neighbours only: a solid
+/// sample less than half full, with no solid neighbour at least half full above or below it and
+/// fuller than its solid neighbours (the lower one wins a tie), is raised to just over half; a
+/// liquid sample with nothing under it becomes ground.
+///
+/// At level of detail `l` a sample spans `2^l` voxels. The mesher sees ground only where a sample
+/// is at least half full of it, so a layer thinner than half a sample (a world's one-voxel floor
+/// under a canyon at level 2, the low ground of a heightmap at level 5) vanished and left a hole
+/// through the world onto the sky; and a mip block holding water over its bed is water (so
+/// shallow water survives), so the bed of a lake on a thin floor vanished too, and the lake showed
+/// the sky through it. A raised sample keeps such a layer about half a sample thick; the lowest
+/// water sample turned to ground (of the input's most common ground material) is the lake's bed,
+/// within the block that held the bed, and within the same node as the water above it (ground put
+/// under the water instead lay in the node below a world's floor, which is meshed after the one
+/// above, so the sky showed through the lake while the view refined). A sample beside
+/// ground at least half full (any ground with a surface on top, a slope) is left as it is, so the
+/// terrain's shape elsewhere does not change. Mesh nodes (the viewport) do this; chunk meshes,
+/// which physics and export read, do not.
+///
+/// Each rule reads a sample and the two beside it in its column, nothing further: two nodes that
+/// both read a sample (one in its core, the other in its border) decide it the same way, so the
+/// surface between them is the same in both meshes. (A rule over a whole run of matter decided
+/// differently in a node that saw the run cut by its border, which left a lake without its bed,
+/// and the sky through it, along a node border.) `wide` holds the input with one more ring of
+/// samples than the mesher reads (`wide_size` per axis), the neighbours of the outermost samples;
+/// the input without that ring goes to `out`; returns its size.
+pub(crate) fn keep_thin_layers(
+    wide: &[Voxel],
+    wide_size: [usize; 3],
+    lut: &MaterialLut,
+    out: &mut Vec<Voxel>,
+) -> [usize; 3] {
+    let [wx, wy, wz] = wide_size;
+    let size = wide_size.map(|s| s.saturating_sub(2));
+    // The bed's material only colours it; a node with no ground takes the first solid material.
+    let ground = common_ground(wide, lut).or_else(|| {
+        (1..crate::voxel::MATERIAL_COUNT as u8)
+            .find(|&m| lut.class_of(Voxel::filled(m)) == Class::Solid)
+    });
+    let class = |v: Voxel| {
+        if v.occupancy == 0 {
+            Class::Air
+        } else {
+            lut.class_of(v)
+        }
+    };
+    let solid = |v: Voxel| class(v) == Class::Solid;
+    out.clear();
+    out.reserve(size[0] * size[1] * size[2]);
+    for z in 1..wz.saturating_sub(1) {
+        for y in 1..wy.saturating_sub(1) {
+            for x in 1..wx.saturating_sub(1) {
+                let at = |y: usize| wide[(z * wy + y) * wx + x];
+                let (below, v, above) = (at(y - 1), at(y), at(y + 1));
+                let kept = if solid(v) && v.occupancy < KEPT_LAYER {
+                    let full = |n: Voxel| solid(n) && n.occupancy >= KEPT_LAYER;
+                    // The fullest of its solid neighbours; the lower one wins a tie.
+                    let fuller = |n: Voxel, or_equal: bool| {
+                        solid(n)
+                            && (n.occupancy > v.occupancy || or_equal && n.occupancy == v.occupancy)
+                    };
+                    let fullest = !fuller(below, true) && !fuller(above, false);
+                    (!full(below) && !full(above) && fullest)
+                        .then(|| Voxel::new(v.material, KEPT_LAYER))
+                } else if class(v) == Class::Liquid && class(below) == Class::Air {
+                    ground.map(Voxel::filled)
+                } else {
+                    None
+                };
+                out.push(kept.unwrap_or(v));
+            }
+        }
+    }
+    size
+}
+
+/// The solid material most samples of `voxels` hold (`None` when none is solid).
+fn common_ground(voxels: &[Voxel], lut: &MaterialLut) -> Option<u8> {
+    let mut counts = [0u32; crate::voxel::MATERIAL_COUNT];
+    for v in voxels {
+        if v.occupancy > 0 && lut.class_of(*v) == Class::Solid {
+            counts[usize::from(v.material & 0x3f)] += 1;
+        }
+    }
+    let (id, &n) = counts.iter().enumerate().max_by_key(|(_, &n)| n)?;
+    (n > 0).then_some(id as u8)
+}
+
+#[cfg(test)]
+mod thin_layer_tests {
+    use super::*;
+
+    /// `column` (bottom up) in every column of a 3 × n × 3 wide input, through
+    /// [`keep_thin_layers`]: the kept middle column.
+    fn kept(column: &[Voxel]) -> Vec<Voxel> {
+        let table = MaterialTable::builtin();
+        let lut = MaterialLut::new(&table);
+        let wy = column.len();
+        let mut wide = Vec::new();
+        for _z in 0..3 {
+            for &v in column {
+                wide.extend([v; 3]);
+            }
+        }
+        let mut out = Vec::new();
+        let size = keep_thin_layers(&wide, [3, wy, 3], &lut, &mut out);
+        assert_eq!(size, [1, wy - 2, 1]);
+        out
+    }
+
+    #[test]
+    fn each_sample_is_decided_by_its_own_column_neighbours_alone() {
+        let table = MaterialTable::builtin();
+        let water = (0..=255u8)
+            .find(|&m| table.get(m).is_some_and(|t| t.liquid))
+            .expect("a liquid");
+        let (air, rock) = (Voxel::AIR, Voxel::new(2, 60));
+        let liquid = Voxel::filled(water);
+        // Air under a lake, a thin rock layer in air, then a tall lake: cut anywhere, a window
+        // of the column decides every sample it keeps as the whole column does.
+        let column = [
+            air, air, rock, air, air, liquid, liquid, liquid, liquid, air, air,
+        ];
+        let whole = kept(&column);
+        assert_eq!(
+            whole[1].occupancy, KEPT_LAYER,
+            "the thin rock layer is kept"
+        );
+        assert_eq!(whole[3], air, "the air under the lake stays air");
+        assert!(
+            whole[4].occupancy == 255 && table.get(whole[4].material).is_some_and(|m| !m.liquid),
+            "the lake's lowest sample becomes its bed: {:?}",
+            whole[4]
+        );
+        assert!(table.get(whole[5].material).is_some_and(|m| m.liquid));
+        for lo in 0..column.len() - 3 {
+            for hi in lo + 3..=column.len() {
+                // The same shape; a bed's material (its colour) may come from elsewhere.
+                let shape = |v: &[Voxel]| -> Vec<(bool, u8)> {
+                    v.iter()
+                        .map(|v| (table.get(v.material).is_some_and(|m| m.liquid), v.occupancy))
+                        .collect()
+                };
+                let part = kept(&column[lo..hi]);
+                assert_eq!(shape(&part), shape(&whole[lo..hi - 2]), "window {lo}..{hi}");
+            }
+        }
     }
 }

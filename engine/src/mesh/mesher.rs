@@ -62,7 +62,7 @@ pub(crate) fn mesh_chunk_with(
     let inp = MeshInput::with_lod(&voxels, size, origin, lod);
     mesh(&inp, table, buf);
     if skirts && lod > 0 {
-        skirt::add_skirts(buf, inp.scale());
+        skirt::add_skirts(buf, &inp, table);
     }
     buf.scratch.voxels = voxels;
     Ok(())

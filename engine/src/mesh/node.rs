@@ -16,8 +16,9 @@
 //! placement at coarse levels); a node's mesh meets a neighbour of the same level exactly, and skirts
 //! hide the seams between levels.
 
-use super::input::{gather_chunk, BORDER, MAX_NODE_LEVEL};
-use super::{mesh, mesh_chunk, skirt, MeshBuffer, MeshInput};
+use super::input::{self, gather_chunk, BORDER, MAX_NODE_LEVEL};
+use super::mesh_field::MaterialLut;
+use super::{mesh, skirt, MeshBuffer, MeshInput};
 use crate::storage::{downsample_dense, Chunk, Grid};
 use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos, CHUNK_SIZE};
 use crate::{Error, Result};
@@ -65,11 +66,13 @@ impl NodeKey {
         VoxelBox::new(min, VoxelPos::new(min.x + s, min.y + s, min.z + s))
     }
 
-    /// The voxels the node's mesh reads: its box grown by the border and one sample (the
-    /// mip samples that cover them), so an edit meeting this box changes the mesh.
+    /// The voxels the node's mesh reads: its box grown by the border, the ring of samples that
+    /// decides which thin layers are kept (above level 0), and one sample (the mip samples that
+    /// cover them), so an edit meeting this box changes the mesh.
     pub fn input_box(&self) -> VoxelBox {
         let b = self.voxel_box();
-        let r = ((BORDER as i32) << self.level) + (1 << self.level);
+        let ring = i32::from(self.level > 0);
+        let r = ((BORDER as i32 + ring) << self.level) + (1 << self.level);
         VoxelBox::new(
             VoxelPos::new(b.min.x - r, b.min.y - r, b.min.z - r),
             VoxelPos::new(b.max.x + r, b.max.y + r, b.max.z + r),
@@ -102,8 +105,9 @@ impl NodeKey {
     }
 }
 
-/// Mesh node `key` of `grid` into `buf` (cleared first), with skirts along its rim above level 0.
-/// Level 0 is [`mesh_chunk`] at full resolution.
+/// Mesh node `key` of `grid` into `buf` (cleared first), with skirts along its rim at every level
+/// (see `skirt`: a neighbour may be drawn at another level). Level 0 is
+/// [`mesh_chunk`](super::mesh_chunk) at full resolution plus skirts.
 ///
 /// # Errors
 /// [`Error::Invalid`] when the level is above [`MAX_NODE_LEVEL`].
@@ -119,35 +123,49 @@ pub fn mesh_node(
             key.level
         )));
     }
-    if key.level == 0 {
-        return mesh_chunk(grid, key.pos, 0, table, buf);
-    }
     buf.clear();
+    if key.level == 0 && input::is_trivial(grid, key.pos, table) {
+        return Ok(());
+    }
     let mut voxels = std::mem::take(&mut buf.scratch.voxels);
-    let size = gather_node(grid, key, &mut voxels);
+    let size = if key.level == 0 {
+        gather_node(grid, key, &mut voxels)
+    } else {
+        let mut wide = std::mem::take(&mut buf.scratch.wide);
+        let wide_size = gather_node_with(grid, key, BORDER + 1, &mut wide);
+        let size = input::keep_thin_layers(&wide, wide_size, &MaterialLut::new(table), &mut voxels);
+        buf.scratch.wide = wide;
+        size
+    };
     let min = key.min_chunk().min_voxel();
     let border = (BORDER as i32) << key.level;
     let origin = VoxelPos::new(min.x - border, min.y - border, min.z - border);
     let input = MeshInput::with_lod(&voxels, size, origin, key.level);
     mesh(&input, table, buf);
-    skirt::add_skirts(buf, input.scale());
+    skirt::add_skirts(buf, &input, table);
     buf.scratch.voxels = voxels;
     Ok(())
 }
 
 /// Fill `out` with node `key`'s samples plus the border, X fastest, and return the size.
 pub(crate) fn gather_node(grid: &Grid, key: NodeKey, out: &mut Vec<Voxel>) -> [usize; 3] {
+    gather_node_with(grid, key, BORDER, out)
+}
+
+/// [`gather_node`] with `border` samples around the core (above level 0; level 0 always gathers
+/// [`BORDER`]).
+fn gather_node_with(grid: &Grid, key: NodeKey, border: usize, out: &mut Vec<Voxel>) -> [usize; 3] {
     let level = key.level;
     if level == 0 {
         return gather_chunk(grid, key.pos, 0, out);
     }
-    let m = NODE_SAMPLES + 2 * BORDER;
+    let m = NODE_SAMPLES + 2 * border;
     out.clear();
     out.resize(m * m * m, Voxel::AIR);
     // Samples per chunk along an axis, and the global sample index of out's first sample.
     let per = (CHUNK_SIZE >> level) as i32;
     let min = key.min_chunk();
-    let first = [min.x, min.y, min.z].map(|c| c * per - BORDER as i32);
+    let first = [min.x, min.y, min.z].map(|c| c * per - border as i32);
     let last = first.map(|f| f + m as i32 - 1);
     let lo = first.map(|f| f.div_euclid(per));
     let hi = last.map(|l| l.div_euclid(per));
@@ -327,37 +345,71 @@ mod tests {
     }
 
     #[test]
-    fn skirt_bottoms_hang_from_their_rim_along_the_normal() {
+    fn skirt_bottoms_hang_from_their_rim_into_the_matter() {
         let table = MaterialTable::builtin();
         let grid = hills(5);
         let mut buf = MeshBuffer::new();
-        for level in 1..=4 {
+        for level in 0..=4 {
             let key = NodeKey::containing(ChunkPos::new(1, 1, 1), level);
             mesh_node(&grid, key, &table, &mut buf).expect("mesh");
-            let from = buf.skirt_from.expect("a node above level 0 has skirts");
+            buf.assert_valid();
+            let from = buf.skirt_from.expect("every node has skirts");
             assert!(from < buf.vertex_count() && !buf.skirt_indices.is_empty());
             assert!(buf.solid_indices.iter().all(|&i| (i as usize) < from));
-            let rims: std::collections::HashSet<[i64; 3]> = (0..from)
-                .map(|i| buf.positions[i].map(|c| (c * 256.0).round() as i64))
-                .collect();
-            for i in from..buf.vertex_count() {
-                let (p, n) = (buf.positions[i], buf.normals[i]);
-                let rim =
-                    [0, 1, 2].map(|k| ((p[k] + n[k] * buf.skirt_depth) * 256.0).round() as i64);
+            assert_eq!(buf.skirt_rims.len(), buf.vertex_count() - from);
+            let scale = (1u32 << level) as f32;
+            let reach = scale * (skirt::OUT_SAMPLES.hypot(skirt::DEEP_SAMPLES) + 1e-3);
+            for (k, &rim) in buf.skirt_rims.iter().enumerate() {
+                let i = from + k;
+                let (p, r) = (buf.positions[i], buf.positions[rim as usize]);
                 assert!(
-                    rims.contains(&rim),
-                    "level {level}: skirt vertex {i} hangs from no rim"
+                    (rim as usize) < from,
+                    "level {level}: skirt {i} hangs from a skirt"
+                );
+                let d = [p[0] - r[0], p[1] - r[1], p[2] - r[2]];
+                let n = buf.normals[rim as usize];
+                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                assert!(
+                    len <= reach,
+                    "level {level}: skirt {i} hangs {len} from its rim"
+                );
+                // Into the terrain: against the rim's normal, at least a plain skirt's depth.
+                let depth = -(d[0] * n[0] + d[1] * n[1] + d[2] * n[2]);
+                assert!(
+                    depth >= 0.5 * skirt::DEEP_SAMPLES * scale - 1e-3,
+                    "level {level}: skirt {i} hangs {depth} deep"
                 );
             }
         }
-        mesh_node(
-            &grid,
-            NodeKey::containing(ChunkPos::new(1, 1, 1), 0),
-            &table,
-            &mut buf,
-        )
-        .expect("mesh");
-        assert_eq!(buf.skirt_from, None, "full resolution has no skirts");
+    }
+
+    #[test]
+    fn flaps_stay_inside_a_world_whose_edge_meets_a_node_face() {
+        // Flat ground starting at x = 64, a node face: the world's wall there belongs to the node
+        // on the other side, so the top's rim runs along the edge, and a flap reaching out over
+        // it would hang in the air beside the wall.
+        let table = MaterialTable::builtin();
+        let mut grid = Grid::new();
+        grid.fill_box(
+            VoxelBox::new(VoxelPos::new(64, 0, 0), VoxelPos::new(160, 20, 96)),
+            Voxel::filled(2),
+        );
+        let mut buf = MeshBuffer::new();
+        for level in 0..=1 {
+            let key = NodeKey::containing(ChunkPos::new(2, 0, 1), level);
+            mesh_node(&grid, key, &table, &mut buf).expect("mesh");
+            let from = buf.skirt_from.expect("skirts");
+            let mut along_edge = 0;
+            for (k, &rim) in buf.skirt_rims.iter().enumerate() {
+                let (p, r) = (buf.positions[from + k], buf.positions[rim as usize]);
+                along_edge += usize::from(r[0] < 66.0 && r[1] > 18.0);
+                assert!(
+                    p[0] >= 64.0 - 1e-3 && p[1] <= 20.0 + 1e-3,
+                    "level {level}: a flap reaches {p:?}, outside the world"
+                );
+            }
+            assert!(along_edge > 0, "level {level}: no rim along the edge");
+        }
     }
 
     #[test]

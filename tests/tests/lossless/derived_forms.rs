@@ -32,7 +32,8 @@ fn mesh_buffer(d: &mut Digest, buf: &MeshBuffer) {
         list.iter().for_each(|&i| d.u32(i));
     }
     d.u64(buf.skirt_from.map_or(u64::MAX, |s| s as u64));
-    d.f32(buf.skirt_depth);
+    d.u64(buf.skirt_rims.len() as u64);
+    buf.skirt_rims.iter().for_each(|&i| d.u32(i));
 }
 
 /// Stored chunks and their six neighbours, sorted.

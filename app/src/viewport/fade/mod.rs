@@ -6,7 +6,9 @@
 //! they replace stay on screen and fade out over the same time. Both use the same per-pixel dither
 //! threshold `d` in [0, 1): a node fading in with progress `p` shows the pixels with `d < p`, one
 //! fading out shows those with `d >= p`. Started together, the two are exact complements, so every
-//! pixel shows one surface or the other and never the sky between them. A node that leaves in the
+//! pixel shows one surface or the other and never the sky between them; and ground does not drop the
+//! pixels it does not show but pushes them back (`terrain.frag`), so where one level's silhouette
+//! reaches beyond the other's, its pixels still cover the sky there. A node that leaves in the
 //! middle of its own fade-in starts its fade-out fully shown, so an interrupted fade can overlap but
 //! never leave a gap. Nodes that appear where nothing was drawn (the first frame, new surface after
 //! an edit) and nodes that leave with no replacement change at once.

@@ -16,6 +16,10 @@
 //
 // FADE (defined for meshes in a level-of-detail cross-fade, fade.rs): `fade` is (1, p) fading in,
 // showing the pixels whose dither threshold is below p, or (-1, p) fading out, showing the others.
+// Ground does not drop the pixels it does not show: it pushes them back by FADE_BACK of their
+// distance, so the other level's surface, shown there and within that distance, covers them, and
+// where the other level has no surface (its silhouette ends sooner) they still cover the sky. The
+// two levels' silhouettes then blend without sky between them. Water, blended, drops them.
 
 uniform sampler2DArray patternMaps;
 uniform float patternRepeat;
@@ -42,6 +46,10 @@ layout (location = 0) out vec4 outColor;
 
 #ifdef FADE
 uniform vec2 fade;
+// Near and far clip distances of the view.
+uniform vec2 depthRange;
+// How far back, as a share of its distance, a pixel the fade does not show is pushed.
+const float FADE_BACK = 0.05;
 
 // A per-pixel threshold in [0, 1), evenly spread over small neighbourhoods (interleaved gradient
 // noise), the same for every mesh so a fade-in and a fade-out started together are complements.
@@ -111,9 +119,21 @@ vec3 albedo_map(float layer, float scale, vec3 weights)
 void main()
 {
 #ifdef FADE
-    if ((fade.x > 0.0) == (dither_threshold() >= fade.y)) {
+    bool hidden = (fade.x > 0.0) == (dither_threshold() >= fade.y);
+#ifdef WATER
+    if (hidden) {
         discard;
     }
+#else
+    // The window depth of this pixel, pushed back along the view when hidden (perspective depth:
+    // linear distance d maps to (f + n - 2 n f / d) / (f - n) in NDC).
+    float n = depthRange.x;
+    float f = depthRange.y;
+    float ndc = gl_FragCoord.z * 2.0 - 1.0;
+    float d = 2.0 * n * f / (f + n - ndc * (f - n));
+    float back = hidden ? d * (1.0 + FADE_BACK) : d;
+    gl_FragDepth = clamp(0.5 * ((f + n - 2.0 * n * f / back) / (f - n)) + 0.5, 0.0, 1.0);
+#endif
 #endif
     vec3 normal = normalize(gl_FrontFacing ? nor : -nor);
     vec3 view_dir = normalize(cameraPosition - pos);
