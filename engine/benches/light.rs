@@ -188,7 +188,7 @@ fn summary() {
         t2 = (t2.0.min(b.0), t2.1.min(b.1));
     }
     let started = Instant::now();
-    let (light, stats) = bake_grid(&grid, &table, &settings, &Progress::new()).expect("bake");
+    let (light, stats) = bake_grid(&grid, &table, &[], &settings, &Progress::new()).expect("bake");
     let full_s = started.elapsed().as_secs_f64();
     // The sphere lands on five spots in turn (hill tops, slopes, valleys).
     let spots = [(128, 128), (64, 64), (192, 80), (80, 200), (200, 200)];
@@ -284,7 +284,7 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("light_full_bake");
     g.sample_size(10);
     g.bench_function("hills_256x96x256", |b| {
-        b.iter(|| bake_grid(&grid, &table, &settings, &Progress::new()).expect("bake"))
+        b.iter(|| bake_grid(&grid, &table, &[], &settings, &Progress::new()).expect("bake"))
     });
     g.finish();
 

@@ -26,7 +26,7 @@ fn field() -> Grid {
 }
 
 fn bake(grid: &Grid, settings: &LightSettings) -> LightMap {
-    bake_grid(grid, &MaterialTable::builtin(), settings, &Progress::new())
+    bake_grid(grid, &MaterialTable::builtin(), &[], settings, &Progress::new())
         .expect("bakes")
         .0
 }

@@ -284,7 +284,7 @@ fn bad_settings_and_empty_worlds_do_not_panic() {
     assert_eq!(stats.surface_voxels, 0);
     let mut water = Grid::new();
     water.fill_box(bx([0, 0, 0], [8, 8, 8]), Voxel::filled(1));
-    let (light, _) = bake_grid(&water, &table(), &small(), &Progress::new()).expect("water");
+    let (light, _) = bake_grid(&water, &table(), &[], &small(), &Progress::new()).expect("water");
     assert!(light.is_empty(), "water is not lit");
     for bad in [
         LightSettings {
@@ -344,7 +344,7 @@ fn edits_during_a_bake_stay_stale_after_install() {
 fn samples_blend_the_voxels_around_a_point() {
     let mut grid = Grid::new();
     grid.fill_box(bx([0, 0, 0], [16, 4, 16]), Voxel::filled(7));
-    let (light, _) = bake_grid(&grid, &table(), &small(), &Progress::new()).expect("bake");
+    let (light, _) = bake_grid(&grid, &table(), &[], &small(), &Progress::new()).expect("bake");
     let top = light.light(VoxelPos::new(8, 3, 8)).expect("lit");
     let s = light.sample([8.5, 4.0, 8.5]).expect("sample");
     let near = [
@@ -371,7 +371,7 @@ fn samples_blend_the_voxels_around_a_point() {
 fn history_regions_mark_stale_for_undo_and_redo() {
     let t = table();
     let mut grid = scene(8);
-    let (mut light, _) = bake_grid(&grid, &t, &small(), &Progress::new()).expect("bake");
+    let (mut light, _) = bake_grid(&grid, &t, &[], &small(), &Progress::new()).expect("bake");
     let mut history = History::default();
     let b = bx([-5, 6, -5], [-2, 9, -2]);
     history.apply(&mut grid, b, "Add", |g| g.fill_box(b, Voxel::filled(7)));
