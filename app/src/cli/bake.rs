@@ -14,8 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{json, Map, Value};
 use strata_engine::light::settings::{MAX_PARTICLES, MAX_STEPS};
 use strata_engine::light::{
-    bake_scene, mean_light_by_material, BakeStats, LightScene, LightSettings, Quality,
-    SolidVolume,
+    bake_scene, mean_light_by_material, BakeStats, LightScene, LightSettings, Quality, SolidVolume,
 };
 
 use super::args::parse_triple;

@@ -37,7 +37,12 @@ pub struct LightsArgs {
           conflicts_with_all = ["add_spot", "remove"])]
     add_point: Option<String>,
     /// Add a spot light at X,Y,Z (needs --dir and --angle).
-    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true, conflicts_with = "remove")]
+    #[arg(
+        long,
+        value_name = "X,Y,Z",
+        allow_hyphen_values = true,
+        conflicts_with = "remove"
+    )]
     add_spot: Option<String>,
     /// With --add-spot: where the cone points, DX,DY,DZ (not all zero).
     #[arg(long, value_name = "DX,DY,DZ", allow_hyphen_values = true)]
@@ -69,7 +74,9 @@ fn number(text: &str, flag: &str) -> AppResult<f32> {
         .parse()
         .map_err(|_| AppError::Usage(format!("{flag} {text:?}: not a number")))?;
     if !v.is_finite() {
-        return Err(AppError::Usage(format!("{flag} {text}: must be a finite number")));
+        return Err(AppError::Usage(format!(
+            "{flag} {text}: must be a finite number"
+        )));
     }
     Ok(v)
 }

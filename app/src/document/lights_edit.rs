@@ -131,7 +131,10 @@ mod tests {
         assert_eq!(d.history().undo_len(), 1);
         let light = d.light().expect("light");
         assert!(light.is_stale(VoxelPos::new(10, 3, 10)));
-        assert!(!light.is_stale(VoxelPos::new(60, 3, 60)), "beyond its range");
+        assert!(
+            !light.is_stale(VoxelPos::new(60, 3, 60)),
+            "beyond its range"
+        );
         let moved = PlacedLight {
             position: [12.0, 8.0, 10.0],
             ..lamp

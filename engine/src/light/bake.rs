@@ -153,7 +153,12 @@ pub fn rebake_scene(
         .iter()
         .flat_map(|(_, b)| volume.surface_in(b.grown(1)))
         .collect();
-    surface.extend(request.relit.iter().flat_map(|(_, b)| volume.surface_in(*b)));
+    surface.extend(
+        request
+            .relit
+            .iter()
+            .flat_map(|(_, b)| volume.surface_in(*b)),
+    );
     surface.extend(request.reached.iter().filter_map(|&pos| {
         volume
             .surface_at(pos)
@@ -242,10 +247,8 @@ fn bounce(
         let normal = normal_of(vol.surface_at(p)?);
         Some((p, ([0, 1, 2].map(|a| l[a] * albedo[a]), normal)))
     };
-    let mut source: FxHashMap<VoxelPos, ([f32; 3], [f32; 3])> = context
-        .iter()
-        .filter_map(|&(p, l)| reflect(p, l))
-        .collect();
+    let mut source: FxHashMap<VoxelPos, ([f32; 3], [f32; 3])> =
+        context.iter().filter_map(|&(p, l)| reflect(p, l)).collect();
     source.extend(previous.iter().filter_map(|e| reflect(e.0, e.1)));
     let look = |p: VoxelPos| source.get(&p).copied();
     let batches: Vec<(Lit, u64)> = surface

@@ -89,7 +89,11 @@ impl PlacedLight {
                 p[0], p[1], p[2], lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
             )));
         }
-        if !finite(&self.color) || self.color.iter().any(|&c| !(0.0..=MAX_LIGHT_COLOR).contains(&c))
+        if !finite(&self.color)
+            || self
+                .color
+                .iter()
+                .any(|&c| !(0.0..=MAX_LIGHT_COLOR).contains(&c))
         {
             return Err(Error::Invalid(format!(
                 "light colour {:?}: each component must be a number from 0 to {MAX_LIGHT_COLOR}",

@@ -70,7 +70,10 @@ pub(crate) fn light_from(
             let n = FACE_OFFSETS[f].map(f64::from);
             (f, n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2])
         })
-        .fold((usize::MAX, 0.0), |best, c| if c.1 > best.1 { c } else { best });
+        .fold(
+            (usize::MAX, 0.0),
+            |best, c| if c.1 > best.1 { c } else { best },
+        );
     if face == usize::MAX {
         return None;
     }

@@ -164,9 +164,6 @@ impl LightScene {
     /// The linear colour of material `m`.
     #[inline]
     pub(crate) fn albedo(&self, m: u8) -> [f32; 3] {
-        self.albedo
-            .get(usize::from(m))
-            .copied()
-            .unwrap_or([0.0; 3])
+        self.albedo.get(usize::from(m)).copied().unwrap_or([0.0; 3])
     }
 }

@@ -50,7 +50,9 @@ fn luma(l: &LightMap, x: i32, y: i32, z: i32) -> f32 {
 }
 
 fn bake_with(g: &Grid, t: &MaterialTable, lights: &[PlacedLight], s: &LightSettings) -> LightMap {
-    bake_grid(g, t, lights, s, &Progress::new()).expect("bake").0
+    bake_grid(g, t, lights, s, &Progress::new())
+        .expect("bake")
+        .0
 }
 
 #[test]
@@ -69,7 +71,10 @@ fn a_point_light_lights_a_sealed_room_falls_off_and_a_pillar_casts_a_shadow() {
     assert!(under > 0.1, "floor under the light {under}");
     for x in 0..40 {
         for z in 0..40 {
-            assert!(luma(&lit, x, 1, z) <= under, "({x}, {z}) brighter than under the light");
+            assert!(
+                luma(&lit, x, 1, z) <= under,
+                "({x}, {z}) brighter than under the light"
+            );
         }
     }
     let ring: Vec<f32> = [4, 8, 12, 16].map(|d| luma(&lit, 20 + d, 1, 20)).into();
@@ -77,7 +82,11 @@ fn a_point_light_lights_a_sealed_room_falls_off_and_a_pillar_casts_a_shadow() {
         ring.windows(2).all(|w| w[0] > w[1]),
         "falls off with distance: {ring:?}"
     );
-    assert_eq!(luma(&lit, 39, 1, 0), 0.0, "beyond the range (34 voxels away)");
+    assert_eq!(
+        luma(&lit, 39, 1, 0),
+        0.0,
+        "beyond the range (34 voxels away)"
+    );
     // A pillar east of the light shadows the floor behind it, not the floor as far to the west.
     g.fill_box(bx([25, 2, 18], [27, 22, 23]), rock(&t));
     let shadowed = bake_with(&g, &t, &[lamp], &indoors());
@@ -108,15 +117,24 @@ fn a_glowing_block_lights_a_sealed_room_and_shows_its_emission() {
     let lit = bake_with(&g, &t, &[], &indoors());
     let near = lit.light(VoxelPos::new(23, 1, 20)).expect("lit");
     let far = luma(&lit, 35, 1, 20);
-    assert!(near[0] > 0.05 && near[0] > near[2] * 4.0, "orange light near: {near:?}");
-    assert!(luma(&lit, 23, 1, 20) > far * 3.0, "falls off: {near:?} against {far}");
+    assert!(
+        near[0] > 0.05 && near[0] > near[2] * 4.0,
+        "orange light near: {near:?}"
+    );
+    assert!(
+        luma(&lit, 23, 1, 20) > far * 3.0,
+        "falls off: {near:?} against {far}"
+    );
     let top = lit.light(VoxelPos::new(20, 5, 20)).expect("lit");
     let radiance = Emission {
         color: (255, 128, 0),
         strength: 4.0,
     }
     .radiance();
-    assert!(top[0] >= radiance[0] - 0.01, "the block shows its emission: {top:?}");
+    assert!(
+        top[0] >= radiance[0] - 0.01,
+        "the block shows its emission: {top:?}"
+    );
     let off = bake_with(
         &g,
         &t,
@@ -185,7 +203,10 @@ fn a_red_wall_tints_the_floor_with_a_bounce_and_not_without() {
         after > before * 1.05,
         "red beside the wall: {before} without, {after} with a bounce"
     );
-    assert!(ratio(&twice, 22) >= after * 0.99, "a second bounce keeps the tint");
+    assert!(
+        ratio(&twice, 22) >= after * 0.99,
+        "a second bounce keeps the tint"
+    );
     let far = ratio(&bounced, 45) / ratio(&flat, 45);
     assert!(far < 1.02, "far from the wall no tint: {far}");
 }
@@ -252,7 +273,10 @@ fn moving_a_light_rebakes_only_its_range_and_equals_a_full_bake() {
     light.mark_light_changed(&before[0]);
     light.mark_light_changed(&after[0]);
     assert!(light.is_stale(VoxelPos::new(22, 3, 22)));
-    assert!(!light.is_stale(VoxelPos::new(60, 3, 60)), "out of range stays fresh");
+    assert!(
+        !light.is_stale(VoxelPos::new(60, 3, 60)),
+        "out of range stays fresh"
+    );
     scene.set_lights(&after);
     let (patch, re) =
         rebake_scene(&vol, &scene, &light.stale_request(), &Progress::new()).expect("rebake");

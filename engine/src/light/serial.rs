@@ -326,7 +326,10 @@ pub fn options_from_bytes(bytes: &[u8], base: usize, map: &mut LightMap) -> Resu
     let flag = |v: u8, what: &str| match v {
         0 => Ok(false),
         1 => Ok(true),
-        _ => Err(Error::corrupt(at, format!("{what} flag {v} must be 0 or 1"))),
+        _ => Err(Error::corrupt(
+            at,
+            format!("{what} flag {v} must be 0 or 1"),
+        )),
     };
     let settings = LightSettings {
         emission: flag(flags[0], "emission")?,
@@ -335,7 +338,10 @@ pub fn options_from_bytes(bytes: &[u8], base: usize, map: &mut LightMap) -> Resu
         ..*map.settings()
     };
     if flags[3] != 0 {
-        return Err(Error::corrupt(at + 3, "reserved light option byte is not 0"));
+        return Err(Error::corrupt(
+            at + 3,
+            "reserved light option byte is not 0",
+        ));
     }
     settings
         .validate()
@@ -343,14 +349,20 @@ pub fn options_from_bytes(bytes: &[u8], base: usize, map: &mut LightMap) -> Resu
     let reach_at = r.offset();
     let reach = f32::from_bits(r.u32("light reach")?);
     if !reach.is_finite() || !(0.0..=4.0 * super::settings::MAX_REACH).contains(&reach) {
-        return Err(Error::corrupt(reach_at, format!("light reach {reach} is impossible")));
+        return Err(Error::corrupt(
+            reach_at,
+            format!("light reach {reach} is impossible"),
+        ));
     }
     let at = r.offset();
     let count = r.u32("light box count")? as usize;
     if count.checked_mul(24) != Some(r.remaining()) {
         return Err(Error::corrupt(
             at,
-            format!("{count} light boxes do not match the {} bytes that follow", r.remaining()),
+            format!(
+                "{count} light boxes do not match the {} bytes that follow",
+                r.remaining()
+            ),
         ));
     }
     let mut relit = Vec::with_capacity(count);

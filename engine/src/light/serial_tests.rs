@@ -82,8 +82,14 @@ fn baked_project() -> Project {
         steps: 6,
         ..LightSettings::default()
     };
-    let (light, _) =
-        bake_grid(&p.grid, &p.header.materials, &[], &settings, &Progress::new()).expect("bake");
+    let (light, _) = bake_grid(
+        &p.grid,
+        &p.header.materials,
+        &[],
+        &settings,
+        &Progress::new(),
+    )
+    .expect("bake");
     p.light = Some(light);
     p
 }

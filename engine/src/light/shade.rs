@@ -130,11 +130,7 @@ impl<'a> Shader<'a> {
                 }
                 out.steps += lw.steps;
                 out.tested += lw.steps;
-                include(
-                    &mut out.extent,
-                    lw.lo.map(|v| v - 1),
-                    lw.hi.map(|v| v + 1),
-                );
+                include(&mut out.extent, lw.lo.map(|v| v - 1), lw.hi.map(|v| v + 1));
             }
         }
         for a in 0..3 {

@@ -325,7 +325,11 @@ impl<'a> Walker<'a> {
                 hits += u32::from(w.survived);
                 if !w.survived {
                     let v = w.end.map(|c| (c >> FRAC) as i32);
-                    lost(bit, w.steps, VoxelPos::new(v[0] + o[0], v[1] + o[1], v[2] + o[2]));
+                    lost(
+                        bit,
+                        w.steps,
+                        VoxelPos::new(v[0] + o[0], v[1] + o[1], v[2] + o[2]),
+                    );
                 }
                 out.steps += u64::from(w.steps);
                 out.tested += u64::from(w.tested);
