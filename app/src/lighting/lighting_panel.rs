@@ -1,12 +1,14 @@
 //! The Lighting panel: the snowflake bake's settings (sun direction on a small sky disc or as
-//! azimuth and elevation, sun and sky colours, particles, steps, step length, bias, seed), Bake with
-//! progress and Cancel, a Live toggle that re-bakes the stale light after each stroke, and which
-//! light the viewport shows.
+//! azimuth and elevation, sun and sky colours, particles, steps, step length, bias, seed), the
+//! quality preset, bounce, filter and emission (`bake_options`), the project's point and spot
+//! lights (`lights_list`), Bake with progress and Cancel, a Live toggle that re-bakes the stale
+//! light after each stroke or light change, and which light the viewport shows.
 //!
 //! ```text
-//!   Bake ──job: SolidVolume::from_grid (first time) ─> light::bake ─> Baked ──> InstallLight
-//!   edit ──on_edit: volume.patch(box) (the document marks the light stale itself)
-//!   Live ──tick, no stroke, light stale ──job: light::rebake(stale request) ─> PatchLight
+//!   Bake ──job: SolidVolume::from_grid (first time), LightScene::new ─> light::bake_scene ─> Baked
+//!        ──> InstallLight
+//!   edit ──on_edit: volume.patch(box), scene.patch(box) (the document marks the light stale itself)
+//!   Live ──tick, no stroke, light stale ──job: light::rebake_scene(stale request) ─> PatchLight
 //! ```
 //!
 //! Jobs work on a shared snapshot of the solidity (`Arc<SolidVolume>`; the panel's copy is patched
@@ -17,8 +19,11 @@ use std::sync::Arc;
 
 use eframe::egui;
 
-use strata_engine::light::{self, BakeStats, LightMap, LightPatch, LightSettings, SolidVolume};
+use strata_engine::light::{
+    self, BakeStats, LightMap, LightPatch, LightScene, LightSettings, PlacedLight, SolidVolume,
+};
 use strata_engine::progress::Progress;
+use strata_engine::voxel::MaterialTable;
 use strata_engine::voxel::VoxelBox;
 
 use crate::app::action::Action;
@@ -36,6 +41,7 @@ struct Baked {
     light: LightMap,
     stats: BakeStats,
     volume: Arc<SolidVolume>,
+    scene: Arc<LightScene>,
 }
 
 /// What a Live re-bake hands back.
@@ -48,6 +54,7 @@ struct Rebaked {
 /// What a job that only builds the solidity hands back (Live on a world baked earlier).
 struct Built {
     volume: Arc<SolidVolume>,
+    scene: Arc<LightScene>,
 }
 
 /// What a job of this panel hands back.
@@ -73,6 +80,13 @@ pub struct LightingPanel {
     pub view: LightView,
     /// The current solidity, once a bake built it; patched after every edit.
     volume: Option<Arc<SolidVolume>>,
+    /// What the bake lights with (lights, glowing materials), built with the volume; patched after
+    /// every edit, its lights refreshed before each re-bake.
+    scene: Option<Arc<LightScene>>,
+    /// The material table the scene was built with (another table rebuilds it).
+    scene_table: Option<MaterialTable>,
+    /// The light list being edited.
+    pub(crate) lights: super::lights_list::LightsDraft,
     /// Edits made while the first bake built the volume (patched in when it arrives).
     pending: Vec<VoxelBox>,
     running: Option<Running>,
@@ -92,6 +106,9 @@ impl Default for LightingPanel {
             live: false,
             view: LightView::Both,
             volume: None,
+            scene: None,
+            scene_table: None,
+            lights: super::lights_list::LightsDraft::default(),
             pending: Vec::new(),
             running: None,
             finished: None,
@@ -197,22 +214,24 @@ impl LightingPanel {
         }
         self.error = None;
         let settings = self.settings;
-        let source = match &self.volume {
-            Some(v) => Ok(v.clone()),
-            None => Err((doc.grid().clone(), doc.materials().clone())),
-        };
+        let volume = self.volume.clone();
+        let (grid, table) = (doc.grid().clone(), doc.materials().clone());
+        let lights = doc.lights().to_vec();
+        self.scene_table = Some(table.clone());
         let job = self
             .inbox
             .spawn("Baking light", JobKind::Background, move |progress| {
-                let volume = match source {
-                    Ok(v) => v,
-                    Err((grid, table)) => Arc::new(SolidVolume::from_grid(&grid, &table)?),
+                let volume = match volume {
+                    Some(v) => v,
+                    None => Arc::new(SolidVolume::from_grid(&grid, &table)?),
                 };
-                let (light, stats) = light::bake(&volume, &settings, progress)?;
+                let scene = Arc::new(LightScene::new(&grid, &table, &volume, &lights, &settings));
+                let (light, stats) = light::bake_scene(&volume, &scene, &settings, progress)?;
                 Ok(Done::Baked(Baked {
                     light,
                     stats,
                     volume,
+                    scene,
                 }))
             })
             .owned_by(NAME);
@@ -223,13 +242,16 @@ impl LightingPanel {
         out.push(Action::Start(job));
     }
 
-    fn start_volume(&mut self, doc: &Document, out: &mut Vec<Action>) {
+    fn start_volume(&mut self, doc: &Document, settings: LightSettings, out: &mut Vec<Action>) {
         let (grid, table) = (doc.grid().clone(), doc.materials().clone());
+        let lights = doc.lights().to_vec();
+        self.scene_table = Some(table.clone());
         let job = self
             .inbox
             .spawn("Reading solidity", JobKind::Background, move |_| {
                 let volume = Arc::new(SolidVolume::from_grid(&grid, &table)?);
-                Ok(Done::Built(Built { volume }))
+                let scene = Arc::new(LightScene::new(&grid, &table, &volume, &lights, &settings));
+                Ok(Done::Built(Built { volume, scene }))
             })
             .owned_by(NAME);
         self.running = Some(Running {
@@ -239,15 +261,19 @@ impl LightingPanel {
         out.push(Action::Start(job));
     }
 
-    fn start_rebake(&mut self, light: &LightMap, out: &mut Vec<Action>) {
-        let Some(volume) = self.volume.clone() else {
+    fn start_rebake(&mut self, light: &LightMap, lights: &[PlacedLight], out: &mut Vec<Action>) {
+        let (Some(volume), Some(scene)) = (self.volume.clone(), self.scene.as_mut()) else {
             return;
         };
+        if scene.lights() != lights {
+            Arc::make_mut(scene).set_lights(lights);
+        }
+        let scene = scene.clone();
         let request = light.stale_request();
         let job = self
             .inbox
             .spawn("Live light", JobKind::Background, move |progress| {
-                let (patch, stats) = light::rebake(&volume, &request, progress)?;
+                let (patch, stats) = light::rebake_scene(&volume, &scene, &request, progress)?;
                 Ok(Done::Rebaked(Rebaked {
                     patch,
                     stats,
@@ -272,8 +298,9 @@ impl LightingPanel {
                 mut light,
                 stats,
                 volume,
+                scene,
             }) => {
-                let current = self.current_volume(doc, &volume);
+                let current = self.current_volume(doc, &volume, &scene);
                 light.mark_stale_between(&volume, &current);
                 self.report = Some(format!(
                     "Baked {} surface voxels in {:.1} s ({:.0} M steps/s)",
@@ -284,14 +311,14 @@ impl LightingPanel {
                 out.push(Action::InstallLight(Box::new(light)));
             }
             Done::Built(built) => {
-                let _ = self.current_volume(doc, &built.volume);
+                let _ = self.current_volume(doc, &built.volume, &built.scene);
             }
             Done::Rebaked(Rebaked {
                 patch,
                 stats,
                 volume,
             }) => {
-                let current = self.current_volume(doc, &volume);
+                let current = self.volume.clone().unwrap_or(volume.clone());
                 self.report = Some(format!(
                     "Live: {} voxels re-baked in {:.0} ms",
                     stats.surface_voxels,
@@ -306,13 +333,20 @@ impl LightingPanel {
         }
     }
 
-    /// The panel's volume, first built from a job's result plus the edits made since.
-    fn current_volume(&mut self, doc: &Document, from_job: &Arc<SolidVolume>) -> Arc<SolidVolume> {
+    /// The panel's volume and scene, first built from a job's result plus the edits made since.
+    fn current_volume(
+        &mut self,
+        doc: &Document,
+        from_job: &Arc<SolidVolume>,
+        scene: &Arc<LightScene>,
+    ) -> Arc<SolidVolume> {
         let volume = self.volume.get_or_insert_with(|| from_job.clone());
+        let scene = self.scene.get_or_insert_with(|| scene.clone());
         for b in self.pending.drain(..) {
             if let Err(e) = Arc::make_mut(volume).patch(doc.grid(), doc.materials(), b) {
                 self.error = Some(e.to_string());
             }
+            Arc::make_mut(scene).patch(doc.grid(), doc.materials(), volume, b);
         }
         volume.clone()
     }
@@ -423,6 +457,9 @@ impl Panel for LightingPanel {
                 if let Err(e) = Arc::make_mut(volume).patch(doc.grid(), doc.materials(), changed) {
                     self.error = Some(e.to_string());
                     self.volume = None;
+                    self.scene = None;
+                } else if let Some(scene) = self.scene.as_mut() {
+                    Arc::make_mut(scene).patch(doc.grid(), doc.materials(), volume, changed);
                 }
             }
             None if self.running.is_some() => self.pending.push(changed),
@@ -459,10 +496,15 @@ impl Panel for LightingPanel {
             && !light.is_fresh()
             && light.settings() == &self.settings;
         if due {
-            if self.volume.is_some() {
-                self.start_rebake(light, out);
+            if self.scene_table.as_ref() != Some(doc.materials()) {
+                // Another material table (a colour or an emission changed): read the scene again.
+                self.volume = None;
+                self.scene = None;
+            }
+            if self.volume.is_some() && self.scene.is_some() {
+                self.start_rebake(light, doc.lights(), out);
             } else {
-                self.start_volume(doc, out);
+                self.start_volume(doc, *light.settings(), out);
             }
         }
     }
@@ -473,6 +515,9 @@ impl Panel for LightingPanel {
             return;
         };
         self.settings_ui(ui);
+        super::bake_options::bake_options_ui(ui, &mut self.settings);
+        ui.separator();
+        self.lights.ui(ui, doc, out);
         ui.separator();
         ui.horizontal(|ui| {
             let baking = self.running.as_ref().is_some_and(|r| !r.live);
@@ -525,12 +570,12 @@ impl Panel for LightingPanel {
                 ui.weak("Not baked yet");
             }
             Some(light) => {
-                let stale = light.stale_boxes().count();
+                let stale = light.stale_boxes().count() + light.relit_boxes().count();
                 ui.weak(format!(
                     "{} lit surface voxels{}",
                     light.len(),
                     if stale > 0 {
-                        format!(" · {stale} edits stale (shown grey)")
+                        format!(" · {stale} edits or light changes stale (shown grey)")
                     } else {
                         String::new()
                     }
