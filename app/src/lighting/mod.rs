@@ -4,5 +4,6 @@
 mod bake_options;
 pub mod lighting_panel;
 pub mod lights_list;
+mod sky_widgets;
 
 pub use lighting_panel::LightingPanel;

@@ -82,8 +82,8 @@ fn filtered(taps: &FxHashMap<VoxelPos, Tap>, p: VoxelPos, step: i32) -> [f32; 3]
                 }
                 let moved = (dx != 0) as u8 + (dy != 0) as u8 + (dz != 0) as u8;
                 let w = cos * cos / (1.0 + f32::from(moved));
-                for a in 0..3 {
-                    acc[a] += t.rgb[a] * w;
+                for (c, v) in acc.iter_mut().zip(t.rgb) {
+                    *c += v * w;
                 }
                 total += w;
             }

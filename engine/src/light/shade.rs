@@ -125,8 +125,8 @@ impl<'a> Shader<'a> {
         let mut lamps = [0f64; 3];
         for (i, l) in self.scene.lights_near(sv.pos) {
             if let Some(lw) = light_from(self.vol, s.seed, sv, i, l, self.lamp_walks) {
-                for a in 0..3 {
-                    lamps[a] += lw.rgb[a];
+                for (c, v) in lamps.iter_mut().zip(lw.rgb) {
+                    *c += v;
                 }
                 out.steps += lw.steps;
                 out.tested += lw.steps;
