@@ -61,6 +61,8 @@ pub struct BakeStats {
     pub tested_steps: u64,
     /// Wall-clock time, from finding the surface to the last walk.
     pub seconds: f64,
+    /// Of that, the edge-aware filter's time (0 without it).
+    pub denoise_seconds: f64,
 }
 
 impl BakeStats {
@@ -105,13 +107,14 @@ pub fn bake_scene(
     let shader = Shader::new(volume, scene, settings);
     progress.start(surface.len() as u64 * passes(settings));
     let (direct, [steps, tested]) = walk_all(&shader, &surface, progress)?;
-    let (lit, bounce_steps) = finish(&shader, &surface, direct, &[], progress)?;
+    let (lit, bounce_steps, denoise_seconds) = finish(&shader, &surface, direct, &[], progress)?;
     let entries = store(lit);
     let stats = BakeStats {
         surface_voxels: entries.len() as u64,
         walk_steps: steps + bounce_steps,
         tested_steps: tested + bounce_steps,
         seconds: started.elapsed().as_secs_f64(),
+        denoise_seconds,
     };
     let mut map = LightMap::from_sorted(*settings, &entries);
     map.cover_lights(scene.lights());
@@ -169,13 +172,15 @@ pub fn rebake_scene(
     let shader = Shader::new(volume, scene, settings);
     progress.start(surface.len() as u64 * passes(settings));
     let (direct, [steps, tested]) = walk_all(&shader, &surface, progress)?;
-    let (lit, bounce_steps) = finish(&shader, &surface, direct, &request.around, progress)?;
+    let (lit, bounce_steps, denoise_seconds) =
+        finish(&shader, &surface, direct, &request.around, progress)?;
     let entries = store(lit);
     let stats = BakeStats {
         surface_voxels: entries.len() as u64,
         walk_steps: steps + bounce_steps,
         tested_steps: tested + bounce_steps,
         seconds: started.elapsed().as_secs_f64(),
+        denoise_seconds,
     };
     let patch = LightPatch {
         request: request.clone(),
@@ -197,14 +202,15 @@ fn store(lit: Lit) -> Vec<Entry> {
 }
 
 /// The bounces and the filter over the direct light of `surface` (same order); `around` is the
-/// stored light of lit voxels beside them (a re-bake's). Returns the light and the bounce steps.
+/// stored light of lit voxels beside them (a re-bake's). Returns the light, the bounce steps and
+/// the filter's seconds.
 fn finish(
     shader: &Shader,
     surface: &[SurfaceVoxel],
     direct: Lit,
     around: &[(VoxelPos, [u16; 3])],
     progress: &Progress,
-) -> Result<(Lit, u64)> {
+) -> Result<(Lit, u64, f64)> {
     let settings = &shader.settings;
     let context: Vec<(VoxelPos, [f32; 3])> = around
         .iter()
@@ -217,16 +223,19 @@ fn finish(
         lit = next;
         steps += s;
     }
+    let mut denoise_seconds = 0.0;
     if settings.denoise {
         progress.check()?;
+        let t = Instant::now();
         let mut light: Vec<(VoxelPos, [f32; 3])> = lit.iter().map(|e| (e.0, e.1)).collect();
         denoise(shader.vol, shader.scene, &mut light, &context);
         for (e, (_, l)) in lit.iter_mut().zip(light) {
             e.1 = l;
         }
         progress.advance(surface.len() as u64);
+        denoise_seconds = t.elapsed().as_secs_f64();
     }
-    Ok((lit, steps))
+    Ok((lit, steps, denoise_seconds))
 }
 
 /// One bounce: `direct` plus the light the sky walks of each voxel find in the surfaces they end in

@@ -9,7 +9,9 @@
 //!     radiance, albedo   per material id: emission (linear RGB × strength) and linear colour
 //! ```
 //!
-//! A walk that is lost in a voxel of this map with emission brings it back; a surface voxel of an
+//! A walk that is lost in a voxel of this map with emission brings it back (a bit per 8³ brick of
+//! the solidity volume says whether a brick holds a glowing voxel at all, so most lost walks skip
+//! the map); a surface voxel of an
 //! emissive material shows its own emission. Voxels a walk can only enter through an edge or a
 //! corner, never through a face, are not surface voxels and do not glow (a rare, small loss).
 
@@ -32,6 +34,11 @@ pub struct LightScene {
     /// Every surface voxel's material is kept (else only emissive ones).
     all: bool,
     emissive: Vec<bool>,
+    /// One bit per cell of the solidity volume (same origin and size): the cell holds a glowing
+    /// surface voxel.
+    glow_cells: Vec<u64>,
+    glow_origin: [i32; 3],
+    glow_size: [u32; 3],
     radiance: Vec<[f32; 3]>,
     albedo: Vec<[f32; 3]>,
 }
@@ -119,6 +126,41 @@ impl LightScene {
         self.read_materials(grid, table, volume, near);
     }
 
+    /// Mark the cells of `volume` that hold a glowing surface voxel.
+    fn mark_glow(&mut self, volume: &SolidVolume) {
+        let n = volume.cells.iter().map(|&c| c as usize).product::<usize>();
+        self.glow_origin = volume.origin;
+        self.glow_size = volume.cells;
+        self.glow_cells = vec![0; n.div_ceil(64)];
+        let glowing: Vec<VoxelPos> = self
+            .materials
+            .iter()
+            .filter(|(_, &m)| self.emissive.get(usize::from(m)).copied().unwrap_or(false))
+            .map(|(&p, _)| p)
+            .collect();
+        for p in glowing {
+            if let Some(c) = self.glow_cell(p) {
+                self.glow_cells[c / 64] |= 1 << (c % 64);
+            }
+        }
+    }
+
+    /// The volume cell of `p`, if inside.
+    #[inline]
+    fn glow_cell(&self, p: VoxelPos) -> Option<usize> {
+        let rel = [
+            i64::from(p.x) - i64::from(self.glow_origin[0]),
+            i64::from(p.y) - i64::from(self.glow_origin[1]),
+            i64::from(p.z) - i64::from(self.glow_origin[2]),
+        ];
+        let c = rel.map(|r| r.div_euclid(8));
+        if (0..3).any(|a| c[a] < 0 || c[a] >= i64::from(self.glow_size[a])) {
+            return None;
+        }
+        let [nx, ny, _] = self.glow_size.map(|v| v as usize);
+        Some((c[2] as usize * ny + c[1] as usize) * nx + c[0] as usize)
+    }
+
     fn read_materials(
         &mut self,
         grid: &Grid,
@@ -141,6 +183,7 @@ impl LightScene {
             })
             .collect();
         self.materials.extend(found);
+        self.mark_glow(volume);
     }
 
     /// The material of surface voxel `p`, when the scene keeps it.
@@ -152,6 +195,10 @@ impl LightScene {
     /// The emission of surface voxel `p` (linear RGB), when it glows.
     #[inline]
     pub(crate) fn emission_at(&self, p: VoxelPos) -> Option<[f32; 3]> {
+        let c = self.glow_cell(p)?;
+        if self.glow_cells.get(c / 64)? >> (c % 64) & 1 == 0 {
+            return None;
+        }
         let m = usize::from(self.material(p)?);
         (*self.emissive.get(m)?).then(|| self.radiance[m])
     }
