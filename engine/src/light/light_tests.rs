@@ -182,7 +182,10 @@ fn check_incremental(seed: u64, edits: usize, steps: u32) {
     let loaded = rng.random_bool(0.3);
     if loaded {
         // Light read from a file has no walk extents: the re-bake falls back to the reach.
+        // (A file keeps the bake's options beside it, in LOPT.)
+        let options = serial::options_to_bytes(&light);
         light = serial::from_bytes(&serial::to_bytes(&light), 0).expect("round trip");
+        serial::options_from_bytes(&options, 0, &mut light).expect("options");
     }
     for _ in 0..edits {
         let changed = edit(&mut grid, &mut history, &mut rng);
