@@ -31,7 +31,8 @@ fn baked_world(seed: u32) -> Document {
         steps: 6,
         ..LightSettings::default()
     };
-    let (map, _) = bake_grid(doc.grid(), doc.materials(), &light, &Progress::new()).expect("bake");
+    let (map, _) =
+        bake_grid(doc.grid(), doc.materials(), &[], &light, &Progress::new()).expect("bake");
     doc.install_light(map);
     doc
 }

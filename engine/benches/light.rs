@@ -14,6 +14,14 @@
 //!   surface, then `SolidVolume::patch`, `LightMap::stale_request`, `rebake` and `LightMap::apply`;
 //!   goal ≤ 50 ms.
 //!
+//! - the lights summary (`lights_summary`), each against the sun+sky bake of the same world in the
+//!   same run, medians of `SCENE_RUNS` alternating runs: 64 point lights of range 16 scattered over
+//!   the default world (goal ≤ 1.5×); emission on a lavascape world whose CrackedLava glows, against
+//!   the same bake with emission off (≤ 1.2×); one bounce (≤ 2.2×); the filter's share of a bake
+//!   (≤ 10 %); a Draft bake of the default world (≤ 0.5 s); moving a range-16 light by 4 voxels:
+//!   scene update, stale request, re-bake and apply (≤ 100 ms); and the standard deviation of the
+//!   light over a flat, evenly lit 64×64 patch without and with the filter.
+//!
 //! A summary line with the measured ratios is printed before the criterion groups
 //! (`STRATA_LIGHT_NO_SUMMARY=1` skips it, for profiling one group under callgrind:
 //! `valgrind --tool=callgrind target/release/deps/light-* --bench light_walk_one_core/walk --profile-time 1`).
@@ -22,9 +30,12 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use strata_engine::gen::{generate, GeneratorSettings, Preset};
+use strata_engine::gen::{
+    generate, generate_world, Biome, BiomeSettings, GeneratorSettings, Preset, WorldSettings,
+};
 use strata_engine::light::{
-    bake, bake_grid, rebake, LightSettings, SolidVolume, SurfaceVoxel, Walker,
+    bake, bake_grid, bake_scene, rebake, rebake_scene, LightMap, LightScene, LightSettings,
+    PlacedLight, Quality, SolidVolume, SurfaceVoxel, Walker,
 };
 use strata_engine::progress::Progress;
 use strata_engine::storage::Grid;
@@ -188,7 +199,7 @@ fn summary() {
         t2 = (t2.0.min(b.0), t2.1.min(b.1));
     }
     let started = Instant::now();
-    let (light, stats) = bake_grid(&grid, &table, &settings, &Progress::new()).expect("bake");
+    let (light, stats) = bake_grid(&grid, &table, &[], &settings, &Progress::new()).expect("bake");
     let full_s = started.elapsed().as_secs_f64();
     // The sphere lands on five spots in turn (hill tops, slopes, valleys).
     let spots = [(128, 128), (64, 64), (192, 80), (80, 200), (200, 200)];
@@ -248,9 +259,198 @@ fn summary() {
     );
 }
 
+/// Alternating runs of each bake the lights summary compares.
+const SCENE_RUNS: usize = 3;
+
+/// Median wall time of `f`, in seconds.
+fn median_s(f: &mut dyn FnMut()) -> f64 {
+    median_ms(
+        || {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        },
+        1,
+    ) / 1000.0
+}
+
+/// 64 point lights of range 16, 3 voxels above the surface on a seeded 8×8 grid.
+fn scattered_lights(vol: &SolidVolume) -> Vec<PlacedLight> {
+    let mut rng = fastrand::Rng::with_seed(11);
+    (0..64)
+        .map(|i| {
+            let (x, z) = (
+                16 + (i % 8) * 32 + rng.i32(-8..8),
+                16 + (i / 8) * 32 + rng.i32(-8..8),
+            );
+            PlacedLight {
+                position: [
+                    x as f32 + 0.5,
+                    (surface_y(vol, x, z) + 4) as f32,
+                    z as f32 + 0.5,
+                ],
+                color: [1.0, 0.8, 0.6],
+                range: 16.0,
+                ..PlacedLight::default()
+            }
+        })
+        .collect()
+}
+
+/// A lavascape world of the default size whose CrackedLava glows, and its table.
+fn lava_world() -> (Grid, MaterialTable) {
+    let mut table = MaterialTable::builtin();
+    let lava = usize::from(table.id_of("CrackedLava").expect("lava"));
+    table.materials[lava].emission = Some(strata_engine::voxel::Emission {
+        color: (255, 110, 30),
+        strength: 3.0,
+    });
+    let biomes = BiomeSettings {
+        biomes: vec![Biome::Lavascape],
+        ..BiomeSettings::default()
+    };
+    let world = WorldSettings::with_biomes([256, 96, 256], 1, biomes);
+    let grid = generate_world(&world, &table, &Progress::new()).expect("generates");
+    (grid, table)
+}
+
+/// Standard deviation of the green light over the 64×64 middle of a flat world's top.
+fn flat_std_dev(light: &LightMap, vol: &SolidVolume) -> f64 {
+    let v: Vec<f64> = (96..160)
+        .flat_map(|x| (96..160).map(move |z| (x, z)))
+        .filter_map(|(x, z)| {
+            light
+                .light(VoxelPos::new(x, surface_y(vol, x, z), z))
+                .map(|c| f64::from(c[1]))
+        })
+        .collect();
+    let mean = v.iter().sum::<f64>() / v.len() as f64;
+    (v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
+}
+
+fn lights_summary() {
+    let table = MaterialTable::builtin();
+    let base = LightSettings::default();
+    let grid = default_world();
+    let vol = SolidVolume::from_grid(&grid, &table).expect("volume");
+    let lamps = scattered_lights(&vol);
+    let plain = LightScene::new(&grid, &table, &vol, &[], &base);
+    let lit = LightScene::new(&grid, &table, &vol, &lamps, &base);
+    let bounced = LightSettings { bounce: 1, ..base };
+    let filtered = LightSettings {
+        denoise: true,
+        ..base
+    };
+    let with_materials = LightScene::new(&grid, &table, &vol, &[], &bounced);
+    let run = |scene: &LightScene, s: &LightSettings| {
+        black_box(bake_scene(&vol, scene, s, &Progress::new()).expect("bake"));
+    };
+    let (mut t_base, mut t_lamps, mut t_bounce, mut t_denoise) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..SCENE_RUNS {
+        t_base.push(median_s(&mut || run(&plain, &base)));
+        t_lamps.push(median_s(&mut || run(&lit, &base)));
+        t_bounce.push(median_s(&mut || run(&with_materials, &bounced)));
+        // The filter's share of the same bake, timed inside it (a difference of two loaded bakes
+        // is mostly noise).
+        let (_, s) = bake_scene(&vol, &with_materials, &filtered, &Progress::new()).expect("bake");
+        t_denoise.push(s.denoise_seconds / s.seconds);
+    }
+    let (lava, lava_table) = lava_world();
+    let lvol = SolidVolume::from_grid(&lava, &lava_table).expect("volume");
+    let off = LightSettings {
+        emission: false,
+        ..base
+    };
+    let glow = LightScene::new(&lava, &lava_table, &lvol, &[], &base);
+    let dark = LightScene::new(&lava, &lava_table, &lvol, &[], &off);
+    let (mut t_off, mut t_on) = (vec![], vec![]);
+    for _ in 0..SCENE_RUNS {
+        t_off.push(median_s(&mut || {
+            black_box(bake_scene(&lvol, &dark, &off, &Progress::new()).expect("bake"));
+        }));
+        t_on.push(median_s(&mut || {
+            black_box(bake_scene(&lvol, &glow, &base, &Progress::new()).expect("bake"));
+        }));
+    }
+    let draft = Quality::Draft.apply(&base);
+    let t_draft: Vec<f64> = (0..SCENE_RUNS)
+        .map(|_| {
+            median_s(&mut || {
+                black_box(bake_grid(&grid, &table, &[], &draft, &Progress::new()).expect("bake"));
+            })
+        })
+        .collect();
+    // Moving one range-16 light by 4 voxels, as the editor does it.
+    let (light, _) = bake_scene(&vol, &lit, &base, &Progress::new()).expect("bake");
+    let mut moves = Vec::new();
+    let mut rewalked = 0;
+    for k in 0..5 {
+        let mut scene = lit.clone();
+        let mut l = light.clone();
+        let mut after = lamps.clone();
+        after[k * 9].position[0] += 4.0;
+        let t = Instant::now();
+        l.mark_light_changed(&lamps[k * 9]);
+        l.mark_light_changed(&after[k * 9]);
+        scene.set_lights(&after);
+        let (patch, s) =
+            rebake_scene(&vol, &scene, &l.stale_request(), &Progress::new()).expect("rebake");
+        l.apply(patch).expect("apply");
+        moves.push(t.elapsed().as_secs_f64() * 1000.0);
+        rewalked = rewalked.max(s.surface_voxels);
+    }
+    moves.sort_by(f64::total_cmp);
+    let flat = hills_flat();
+    let fvol = SolidVolume::from_grid(&flat, &table).expect("volume");
+    let (raw, _) = bake(&fvol, &base, &Progress::new()).expect("bake");
+    let fscene = LightScene::new(&flat, &table, &fvol, &[], &filtered);
+    let (smooth, _) = bake_scene(&fvol, &fscene, &filtered, &Progress::new()).expect("bake");
+    let med = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let b = med(&mut t_base);
+    let ratio = |v: &mut Vec<f64>| med(v) / b;
+    let (r_lamps, r_bounce, r_denoise) = (
+        ratio(&mut t_lamps),
+        ratio(&mut t_bounce),
+        med(&mut t_denoise),
+    );
+    println!(
+        "lights summary (medians of {SCENE_RUNS} runs; sun+sky bake of the default world {b:.2} s): \
+         64 point lights range 16 {r_lamps:.2}x (goal <= 1.5); emission on a lava world {:.2}x \
+         against off ({:.2} s; goal <= 1.2); one bounce {r_bounce:.2}x (goal <= 2.2); denoise \
+         {:.1} % of the bake (goal <= 10); draft bake {:.2} s (goal <= 0.5); range-16 light move \
+         re-bake median {:.1} ms, slowest {:.1} ms ({rewalked} voxels re-walked at most; goal <= \
+         100); flat patch light std-dev {:.4} raw, {:.4} denoised; load average {}",
+        med(&mut t_on) / med(&mut t_off),
+        med(&mut t_off),
+        r_denoise * 100.0,
+        med(&mut t_draft.clone()),
+        moves[moves.len() / 2],
+        moves[moves.len() - 1],
+        flat_std_dev(&raw, &fvol),
+        flat_std_dev(&smooth, &fvol),
+        load_average(),
+    );
+}
+
+/// The flat preset of the default world's size.
+fn hills_flat() -> Grid {
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [256, 96, 256],
+        seed: 1,
+    };
+    generate(&settings, &MaterialTable::builtin(), &Progress::new()).expect("generates")
+}
+
 fn benches(c: &mut Criterion) {
     if std::env::var_os("STRATA_LIGHT_NO_SUMMARY").is_none() {
         summary();
+    }
+    if std::env::var_os("STRATA_LIGHT_NO_LIGHTS").is_none() {
+        lights_summary();
     }
     let table = MaterialTable::builtin();
     let settings = LightSettings::default();
@@ -284,7 +484,7 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("light_full_bake");
     g.sample_size(10);
     g.bench_function("hills_256x96x256", |b| {
-        b.iter(|| bake_grid(&grid, &table, &settings, &Progress::new()).expect("bake"))
+        b.iter(|| bake_grid(&grid, &table, &[], &settings, &Progress::new()).expect("bake"))
     });
     g.finish();
 

@@ -1,10 +1,12 @@
 //! Fuzz the project file decoder. Checksums stop random bytes at the first section, so half the
 //! inputs are wrapped into a well-formed file (valid magic, HEAD section and checksums) with the
-//! fuzz bytes as the CHNK payload, which drives the chunk table and record decoding.
+//! fuzz bytes as the CHNK payload, which drives the chunk table and record decoding; inputs that
+//! start with `L` become the LAMP (placed lights) payload of an otherwise empty, valid project.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use strata_engine::format::project::{Project, ProjectHeader};
+use strata_engine::storage::Grid;
 use strata_engine::voxel::{VoxelBox, VoxelPos};
 
 fn section(out: &mut Vec<u8>, tag: &[u8; 4], payload: &[u8]) {
@@ -31,9 +33,24 @@ fuzz_target!(|data: &[u8]| {
             section(&mut f, b"END ", &[]);
             f
         }
+        Some((&b'L', lamps)) => {
+            let bounds = VoxelBox::new(VoxelPos::new(0, 0, 0), VoxelPos::new(64, 64, 64));
+            let empty = Project::new(ProjectHeader::new("fuzz", bounds), Grid::new());
+            let Ok(mut f) = empty.to_bytes() else {
+                return;
+            };
+            // Drop the END section (its 20 bytes), add the LAMP section, end again.
+            f.truncate(f.len() - 20);
+            section(&mut f, b"LAMP", lamps);
+            section(&mut f, b"END ", &[]);
+            f
+        }
         _ => data.to_vec(),
     };
     if let Ok(p) = Project::from_bytes(&file) {
         p.grid.assert_valid();
+        for l in &p.lights {
+            assert!(l.validate(&p.header.bounds).is_ok(), "loaded lights are valid");
+        }
     }
 });

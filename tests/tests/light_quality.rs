@@ -26,9 +26,15 @@ fn field() -> Grid {
 }
 
 fn bake(grid: &Grid, settings: &LightSettings) -> LightMap {
-    bake_grid(grid, &MaterialTable::builtin(), settings, &Progress::new())
-        .expect("bakes")
-        .0
+    bake_grid(
+        grid,
+        &MaterialTable::builtin(),
+        &[],
+        settings,
+        &Progress::new(),
+    )
+    .expect("bakes")
+    .0
 }
 
 /// Luminance (mean of R, G, B) of the top voxels of every column in `[x0, x1) × [z0, z1)` at height

@@ -150,6 +150,13 @@ pub enum Action {
     },
     /// Remove the baked light.
     RemoveLight,
+    /// Replace the project's point and spot lights, as one undo step.
+    ChangeLights {
+        /// The undo step's name.
+        name: String,
+        /// The new list.
+        lights: Vec<strata_engine::light::PlacedLight>,
+    },
     /// Shade the viewport with this light.
     LightView(crate::viewport::LightView),
     /// Show, update or hide the Enhance preview's fragments in the viewport.

@@ -353,6 +353,14 @@ impl EditorApp {
                     doc.remove_light();
                 }
             }
+            Action::ChangeLights { name, lights } => {
+                if let Some(doc) = self.doc.as_mut() {
+                    self.message = match doc.change_lights(&name, lights) {
+                        Ok(()) => name,
+                        Err(e) => format!("{name}: {e}"),
+                    };
+                }
+            }
             Action::LightView(view) => self.viewport.set_light_view(view),
             Action::FragmentPreview(preview) => {
                 let light = self.doc.as_ref().and_then(|d| d.light());

@@ -1,8 +1,11 @@
-//! `strata bake FILE [-o OUT] [--sun-dir X,Y,Z] [--sun-color R,G,B] [--sky-color R,G,B]
+//! `strata bake FILE [-o OUT] [--quality draft|medium|final|custom] [--bounce 0|1|2]
+//! [--denoise on|off] [--emission on|off] [--sun-dir X,Y,Z] [--sun-color R,G,B] [--sky-color R,G,B]
 //! [--particles N] [--steps N] [--step-length L] [--sun-bias B] [--seed N] [--threads N] [--json]`:
-//! bake the snowflake lighting of a project and save it in the file's light section.
+//! bake the snowflake lighting of a project (sun, sky, glowing materials and the project's placed
+//! lights) and save it in the file's light section.
 //!
-//! Settings that are not given take the engine defaults (not the previous bake's). Without `-o` the
+//! Settings that are not given take the engine defaults (not the previous bake's); `--quality`
+//! starts from its preset instead, and the other flags override the preset's values. Without `-o` the
 //! project is rewritten in place, atomically, keeping `FILE.bak`. `--threads` runs the bake on its own
 //! rayon pool of that many threads; the light is the same for any count.
 
@@ -10,7 +13,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Map, Value};
 use strata_engine::light::settings::{MAX_PARTICLES, MAX_STEPS};
-use strata_engine::light::{bake_grid, mean_light_by_material, BakeStats, LightSettings};
+use strata_engine::light::{
+    bake_scene, mean_light_by_material, BakeStats, LightScene, LightSettings, Quality, SolidVolume,
+};
 
 use super::args::parse_triple;
 use super::progress::with_bar;
@@ -27,6 +32,19 @@ pub struct BakeArgs {
     /// Write the baked project here instead of rewriting FILE.
     #[arg(short = 'o', long = "out")]
     out: Option<PathBuf>,
+    /// Preset: draft (fast), medium (the default), final (clean: more particles, one bounce,
+    /// denoise on) or custom (the defaults, changed by the flags).
+    #[arg(long, value_parser = ["draft", "medium", "final", "custom"])]
+    quality: Option<String>,
+    /// Bounces of light between surfaces, 0 to 2. Default 0 (final: 1).
+    #[arg(long, value_parser = ["0", "1", "2"])]
+    bounce: Option<String>,
+    /// The edge-aware filter over the surface. Default off (final: on).
+    #[arg(long, value_parser = ["on", "off"])]
+    denoise: Option<String>,
+    /// Glowing materials light what is around them. Default on.
+    #[arg(long, value_parser = ["on", "off"])]
+    emission: Option<String>,
     /// Direction towards the sun X,Y,Z (Y up; any length but zero). Default 0.7,0.64,0.3.
     #[arg(long, allow_hyphen_values = true)]
     sun_dir: Option<String>,
@@ -81,6 +99,20 @@ impl BakeArgs {
     /// [`AppError::Usage`] for a malformed number, [`AppError::Engine`] for values out of range.
     pub fn settings(&self) -> AppResult<LightSettings> {
         let mut s = LightSettings::default();
+        if let Some(q) = &self.quality {
+            s = Quality::parse(q)?.apply(&s);
+        }
+        if let Some(b) = &self.bounce {
+            s.bounce = b
+                .parse()
+                .map_err(|_| AppError::Usage(format!("--bounce {b}: must be 0, 1 or 2")))?;
+        }
+        if let Some(d) = &self.denoise {
+            s.denoise = d == "on";
+        }
+        if let Some(e) = &self.emission {
+            s.emission = e == "on";
+        }
         if let Some(v) = &self.sun_dir {
             s.sun_dir = parse_triple(v, "--sun-dir")?;
         }
@@ -140,8 +172,17 @@ fn run(
 ) -> AppResult<()> {
     let mut project = super::project_edit::load(file)?;
     let table = project.header.materials.clone();
-    let grid = &project.grid;
-    let job = |p: &strata_engine::progress::Progress| bake_grid(grid, &table, settings, p);
+    let (grid, lights) = (&project.grid, &project.lights);
+    let mut emissive = 0;
+    let mut job = |p: &strata_engine::progress::Progress| {
+        let started = std::time::Instant::now();
+        let volume = SolidVolume::from_grid(grid, &table)?;
+        let scene = LightScene::new(grid, &table, &volume, lights, settings);
+        emissive = scene.emissive_voxels();
+        let (light, mut stats) = bake_scene(&volume, &scene, settings, p)?;
+        stats.seconds = started.elapsed().as_secs_f64();
+        Ok::<_, strata_engine::Error>((light, stats))
+    };
     let (light, stats) = match threads {
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()
@@ -161,7 +202,12 @@ fn run(
     let means = mean_light_by_material(&light, &project.grid, &table);
     project.light = Some(light);
     with_bar("saving", |p| project.save_with(out, p))?;
-    let report = report(&stats, &means, &table, out);
+    let mut report = report(&stats, &means, &table, out);
+    report["quality"] = json!(Quality::of(settings).name());
+    report["lights"] = json!(project.lights.len());
+    report["emissive_voxels"] = json!(emissive);
+    report["bounce"] = json!(settings.bounce);
+    report["denoised"] = json!(settings.denoise);
     if json {
         out!(
             "{}",

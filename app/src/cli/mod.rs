@@ -38,6 +38,7 @@ mod godot;
 mod heightmap;
 mod import;
 mod info;
+mod lights;
 mod materials;
 mod mesh;
 mod new;
@@ -115,7 +116,8 @@ commands! {
     Floating(floating::FloatingArgs),
     /// Turn matter no surface shows (left by older versions' digging) into Air, as one undo step.
     Cleanup(cleanup::CleanupArgs),
-    /// Bake snowflake lighting (sun and sky particles) into a project's light section.
+    /// Bake snowflake lighting (sun and sky particles, glowing materials, point and spot lights,
+    /// bounces) into a project's light section.
     Bake(bake::BakeArgs),
     /// Voxel detail enhancement of a box (recursive subdivision or direct resampling), written as raw
     /// fragments, a MagicaVoxel .vox, or the fragments' visible faces as .obj / .glb.
@@ -123,6 +125,8 @@ commands! {
     /// List or edit the project's material table (add, change, remove, apply a palette), each
     /// edit one undo step.
     Materials(materials::MaterialsArgs),
+    /// List or edit the project's point and spot lights (add, remove), each edit one undo step.
+    Lights(lights::LightsArgs),
     /// Copy a box of a world into a stamp file (a project of its own, origin at 0,0,0).
     Copy(copy::CopyArgs),
     /// Paste a stamp into a world at a position, turned and mirrored, as one undo step.

@@ -3,6 +3,7 @@
 
 #[cfg(debug_assertions)]
 mod edit_check;
+mod lights_edit;
 pub mod open_document;
 pub mod region_job;
 

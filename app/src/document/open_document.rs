@@ -284,7 +284,7 @@ impl Document {
     pub(super) fn published_edit(&mut self, changed: VoxelBox) {
         if let Some(light) = self.project.light.as_mut() {
             light.mark_stale(changed);
-            let reach = light.settings().reach().ceil() as i32;
+            let reach = light.reach().ceil() as i32;
             self.relit_pending = self.relit_pending.union(&changed.grown(reach));
             if self.stroke.is_none() {
                 self.flush_relit();
@@ -509,11 +509,13 @@ impl Document {
         self.end_stroke();
         let region = self.project.history.undo_region();
         let table = self.project.header.materials.clone();
+        let lights = self.project.lights.clone();
         let name = self.project.undo()?;
         if let (Some(region), Some(_)) = (region, &name) {
             self.changed(region);
         }
         self.table_restored(&table);
+        self.lights_restored(&lights);
         Ok(name)
     }
 
@@ -585,11 +587,13 @@ impl Document {
         self.end_stroke();
         let region = self.project.history.redo_region();
         let table = self.project.header.materials.clone();
+        let lights = self.project.lights.clone();
         let name = self.project.redo()?;
         if let (Some(region), Some(_)) = (region, &name) {
             self.changed(region);
         }
         self.table_restored(&table);
+        self.lights_restored(&lights);
         Ok(name)
     }
 

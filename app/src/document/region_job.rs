@@ -284,6 +284,7 @@ impl Document {
                 let redo = matches!(done.kind, WriteKind::Redo(_));
                 self.project.grid.replace_chunks(&done.boxes, done.grid);
                 let table = self.project.header.materials.clone();
+                let lights = self.project.lights.clone();
                 let verb = if redo {
                     self.project.history.install_redone(done.history);
                     "Redid"
@@ -293,6 +294,7 @@ impl Document {
                 };
                 self.project.apply_history_data()?;
                 self.table_restored(&table);
+                self.lights_restored(&lights);
                 if n == 1 {
                     format!("{verb} {}", done.name)
                 } else {

@@ -1,12 +1,14 @@
 //! The Lighting panel: the snowflake bake's settings (sun direction on a small sky disc or as
-//! azimuth and elevation, sun and sky colours, particles, steps, step length, bias, seed), Bake with
-//! progress and Cancel, a Live toggle that re-bakes the stale light after each stroke, and which
-//! light the viewport shows.
+//! azimuth and elevation, sun and sky colours, particles, steps, step length, bias, seed), the
+//! quality preset, bounce, filter and emission (`bake_options`), the project's point and spot
+//! lights (`lights_list`), Bake with progress and Cancel, a Live toggle that re-bakes the stale
+//! light after each stroke or light change, and which light the viewport shows.
 //!
 //! ```text
-//!   Bake ──job: SolidVolume::from_grid (first time) ─> light::bake ─> Baked ──> InstallLight
-//!   edit ──on_edit: volume.patch(box) (the document marks the light stale itself)
-//!   Live ──tick, no stroke, light stale ──job: light::rebake(stale request) ─> PatchLight
+//!   Bake ──job: SolidVolume::from_grid (first time), LightScene::new ─> light::bake_scene ─> Baked
+//!        ──> InstallLight
+//!   edit ──on_edit: volume.patch(box), scene.patch(box) (the document marks the light stale itself)
+//!   Live ──tick, no stroke, light stale ──job: light::rebake_scene(stale request) ─> PatchLight
 //! ```
 //!
 //! Jobs work on a shared snapshot of the solidity (`Arc<SolidVolume>`; the panel's copy is patched
@@ -17,8 +19,11 @@ use std::sync::Arc;
 
 use eframe::egui;
 
-use strata_engine::light::{self, BakeStats, LightMap, LightPatch, LightSettings, SolidVolume};
+use strata_engine::light::{
+    self, BakeStats, LightMap, LightPatch, LightScene, LightSettings, PlacedLight, SolidVolume,
+};
 use strata_engine::progress::Progress;
+use strata_engine::voxel::MaterialTable;
 use strata_engine::voxel::VoxelBox;
 
 use crate::app::action::Action;
@@ -28,6 +33,8 @@ use crate::document::Document;
 use crate::viewport::LightView;
 use crate::AppResult;
 
+use super::sky_widgets::{angles, colour, direction, sky_disc};
+
 /// The panel's name.
 pub const NAME: &str = "Lighting";
 
@@ -36,6 +43,7 @@ struct Baked {
     light: LightMap,
     stats: BakeStats,
     volume: Arc<SolidVolume>,
+    scene: Arc<LightScene>,
 }
 
 /// What a Live re-bake hands back.
@@ -48,6 +56,7 @@ struct Rebaked {
 /// What a job that only builds the solidity hands back (Live on a world baked earlier).
 struct Built {
     volume: Arc<SolidVolume>,
+    scene: Arc<LightScene>,
 }
 
 /// What a job of this panel hands back.
@@ -73,6 +82,13 @@ pub struct LightingPanel {
     pub view: LightView,
     /// The current solidity, once a bake built it; patched after every edit.
     volume: Option<Arc<SolidVolume>>,
+    /// What the bake lights with (lights, glowing materials), built with the volume; patched after
+    /// every edit, its lights refreshed before each re-bake.
+    scene: Option<Arc<LightScene>>,
+    /// The material table the scene was built with (another table rebuilds it).
+    scene_table: Option<MaterialTable>,
+    /// The light list being edited.
+    pub(crate) lights: super::lights_list::LightsDraft,
     /// Edits made while the first bake built the volume (patched in when it arrives).
     pending: Vec<VoxelBox>,
     running: Option<Running>,
@@ -92,6 +108,9 @@ impl Default for LightingPanel {
             live: false,
             view: LightView::Both,
             volume: None,
+            scene: None,
+            scene_table: None,
+            lights: super::lights_list::LightsDraft::default(),
             pending: Vec::new(),
             running: None,
             finished: None,
@@ -100,83 +119,6 @@ impl Default for LightingPanel {
             error: None,
         }
     }
-}
-
-/// Azimuth (degrees clockwise from +Z toward +X, seen from above) and elevation (degrees above the
-/// horizon) of a direction.
-fn angles(dir: [f32; 3]) -> (f32, f32) {
-    let len = (dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]).sqrt();
-    if len.is_nan() || len <= 1e-6 {
-        return (0.0, 90.0);
-    }
-    let elevation = (dir[1] / len).clamp(-1.0, 1.0).asin().to_degrees();
-    let azimuth = dir[0].atan2(dir[2]).to_degrees().rem_euclid(360.0);
-    (azimuth, elevation)
-}
-
-/// The unit direction of an azimuth and elevation (see [`angles`]).
-fn direction(azimuth: f32, elevation: f32) -> [f32; 3] {
-    let (a, e) = (azimuth.to_radians(), elevation.to_radians());
-    [e.cos() * a.sin(), e.sin(), e.cos() * a.cos()]
-}
-
-/// A colour with components above 1 as (a colour with its largest component 1, an intensity).
-fn split(rgb: [f32; 3]) -> ([f32; 3], f32) {
-    let i = rgb.iter().copied().fold(0.0f32, f32::max);
-    if i <= 0.0 {
-        return ([1.0; 3], 0.0);
-    }
-    (rgb.map(|c| c / i), i)
-}
-
-fn colour(ui: &mut egui::Ui, label: &str, hint: &str, rgb: &mut [f32; 3]) {
-    ui.horizontal(|ui| {
-        ui.label(label).on_hover_text(hint);
-        let (mut c, mut i) = split(*rgb);
-        let changed = egui::color_picker::color_edit_button_rgb(ui, &mut c).changed()
-            | ui.add(
-                egui::DragValue::new(&mut i)
-                    .range(0.0..=8.0)
-                    .speed(0.02)
-                    .prefix("× "),
-            )
-            .on_hover_text("Intensity")
-            .changed();
-        if changed {
-            *rgb = c.map(|x| x * i);
-        }
-    });
-}
-
-/// A small disc of the sky seen from above: the centre is straight up, the rim the horizon, north
-/// (+Z) at the top. A click or drag puts the sun there.
-fn sky_disc(ui: &mut egui::Ui, sun: &mut [f32; 3]) -> egui::Response {
-    let size = 88.0;
-    let (rect, response) =
-        ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::click_and_drag());
-    let c = rect.center();
-    let r = size / 2.0 - 4.0;
-    let painter = ui.painter_at(rect);
-    painter.circle_filled(c, r, egui::Color32::from_rgb(70, 110, 160));
-    painter.circle_stroke(
-        c,
-        r * 0.5,
-        egui::Stroke::new(1.0, egui::Color32::from_white_alpha(60)),
-    );
-    if let Some(p) = response.interact_pointer_pos() {
-        let d = (p - c) / r;
-        let len = d.length().min(1.0);
-        // Distance from the centre is the angle from the zenith.
-        let elevation = 90.0 * (1.0 - len);
-        let azimuth = d.x.atan2(-d.y).to_degrees();
-        *sun = direction(azimuth, elevation.max(1.0));
-    }
-    let (azimuth, elevation) = angles(*sun);
-    let t = 1.0 - elevation.clamp(0.0, 90.0) / 90.0;
-    let a = azimuth.to_radians();
-    let at = c + egui::vec2(a.sin(), -a.cos()) * r * t;
-    painter.circle_filled(at, 6.0, egui::Color32::from_rgb(255, 220, 120));
-    response.on_hover_text("The sky from above (north up): drag the sun")
 }
 
 impl LightingPanel {
@@ -197,22 +139,24 @@ impl LightingPanel {
         }
         self.error = None;
         let settings = self.settings;
-        let source = match &self.volume {
-            Some(v) => Ok(v.clone()),
-            None => Err((doc.grid().clone(), doc.materials().clone())),
-        };
+        let volume = self.volume.clone();
+        let (grid, table) = (doc.grid().clone(), doc.materials().clone());
+        let lights = doc.lights().to_vec();
+        self.scene_table = Some(table.clone());
         let job = self
             .inbox
             .spawn("Baking light", JobKind::Background, move |progress| {
-                let volume = match source {
-                    Ok(v) => v,
-                    Err((grid, table)) => Arc::new(SolidVolume::from_grid(&grid, &table)?),
+                let volume = match volume {
+                    Some(v) => v,
+                    None => Arc::new(SolidVolume::from_grid(&grid, &table)?),
                 };
-                let (light, stats) = light::bake(&volume, &settings, progress)?;
+                let scene = Arc::new(LightScene::new(&grid, &table, &volume, &lights, &settings));
+                let (light, stats) = light::bake_scene(&volume, &scene, &settings, progress)?;
                 Ok(Done::Baked(Baked {
                     light,
                     stats,
                     volume,
+                    scene,
                 }))
             })
             .owned_by(NAME);
@@ -223,13 +167,16 @@ impl LightingPanel {
         out.push(Action::Start(job));
     }
 
-    fn start_volume(&mut self, doc: &Document, out: &mut Vec<Action>) {
+    fn start_volume(&mut self, doc: &Document, settings: LightSettings, out: &mut Vec<Action>) {
         let (grid, table) = (doc.grid().clone(), doc.materials().clone());
+        let lights = doc.lights().to_vec();
+        self.scene_table = Some(table.clone());
         let job = self
             .inbox
             .spawn("Reading solidity", JobKind::Background, move |_| {
                 let volume = Arc::new(SolidVolume::from_grid(&grid, &table)?);
-                Ok(Done::Built(Built { volume }))
+                let scene = Arc::new(LightScene::new(&grid, &table, &volume, &lights, &settings));
+                Ok(Done::Built(Built { volume, scene }))
             })
             .owned_by(NAME);
         self.running = Some(Running {
@@ -239,15 +186,19 @@ impl LightingPanel {
         out.push(Action::Start(job));
     }
 
-    fn start_rebake(&mut self, light: &LightMap, out: &mut Vec<Action>) {
-        let Some(volume) = self.volume.clone() else {
+    fn start_rebake(&mut self, light: &LightMap, lights: &[PlacedLight], out: &mut Vec<Action>) {
+        let (Some(volume), Some(scene)) = (self.volume.clone(), self.scene.as_mut()) else {
             return;
         };
+        if scene.lights() != lights {
+            Arc::make_mut(scene).set_lights(lights);
+        }
+        let scene = scene.clone();
         let request = light.stale_request();
         let job = self
             .inbox
             .spawn("Live light", JobKind::Background, move |progress| {
-                let (patch, stats) = light::rebake(&volume, &request, progress)?;
+                let (patch, stats) = light::rebake_scene(&volume, &scene, &request, progress)?;
                 Ok(Done::Rebaked(Rebaked {
                     patch,
                     stats,
@@ -272,8 +223,9 @@ impl LightingPanel {
                 mut light,
                 stats,
                 volume,
+                scene,
             }) => {
-                let current = self.current_volume(doc, &volume);
+                let current = self.current_volume(doc, &volume, &scene);
                 light.mark_stale_between(&volume, &current);
                 self.report = Some(format!(
                     "Baked {} surface voxels in {:.1} s ({:.0} M steps/s)",
@@ -284,14 +236,14 @@ impl LightingPanel {
                 out.push(Action::InstallLight(Box::new(light)));
             }
             Done::Built(built) => {
-                let _ = self.current_volume(doc, &built.volume);
+                let _ = self.current_volume(doc, &built.volume, &built.scene);
             }
             Done::Rebaked(Rebaked {
                 patch,
                 stats,
                 volume,
             }) => {
-                let current = self.current_volume(doc, &volume);
+                let current = self.volume.clone().unwrap_or(volume.clone());
                 self.report = Some(format!(
                     "Live: {} voxels re-baked in {:.0} ms",
                     stats.surface_voxels,
@@ -306,13 +258,20 @@ impl LightingPanel {
         }
     }
 
-    /// The panel's volume, first built from a job's result plus the edits made since.
-    fn current_volume(&mut self, doc: &Document, from_job: &Arc<SolidVolume>) -> Arc<SolidVolume> {
+    /// The panel's volume and scene, first built from a job's result plus the edits made since.
+    fn current_volume(
+        &mut self,
+        doc: &Document,
+        from_job: &Arc<SolidVolume>,
+        scene: &Arc<LightScene>,
+    ) -> Arc<SolidVolume> {
         let volume = self.volume.get_or_insert_with(|| from_job.clone());
+        let scene = self.scene.get_or_insert_with(|| scene.clone());
         for b in self.pending.drain(..) {
             if let Err(e) = Arc::make_mut(volume).patch(doc.grid(), doc.materials(), b) {
                 self.error = Some(e.to_string());
             }
+            Arc::make_mut(scene).patch(doc.grid(), doc.materials(), volume, b);
         }
         volume.clone()
     }
@@ -423,6 +382,9 @@ impl Panel for LightingPanel {
                 if let Err(e) = Arc::make_mut(volume).patch(doc.grid(), doc.materials(), changed) {
                     self.error = Some(e.to_string());
                     self.volume = None;
+                    self.scene = None;
+                } else if let Some(scene) = self.scene.as_mut() {
+                    Arc::make_mut(scene).patch(doc.grid(), doc.materials(), volume, changed);
                 }
             }
             None if self.running.is_some() => self.pending.push(changed),
@@ -459,10 +421,15 @@ impl Panel for LightingPanel {
             && !light.is_fresh()
             && light.settings() == &self.settings;
         if due {
-            if self.volume.is_some() {
-                self.start_rebake(light, out);
+            if self.scene_table.as_ref() != Some(doc.materials()) {
+                // Another material table (a colour or an emission changed): read the scene again.
+                self.volume = None;
+                self.scene = None;
+            }
+            if self.volume.is_some() && self.scene.is_some() {
+                self.start_rebake(light, doc.lights(), out);
             } else {
-                self.start_volume(doc, out);
+                self.start_volume(doc, *light.settings(), out);
             }
         }
     }
@@ -473,6 +440,9 @@ impl Panel for LightingPanel {
             return;
         };
         self.settings_ui(ui);
+        super::bake_options::bake_options_ui(ui, &mut self.settings);
+        ui.separator();
+        self.lights.ui(ui, doc, out);
         ui.separator();
         ui.horizontal(|ui| {
             let baking = self.running.as_ref().is_some_and(|r| !r.live);
@@ -525,12 +495,12 @@ impl Panel for LightingPanel {
                 ui.weak("Not baked yet");
             }
             Some(light) => {
-                let stale = light.stale_boxes().count();
+                let stale = light.stale_boxes().count() + light.relit_boxes().count();
                 ui.weak(format!(
                     "{} lit surface voxels{}",
                     light.len(),
                     if stale > 0 {
-                        format!(" · {stale} edits stale (shown grey)")
+                        format!(" · {stale} edits or light changes stale (shown grey)")
                     } else {
                         String::new()
                     }
@@ -546,25 +516,5 @@ impl Panel for LightingPanel {
         if let Some(e) = &self.error {
             ui.colored_label(ui.visuals().error_fg_color, e);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn angles_and_directions_round_trip() {
-        for (a, e) in [(0.0, 45.0), (90.0, 10.0), (200.0, 80.0), (359.0, 1.0)] {
-            let (a2, e2) = angles(direction(a, e));
-            assert!(
-                (a2 - a).abs() < 1e-3 && (e2 - e).abs() < 1e-3,
-                "{a},{e} -> {a2},{e2}"
-            );
-        }
-        assert_eq!(angles([0.0; 3]), (0.0, 90.0));
-        let (c, i) = split([1.6, 1.8, 2.2]);
-        assert!((i - 2.2).abs() < 1e-6 && (c[2] - 1.0).abs() < 1e-6);
-        assert_eq!(split([0.0; 3]).1, 0.0);
     }
 }

@@ -32,6 +32,8 @@ impl Snapshot {
 pub enum DataKind {
     /// The material table (the header's RON of it).
     Materials,
+    /// The placed lights (the project file's `LAMP` payload).
+    Lights,
 }
 
 impl DataKind {
@@ -39,6 +41,7 @@ impl DataKind {
     pub(crate) fn code(self) -> u8 {
         match self {
             DataKind::Materials => 1,
+            DataKind::Lights => 2,
         }
     }
 
@@ -46,6 +49,7 @@ impl DataKind {
     pub(crate) fn from_code(c: u8) -> Option<Self> {
         match c {
             1 => Some(DataKind::Materials),
+            2 => Some(DataKind::Lights),
             _ => None,
         }
     }

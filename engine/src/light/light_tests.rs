@@ -182,7 +182,10 @@ fn check_incremental(seed: u64, edits: usize, steps: u32) {
     let loaded = rng.random_bool(0.3);
     if loaded {
         // Light read from a file has no walk extents: the re-bake falls back to the reach.
+        // (A file keeps the bake's options beside it, in LOPT.)
+        let options = serial::options_to_bytes(&light);
         light = serial::from_bytes(&serial::to_bytes(&light), 0).expect("round trip");
+        serial::options_from_bytes(&options, 0, &mut light).expect("options");
     }
     for _ in 0..edits {
         let changed = edit(&mut grid, &mut history, &mut rng);
@@ -284,7 +287,7 @@ fn bad_settings_and_empty_worlds_do_not_panic() {
     assert_eq!(stats.surface_voxels, 0);
     let mut water = Grid::new();
     water.fill_box(bx([0, 0, 0], [8, 8, 8]), Voxel::filled(1));
-    let (light, _) = bake_grid(&water, &table(), &small(), &Progress::new()).expect("water");
+    let (light, _) = bake_grid(&water, &table(), &[], &small(), &Progress::new()).expect("water");
     assert!(light.is_empty(), "water is not lit");
     for bad in [
         LightSettings {
@@ -344,7 +347,7 @@ fn edits_during_a_bake_stay_stale_after_install() {
 fn samples_blend_the_voxels_around_a_point() {
     let mut grid = Grid::new();
     grid.fill_box(bx([0, 0, 0], [16, 4, 16]), Voxel::filled(7));
-    let (light, _) = bake_grid(&grid, &table(), &small(), &Progress::new()).expect("bake");
+    let (light, _) = bake_grid(&grid, &table(), &[], &small(), &Progress::new()).expect("bake");
     let top = light.light(VoxelPos::new(8, 3, 8)).expect("lit");
     let s = light.sample([8.5, 4.0, 8.5]).expect("sample");
     let near = [
@@ -371,7 +374,7 @@ fn samples_blend_the_voxels_around_a_point() {
 fn history_regions_mark_stale_for_undo_and_redo() {
     let t = table();
     let mut grid = scene(8);
-    let (mut light, _) = bake_grid(&grid, &t, &small(), &Progress::new()).expect("bake");
+    let (mut light, _) = bake_grid(&grid, &t, &[], &small(), &Progress::new()).expect("bake");
     let mut history = History::default();
     let b = bx([-5, 6, -5], [-2, 9, -2]);
     history.apply(&mut grid, b, "Add", |g| g.fill_box(b, Voxel::filled(7)));

@@ -6,7 +6,9 @@
 //!     settings                     LightSettings of the bake
 //!     chunks: ChunkPos ─> ChunkLight { index: [u16] (z·1024 + y·32 + x, ascending), rgb: [[u16; 3]],
 //!                                      extent: [WalkExtent] (the box each voxel's walks visited) }
-//!     stale: [(id, changed box)]   each box makes stale every voxel within `settings.reach()` of it
+//!     stale: [(id, changed box)]   each box makes stale every voxel within `reach` of it
+//!     relit: [(id, box)]           a placed light changed: the voxels inside the box are stale
+//!     reach                        how far walks go: the settings' reach, or more for long lights
 //! ```
 //!
 //! A stale box is only a bound: the light that actually needs a re-bake is that of the voxels whose
@@ -85,8 +87,13 @@ pub struct RebakeRequest {
     pub settings: LightSettings,
     /// The stale boxes to re-bake, with their ids.
     pub boxes: Vec<(u64, VoxelBox)>,
+    /// Boxes a placed light changed in, with their ids: their surface voxels are re-baked.
+    pub relit: Vec<(u64, VoxelBox)>,
     /// Lit voxels whose walk extent meets a stale box, sorted like the light map.
     pub reached: Vec<VoxelPos>,
+    /// With bounce or denoise: the current light of the lit voxels around the stale regions (what
+    /// bounced light and the filter read beside the re-baked voxels), sorted like the light map.
+    pub around: Vec<(VoxelPos, [u16; 3])>,
 }
 
 /// A re-baked voxel: position, light (1/4096 units) and walk extent.
@@ -132,15 +139,20 @@ pub struct LightMap {
     settings: LightSettings,
     pub(crate) chunks: FxHashMap<ChunkPos, ChunkLight>,
     stale: Vec<(u64, VoxelBox)>,
+    relit: Vec<(u64, VoxelBox)>,
     next_stale: u64,
+    reach: f32,
 }
 
 impl PartialEq for LightMap {
-    /// Same settings, same light for the same voxels, same stale boxes (ids ignored).
+    /// Same settings and reach, same light for the same voxels, same stale boxes (ids ignored).
     fn eq(&self, other: &Self) -> bool {
         let stale = |m: &LightMap| m.stale.iter().map(|s| s.1).collect::<Vec<_>>();
+        let relit = |m: &LightMap| m.relit.iter().map(|s| s.1).collect::<Vec<_>>();
         self.settings == other.settings
+            && self.reach == other.reach
             && stale(self) == stale(other)
+            && relit(self) == relit(other)
             && self.entries().eq(other.entries())
     }
 }
@@ -152,7 +164,9 @@ impl LightMap {
             settings,
             chunks: FxHashMap::default(),
             stale: Vec::new(),
+            relit: Vec::new(),
             next_stale: 0,
+            reach: settings.reach(),
         }
     }
 
@@ -179,6 +193,45 @@ impl LightMap {
     /// The settings the light was baked with.
     pub fn settings(&self) -> &LightSettings {
         &self.settings
+    }
+
+    /// How far from a surface voxel its walks can test solidity, in voxels: the settings' reach, or
+    /// more when a placed light's range is longer. Only voxels this close can change its light.
+    pub fn reach(&self) -> f32 {
+        self.reach
+    }
+
+    /// Widen the reach to cover walks toward `lights` (a bake with them, or a light added since).
+    pub fn cover_lights(&mut self, lights: &[super::placed::PlacedLight]) {
+        for l in lights {
+            self.reach = self.reach.max(l.range + 2.0);
+        }
+    }
+
+    /// Set the reach (as loaded from a file).
+    pub(crate) fn set_reach(&mut self, reach: f32) {
+        self.reach = reach.max(self.settings.reach());
+    }
+
+    /// Mark stale the voxels `light` lights or lit (it was added, removed, moved or changed): only
+    /// those within its range, unlike a voxel edit, whose effect reaches as far as walks go.
+    pub fn mark_light_changed(&mut self, light: &super::placed::PlacedLight) {
+        self.cover_lights(std::slice::from_ref(light));
+        self.relit.push((self.next_stale, light.reach_box()));
+        self.next_stale += 1;
+        if self.relit.len() > MAX_STALE {
+            let all = self
+                .relit
+                .iter()
+                .fold(VoxelBox::default(), |acc, s| acc.union(&s.1));
+            self.relit = vec![(self.next_stale, all)];
+            self.next_stale += 1;
+        }
+    }
+
+    /// The boxes placed-light changes made stale since the bake, oldest first.
+    pub fn relit_boxes(&self) -> impl Iterator<Item = VoxelBox> + '_ {
+        self.relit.iter().map(|s| s.1)
     }
 
     /// Number of lit (surface) voxels.
@@ -281,13 +334,14 @@ impl LightMap {
 
     /// True when some edit since the bake may have changed the light of `p`.
     pub fn is_stale(&self, p: VoxelPos) -> bool {
-        let reach = self.settings.reach();
+        let reach = self.reach;
         self.stale.iter().any(|(_, b)| within_reach(p, b, reach))
+            || self.relit.iter().any(|(_, b)| b.contains(p))
     }
 
     /// True when nothing is stale.
     pub fn is_fresh(&self) -> bool {
-        self.stale.is_empty()
+        self.stale.is_empty() && self.relit.is_empty()
     }
 
     /// The changed boxes that made light stale, oldest first.
@@ -295,16 +349,21 @@ impl LightMap {
         self.stale.iter().map(|s| s.1)
     }
 
-    /// Boxes holding every stale voxel: each changed box grown by the reach.
+    /// Boxes holding every stale voxel: each changed box grown by the reach, and the boxes of
+    /// changed placed lights.
     pub fn stale_regions(&self) -> Vec<VoxelBox> {
-        let r = self.settings.reach().ceil() as i32;
-        self.stale.iter().map(|s| s.1.grown(r)).collect()
+        let r = self.reach.ceil() as i32;
+        self.stale
+            .iter()
+            .map(|s| s.1.grown(r))
+            .chain(self.relit.iter().map(|s| s.1))
+            .collect()
     }
 
     /// What a job needs to re-bake the stale regions ([`crate::light::rebake`]): the stale boxes and
     /// the lit voxels whose walk extents meet one. Reads only the chunks within reach of a box.
     pub fn stale_request(&self) -> RebakeRequest {
-        let reach = self.settings.reach();
+        let reach = self.reach;
         let r = reach.ceil() as i32 + 1;
         let mut touched: Vec<ChunkPos> = self
             .stale
@@ -325,11 +384,49 @@ impl LightMap {
                 }
             }
         }
-        RebakeRequest {
+        let mut request = RebakeRequest {
             settings: self.settings,
             boxes: self.stale.clone(),
+            relit: self.relit.clone(),
             reached,
+            around: Vec::new(),
+        };
+        if self.settings.bounce > 0 || self.settings.denoise {
+            request.around = self.around(&request);
         }
+        request
+    }
+
+    /// The light of the lit voxels within twice the reach of what `request` re-bakes (bounced
+    /// light reads the light where walks end; the filter reads the neighbours).
+    fn around(&self, request: &RebakeRequest) -> Vec<(VoxelPos, [u16; 3])> {
+        let r = if self.settings.bounce > 0 {
+            2 * self.reach.ceil() as i32 + 1
+        } else {
+            2
+        };
+        let regions: Vec<VoxelBox> = request
+            .boxes
+            .iter()
+            .chain(&request.relit)
+            .map(|(_, b)| b.grown(r))
+            .collect();
+        let mut chunks: Vec<ChunkPos> = regions.iter().flat_map(|b| b.chunks()).collect();
+        chunks.sort_unstable_by_key(|p| (p.z, p.y, p.x));
+        chunks.dedup();
+        let mut out = Vec::new();
+        for c in chunks {
+            let Some(l) = self.chunks.get(&c) else {
+                continue;
+            };
+            for (&i, &rgb) in l.index.iter().zip(&l.rgb) {
+                let p = voxel_at(c, i);
+                if regions.iter().any(|b| b.contains(p)) {
+                    out.push((p, rgb));
+                }
+            }
+        }
+        out
     }
 
     /// Install a patch: drop the light of the voxels next to its changed boxes, replace the light of
@@ -388,18 +485,41 @@ impl LightMap {
             *l = merged;
         }
         self.chunks.retain(|_, l| !l.index.is_empty());
-        let done: Vec<u64> = patch.request.boxes.iter().map(|s| s.0).collect();
+        let done: Vec<u64> = patch
+            .request
+            .boxes
+            .iter()
+            .chain(&patch.request.relit)
+            .map(|s| s.0)
+            .collect();
         self.stale.retain(|s| !done.contains(&s.0));
+        self.relit.retain(|s| !done.contains(&s.0));
         Ok(())
     }
 
     /// Replace the stale boxes (used when loading a file).
     pub(crate) fn set_stale(&mut self, boxes: Vec<VoxelBox>) {
         self.stale.clear();
+        self.relit.clear();
         self.next_stale = 0;
         for b in boxes {
             self.stale.push((self.next_stale, b));
             self.next_stale += 1;
         }
+    }
+
+    /// Replace the placed-light stale boxes (used when loading a file).
+    pub(crate) fn set_relit(&mut self, boxes: Vec<VoxelBox>) {
+        self.relit.clear();
+        for b in boxes {
+            self.relit.push((self.next_stale, b));
+            self.next_stale += 1;
+        }
+    }
+
+    /// The same light under other settings (bounce or denoise passes keep the walk settings).
+    pub(crate) fn set_settings(&mut self, settings: LightSettings) {
+        self.settings = settings;
+        self.reach = self.reach.max(settings.reach());
     }
 }

@@ -2,7 +2,9 @@
 //! tracing rays, particles released from each surface voxel wander in small random steps; those that
 //! finish their walk without entering solid ground bring sun or sky light back to their voxel. Long
 //! walks give long shadows behind towers and near darkness in caves; random ones give soft light under
-//! overhangs.
+//! overhangs. Walks that are lost in a glowing material bring its emission back, walks toward the
+//! project's point and spot lights bring their light unless something stands between, and optional
+//! bounces bring the light of the surfaces walks end in.
 //!
 //! ```text
 //!   Grid ──SolidVolume::from_grid (1 bit a voxel, 8³ bricks)──> SolidVolume ──bake (rayon)──> LightMap
@@ -10,15 +12,21 @@
 //!                         ▼                                          ▼
 //!   LightMap::mark_stale(changed) ──stale_request──> rebake ──> LightPatch ──LightMap::apply
 //!   LightMap ──sample(vertex)──> export colours, viewport;  column_top ──> top-down map
-//!   LightMap <──serial──> project file section LITE
+//!   LightMap <──serial──> project file sections LITE (light) and LOPT (bake options, light stale boxes)
+//!   PlacedLight list <──placed_serial──> project file section LAMP
 //! ```
 //!
 //! - [`settings`]: [`LightSettings`], defaults, limits, [`LightSettings::reach`].
 //! - [`solid`]: [`SolidVolume`], the packed solidity the walks read, and surface voxels.
 //! - `walk`: the walk kernel, direction tables and per-voxel random streams.
-//! - `bake`: [`bake`] (everything) and [`rebake`] (the stale regions), with progress and cancel.
+//! - `bake`: [`bake_scene`] (everything) and [`rebake_scene`] (the stale regions), with progress and
+//!   cancel, the bounces and the filter.
+//! - `shade`: one voxel's direct light; `placed_walk`: walks toward placed lights; `denoise`: the
+//!   edge-aware filter.
+//! - [`placed`]: [`PlacedLight`]; [`scene`]: [`LightScene`], what a bake lights with;
+//!   [`quality`]: [`Quality`] presets.
 //! - `map`: [`LightMap`], stale regions, [`LightPatch`]; `sample`: light at surface points.
-//! - `serial`: the `LITE` section bytes.
+//! - `serial`: the `LITE` and `LOPT` section bytes; `placed_serial`: the `LAMP` section bytes.
 //!
 //! # Threading and the editor
 //! Jobs take only plain data: a [`SolidVolume`] (clone it, or keep it in an `Arc`, to snapshot the
@@ -44,19 +52,31 @@
 //! ```
 
 mod bake;
+mod denoise;
 #[cfg(test)]
 mod light_tests;
 mod map;
+pub mod placed;
+pub mod placed_serial;
+mod placed_walk;
+pub mod quality;
 mod sample;
+pub mod scene;
+#[cfg(test)]
+mod scene_tests;
 pub mod serial;
 #[cfg(test)]
 mod serial_tests;
 pub mod settings;
+mod shade;
 pub mod solid;
 mod walk;
 
-pub use bake::{bake, rebake, BakeStats};
+pub use bake::{bake, bake_scene, rebake, rebake_scene, BakeStats};
 pub use map::{LightMap, LightPatch, RebakeRequest};
+pub use placed::{PlacedLight, Spot};
+pub use quality::Quality;
+pub use scene::LightScene;
 pub use settings::LightSettings;
 pub use solid::{SolidRule, SolidVolume, SurfaceVoxel};
 pub use walk::{rgb16, Bounds, Particle, VoxelWalks, WalkExtent, Walker, LIGHT_ONE};
@@ -87,20 +107,23 @@ pub fn mean_light_by_material(
         .collect()
 }
 
-/// Build the solidity of `grid` and bake it: the one-call form for command-line use.
+/// Build the solidity and scene of `grid` and bake it with `lights`: the one-call form for
+/// command-line use.
 ///
 /// # Errors
-/// As [`bake`] and [`SolidVolume::from_grid`].
+/// As [`bake_scene`] and [`SolidVolume::from_grid`].
 pub fn bake_grid(
     grid: &Grid,
     table: &MaterialTable,
+    lights: &[PlacedLight],
     settings: &LightSettings,
     progress: &crate::progress::Progress,
 ) -> Result<(LightMap, BakeStats)> {
     settings.validate()?;
     let started = std::time::Instant::now();
     let volume = SolidVolume::from_grid(grid, table)?;
-    let (light, mut stats) = bake(&volume, settings, progress)?;
+    let scene = LightScene::new(grid, table, &volume, lights, settings);
+    let (light, mut stats) = bake_scene(&volume, &scene, settings, progress)?;
     stats.seconds = started.elapsed().as_secs_f64();
     Ok((light, stats))
 }

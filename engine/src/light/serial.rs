@@ -99,6 +99,10 @@ fn read_settings(r: &mut Reader) -> Result<LightSettings> {
         step_length,
         sun_bias,
         seed,
+        // What the `LOPT` section adds; light without one was baked before these existed.
+        emission: false,
+        bounce: 0,
+        denoise: false,
     };
     s.validate()
         .map_err(|e| Error::corrupt(at, format!("light settings: {e}")))?;
@@ -271,4 +275,114 @@ pub fn fit_to_voxels(
          edited without marking the light stale); that light is now marked stale: re-bake to \
          refresh it"
     )))
+}
+
+/// Version byte of the bake-options payload (`LOPT`).
+pub const OPTIONS_VERSION: u8 = 1;
+
+/// Encode what `map` holds beyond the `LITE` payload: the bake options of its settings, its reach
+/// and the boxes placed-light changes made stale.
+///
+/// ```text
+///   u8 version = 1 | u8 emission (0/1) | u8 bounce | u8 denoise (0/1) | u8 0 | f32 reach
+///   | u32 R | R boxes (6 × i32)
+/// ```
+pub fn options_to_bytes(map: &LightMap) -> Vec<u8> {
+    let s = map.settings();
+    let mut out = vec![
+        OPTIONS_VERSION,
+        u8::from(s.emission),
+        s.bounce,
+        u8::from(s.denoise),
+        0,
+    ];
+    out.extend_from_slice(&map.reach().to_le_bytes());
+    let relit: Vec<VoxelBox> = map.relit_boxes().collect();
+    out.extend_from_slice(&(relit.len() as u32).to_le_bytes());
+    for b in relit {
+        for v in [b.min.x, b.min.y, b.min.z, b.max.x, b.max.y, b.max.z] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+    out
+}
+
+/// Read a bake-options payload found at `base` into `map` (decoded from the same file's `LITE`).
+///
+/// # Errors
+/// [`Error::Corrupt`] at the offending byte, [`Error::UnsupportedVersion`] for another version;
+/// `map` is unchanged then.
+pub fn options_from_bytes(bytes: &[u8], base: usize, map: &mut LightMap) -> Result<()> {
+    let mut r = Reader::new(bytes, base);
+    let version = r.u8("light options version")?;
+    if version != OPTIONS_VERSION {
+        return Err(Error::UnsupportedVersion {
+            found: u32::from(version),
+            supported: OPTIONS_VERSION.to_string(),
+        });
+    }
+    let at = r.offset();
+    let flags = r.array::<4>("light options")?;
+    let flag = |v: u8, what: &str| match v {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(Error::corrupt(
+            at,
+            format!("{what} flag {v} must be 0 or 1"),
+        )),
+    };
+    let settings = LightSettings {
+        emission: flag(flags[0], "emission")?,
+        bounce: flags[1],
+        denoise: flag(flags[2], "denoise")?,
+        ..*map.settings()
+    };
+    if flags[3] != 0 {
+        return Err(Error::corrupt(
+            at + 3,
+            "reserved light option byte is not 0",
+        ));
+    }
+    settings
+        .validate()
+        .map_err(|e| Error::corrupt(at, format!("light options: {e}")))?;
+    let reach_at = r.offset();
+    let reach = f32::from_bits(r.u32("light reach")?);
+    if !reach.is_finite() || !(0.0..=4.0 * super::settings::MAX_REACH).contains(&reach) {
+        return Err(Error::corrupt(
+            reach_at,
+            format!("light reach {reach} is impossible"),
+        ));
+    }
+    let at = r.offset();
+    let count = r.u32("light box count")? as usize;
+    if count.checked_mul(24) != Some(r.remaining()) {
+        return Err(Error::corrupt(
+            at,
+            format!(
+                "{count} light boxes do not match the {} bytes that follow",
+                r.remaining()
+            ),
+        ));
+    }
+    let mut relit = Vec::with_capacity(count);
+    for _ in 0..count {
+        let at = r.offset();
+        let mut v = [0i32; 6];
+        for x in &mut v {
+            *x = r.i32("light box")?;
+        }
+        let b = VoxelBox::new(
+            VoxelPos::new(v[0], v[1], v[2]),
+            VoxelPos::new(v[3], v[4], v[5]),
+        );
+        if b.is_empty() || !b.in_range() {
+            return Err(Error::corrupt(at, "light box is empty or out of range"));
+        }
+        relit.push(b);
+    }
+    map.set_settings(settings);
+    map.set_reach(reach);
+    map.set_relit(relit);
+    Ok(())
 }

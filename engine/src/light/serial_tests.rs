@@ -23,6 +23,9 @@ fn tiny_settings() -> LightSettings {
         step_length: 1.0,
         sun_bias: 0.5,
         seed: 7,
+        emission: false,
+        bounce: 0,
+        denoise: false,
     }
 }
 
@@ -79,8 +82,14 @@ fn baked_project() -> Project {
         steps: 6,
         ..LightSettings::default()
     };
-    let (light, _) =
-        bake_grid(&p.grid, &p.header.materials, &settings, &Progress::new()).expect("bake");
+    let (light, _) = bake_grid(
+        &p.grid,
+        &p.header.materials,
+        &[],
+        &settings,
+        &Progress::new(),
+    )
+    .expect("bake");
     p.light = Some(light);
     p
 }

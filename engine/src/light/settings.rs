@@ -32,6 +32,8 @@ pub const MAX_REACH: f32 = 1024.0;
 pub const MAX_COLOR: f32 = 64.0;
 /// Largest `sun_bias` accepted.
 pub const MAX_SUN_BIAS: f32 = 64.0;
+/// Most bounces accepted.
+pub const MAX_BOUNCE: u8 = 2;
 
 /// Everything a bake depends on besides the voxels. Stored with the light in the project file.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -53,6 +55,15 @@ pub struct LightSettings {
     pub sun_bias: f32,
     /// Seed of every random stream (each surface voxel's stream also depends on its position).
     pub seed: u64,
+    /// Walks that run into a voxel of an emissive material bring back its emission, and emissive
+    /// surface voxels show their own (see `scene`).
+    pub emission: bool,
+    /// Bounces of light between surfaces, 0 to [`MAX_BOUNCE`]: each one re-walks the sky particles
+    /// and brings back the light of the surfaces they hit, times their colour (see `bounce`).
+    pub bounce: u8,
+    /// Smooth the baked light over neighbouring surface voxels of similar normal and the same
+    /// material (see `denoise`).
+    pub denoise: bool,
 }
 
 impl Default for LightSettings {
@@ -66,6 +77,9 @@ impl Default for LightSettings {
             step_length: 1.0,
             sun_bias: 2.0,
             seed: 1,
+            emission: true,
+            bounce: 0,
+            denoise: false,
         }
     }
 }
@@ -131,6 +145,12 @@ impl LightSettings {
             return Err(Error::Invalid(format!(
                 "sun bias {}: must be 0 to {MAX_SUN_BIAS}",
                 self.sun_bias
+            )));
+        }
+        if self.bounce > MAX_BOUNCE {
+            return Err(Error::Invalid(format!(
+                "bounce {}: must be 0 to {MAX_BOUNCE}",
+                self.bounce
             )));
         }
         // The documented rule, computed exactly: `1 + steps × step length ≤ MAX_REACH`.
@@ -199,6 +219,7 @@ mod tests {
                 "sky colour",
             ),
             (LightSettings { particles: 0, ..d }, "particles"),
+            (LightSettings { bounce: 3, ..d }, "bounce"),
             (LightSettings { steps: 0, ..d }, "steps"),
             (
                 LightSettings {

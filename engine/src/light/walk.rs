@@ -55,6 +55,10 @@ pub const LIGHT_ONE: f32 = 4096.0;
 /// Kinds of particle, mixed into the stream seeds.
 const SUN: u64 = 0x0053_756e;
 const SKY: u64 = 0x0053_6b79;
+/// [`Walker::light_voxel_with`]: walk the sun particles.
+pub(crate) const WALK_SUN: u8 = 1;
+/// [`Walker::light_voxel_with`]: walk the sky particles.
+pub(crate) const WALK_SKY: u8 = 2;
 
 /// One direction table: `DIRS` steps, fixed point, scaled by the step length (the fixed size lets
 /// the index of a 10-bit draw go without a bounds check).
@@ -174,6 +178,9 @@ pub struct Particle {
     pub steps: u32,
     /// Steps that tested a bit.
     pub tested: u32,
+    /// Where it stopped (fixed point, relative to the volume origin): inside the solid voxel it
+    /// entered, when it was lost.
+    pub end: [i64; 3],
 }
 
 /// Everything a walk needs, built once per bake.
@@ -269,6 +276,18 @@ impl<'a> Walker<'a> {
 
     /// Walk every particle of surface voxel `sv`.
     pub fn light_voxel(&self, sv: SurfaceVoxel) -> VoxelWalks {
+        self.light_voxel_with(sv, WALK_SUN | WALK_SKY, |_, _, _| {})
+    }
+
+    /// Walk the particles of surface voxel `sv` of the kinds in `kinds` ([`WALK_SUN`],
+    /// [`WALK_SKY`]), calling `lost(kind, steps taken, voxel entered)` for each particle lost.
+    #[inline]
+    pub(crate) fn light_voxel_with(
+        &self,
+        sv: SurfaceVoxel,
+        kinds: u8,
+        mut lost: impl FnMut(u8, u32, VoxelPos),
+    ) -> VoxelWalks {
         let mut faces = [0usize; 6];
         let mut k = 0;
         for (f, slot) in (0..6)
@@ -290,7 +309,10 @@ impl<'a> Walker<'a> {
             lo: centre,
             hi: centre,
         };
-        for (kind, table) in [(SUN, &self.sun), (SKY, &self.sky)] {
+        for (kind, bit, table) in [(SUN, WALK_SUN, &self.sun), (SKY, WALK_SKY, &self.sky)] {
+            if kinds & bit == 0 {
+                continue;
+            }
             let mut stream = Rng::with_seed(stream_seed(self.seed, sv.pos, kind));
             let mut hits = 0u32;
             let mut face = 0;
@@ -301,6 +323,14 @@ impl<'a> Walker<'a> {
                 let mut rng = stream.fork();
                 let w = self.walk(table, start, &mut rng, &mut bounds);
                 hits += u32::from(w.survived);
+                if !w.survived {
+                    let v = w.end.map(|c| (c >> FRAC) as i32);
+                    lost(
+                        bit,
+                        w.steps,
+                        VoxelPos::new(v[0] + o[0], v[1] + o[1], v[2] + o[2]),
+                    );
+                }
                 out.steps += u64::from(w.steps);
                 out.tested += u64::from(w.tested);
             }
@@ -374,6 +404,7 @@ impl<'a> Walker<'a> {
             survived,
             steps: self.steps - s.left,
             tested: s.tested,
+            end: s.p,
         }
     }
 
@@ -440,7 +471,7 @@ impl<'a> Walker<'a> {
 
 /// The seed of surface voxel `pos`'s stream of particle `kind`: the bake seed and the position mixed
 /// through one wyrand draw per coordinate.
-fn stream_seed(seed: u64, pos: VoxelPos, kind: u64) -> u64 {
+pub(crate) fn stream_seed(seed: u64, pos: VoxelPos, kind: u64) -> u64 {
     let mut h = seed;
     for v in [
         u64::from(pos.x as u32),

@@ -7,6 +7,8 @@
 //!   CHNK  chunk table + one LZ4(RLE) record per chunk, each with its own CRC32    (required)
 //!   HIST  undo/redo history                                                       (optional)
 //!   LITE  baked light: settings, stale boxes, RGB per surface voxel                (optional)
+//!   LOPT  the baked light's options: emission, bounce, denoise, reach, light boxes  (with LITE)
+//!   LAMP  placed point and spot lights                                             (optional)
 //!   TEXR  material textures: each PNG once, under its hash                         (optional)
 //!   END   empty; marks a complete file                                            (required, last)
 //! ```
@@ -28,7 +30,7 @@ pub use header::{Camera, ProjectHeader};
 
 use super::atomic::write_atomic;
 use crate::history::{DataKind, History};
-use crate::light::{serial as light_serial, LightMap};
+use crate::light::{placed_serial, serial as light_serial, LightMap, PlacedLight};
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Textures};
@@ -40,6 +42,8 @@ const TAG_HEAD: [u8; 4] = *b"HEAD";
 const TAG_CHUNKS: [u8; 4] = *b"CHNK";
 const TAG_HISTORY: [u8; 4] = *b"HIST";
 const TAG_LIGHT: [u8; 4] = *b"LITE";
+const TAG_LIGHT_OPTIONS: [u8; 4] = *b"LOPT";
+const TAG_LAMPS: [u8; 4] = *b"LAMP";
 const TAG_TEXTURES: [u8; 4] = *b"TEXR";
 const TAG_END: [u8; 4] = *b"END ";
 
@@ -54,6 +58,8 @@ pub struct Project {
     pub history: History,
     /// Baked light, if the project has been baked (with the regions edits made stale since).
     pub light: Option<LightMap>,
+    /// Point and spot lights placed in the world, in list order.
+    pub lights: Vec<PlacedLight>,
     /// The images of the material table's textures (and of tables in the undo history).
     pub textures: Textures,
     /// What loading repaired or dropped, one sentence each (not saved; empty for a new project).
@@ -68,6 +74,7 @@ impl Project {
             grid,
             history: History::default(),
             light: None,
+            lights: Vec::new(),
             textures: Textures::default(),
             warnings: Vec::new(),
         }
@@ -96,6 +103,14 @@ impl Project {
         }
         if let Some(light) = &self.light {
             write_section(&mut out, TAG_LIGHT, &light_serial::to_bytes(light));
+            write_section(
+                &mut out,
+                TAG_LIGHT_OPTIONS,
+                &light_serial::options_to_bytes(light),
+            );
+        }
+        if !self.lights.is_empty() {
+            write_section(&mut out, TAG_LAMPS, &placed_serial::to_bytes(&self.lights));
         }
         let used = self.textures_in_use();
         if !used.is_empty() {
@@ -166,13 +181,34 @@ impl Project {
                 None => Textures::default(),
             };
         warnings.extend(textures::drop_missing(&mut header.materials, &textures));
-        let light =
+        let mut light =
             find(TAG_LIGHT).and_then(|s| load_light(s, bytes, &grid, &header, &mut warnings));
+        if let (Some(map), Some(s)) = (light.as_mut(), find(TAG_LIGHT_OPTIONS)) {
+            if let Err(e) = light_serial::options_from_bytes(s.payload(bytes), s.offset, map) {
+                warnings.push(format!(
+                    "the baked light's options could not be read ({e}); it counts as a bake \
+                     without emission, bounce or filter"
+                ));
+            }
+        }
+        let lights = match find(TAG_LAMPS)
+            .map(|s| placed_serial::from_bytes(s.payload(bytes), s.offset, &header.bounds))
+        {
+            Some(Ok(l)) => l,
+            Some(Err(e)) => {
+                warnings.push(format!(
+                    "the placed lights could not be read and were left out ({e})"
+                ));
+                Vec::new()
+            }
+            None => Vec::new(),
+        };
         Ok(Self {
             header,
             grid,
             history,
             light,
+            lights,
             textures,
             warnings,
         })
@@ -286,6 +322,9 @@ impl Project {
                         Error::Invalid("a stored material table is not UTF-8".into())
                     })?;
                     self.header.materials = MaterialTable::from_ron(text)?;
+                }
+                DataKind::Lights => {
+                    self.lights = placed_serial::from_bytes(&bytes, 0, &self.header.bounds)?;
                 }
             }
         }

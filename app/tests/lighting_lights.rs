@@ -1,0 +1,139 @@
+//! The Lighting panel's lights and bake options driven like a user: add, bake and remove a point
+//! light (each one undo step), add a spot, pick the Final preset.
+
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+
+use strata::app::{EditorApp, Start};
+use strata::lighting::lighting_panel::{LightingPanel, NAME};
+use strata_engine::gen::{GeneratorSettings, Preset};
+use strata_engine::voxel::VoxelPos;
+
+fn editor(name: &str) -> Harness<'static, EditorApp> {
+    let dir = std::env::temp_dir().join(format!("strata-lamps-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [64, 40, 64],
+        seed: 1,
+    };
+    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
+    app.wait_for_job();
+    if let Some(panel) = app.panels.get_mut::<LightingPanel>() {
+        panel.settings.particles = 6;
+        panel.settings.steps = 24;
+        // Light from the placed lights alone, so the test sees them.
+        panel.settings.sun_color = [0.0; 3];
+        panel.settings.sky_color = [0.0; 3];
+    }
+    Harness::builder()
+        .with_size([1280.0, 1000.0])
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app)
+}
+
+fn bake(h: &mut Harness<'_, EditorApp>) {
+    h.get_by_label("Bake").click();
+    h.run_steps(1);
+    h.state_mut().wait_for_panel_jobs(NAME);
+    h.run_steps(2);
+}
+
+/// Summed light of the top ground voxel of column (`x`, `z`).
+fn ground(h: &Harness<'_, EditorApp>, x: i32, z: i32) -> f32 {
+    let doc = h.state().doc.as_ref().expect("doc");
+    let top = (0..40)
+        .rev()
+        .find(|&y| doc.grid().get(VoxelPos::new(x, y, z)).occupancy_f32() >= 0.5)
+        .expect("ground");
+    let l = doc
+        .light()
+        .and_then(|l| l.light(VoxelPos::new(x, top, z)))
+        .unwrap_or([0.0; 3]);
+    l[0] + l[1] + l[2]
+}
+
+#[test]
+fn lights_are_added_baked_undone_and_removed_from_the_panel() {
+    let mut h = editor("list");
+    h.run_steps(2);
+    h.get_by_label("No point or spot lights");
+    bake(&mut h);
+    assert_eq!(ground(&h, 32, 32), 0.0, "no sun, no sky, no lights: dark");
+    let steps =
+        |h: &Harness<'_, EditorApp>| h.state().doc.as_ref().expect("doc").history().undo_len();
+    let before = steps(&h);
+    h.get_by_label("Add point light").click();
+    h.run_steps(2);
+    let doc = h.state().doc.as_ref().expect("doc");
+    assert_eq!(doc.lights().len(), 1);
+    assert_eq!(steps(&h), before + 1, "one undo step");
+    h.get_by_label("Light 0: point");
+    assert!(h.get_all_by_label("Light 0 range").next().is_some());
+    // The light sits 30 voxels up, above its range of 16 from a flat floor: lower it (as a
+    // drag of its Y field ends in one step) and bake.
+    let mut lamp = doc.lights()[0];
+    lamp.position[1] = 20.0;
+    lamp.range = 24.0;
+    h.state_mut()
+        .doc
+        .as_mut()
+        .expect("doc")
+        .change_lights("Edit light 0", vec![lamp])
+        .expect("edit");
+    h.run_steps(2);
+    bake(&mut h);
+    let (under, aside) = (ground(&h, 32, 32), ground(&h, 50, 32));
+    assert!(
+        under > 0.05 && under > aside,
+        "lit under the light: {under}, aside {aside}"
+    );
+    h.get_by_label("Remove light 0").click();
+    h.run_steps(2);
+    assert!(h.state().doc.as_ref().expect("doc").lights().is_empty());
+    let light = h.state().doc.as_ref().expect("doc").light().expect("light");
+    assert!(!light.is_fresh(), "removing the light made its range stale");
+    h.state_mut()
+        .doc
+        .as_mut()
+        .expect("doc")
+        .undo()
+        .expect("undo");
+    h.run_steps(2);
+    assert_eq!(h.state().doc.as_ref().expect("doc").lights().len(), 1);
+    h.get_by_label("Add spot light").click();
+    h.run_steps(2);
+    let doc = h.state().doc.as_ref().expect("doc");
+    assert!(doc.lights()[1].spot.is_some());
+    assert!(h.get_all_by_label("Light 1 angle").next().is_some());
+}
+
+#[test]
+fn the_final_preset_turns_on_a_bounce_and_the_filter() {
+    let mut h = editor("quality");
+    h.run_steps(2);
+    // The label and the combo box it names share the name: the combo box comes second.
+    h.get_all_by_label("Quality")
+        .last()
+        .expect("the Quality combo box")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("Final").click();
+    h.run_steps(2);
+    let s = h
+        .state_mut()
+        .panels
+        .get_mut::<LightingPanel>()
+        .expect("panel")
+        .settings;
+    assert!(s.denoise && s.bounce == 1 && s.particles == 96, "{s:?}");
+    h.get_by_label("Denoise").click();
+    h.run_steps(2);
+    let s = h
+        .state_mut()
+        .panels
+        .get_mut::<LightingPanel>()
+        .expect("panel")
+        .settings;
+    assert!(!s.denoise, "the checkbox turns the filter off");
+}
