@@ -5,6 +5,7 @@
 mod common;
 
 use common::{new_world, temp_dir, xvfb_screenshot};
+use strata::app::{LEFT_WIDTH, RIGHT_WIDTH};
 
 const SKY: [u8; 3] = [135, 161, 189];
 
@@ -21,8 +22,10 @@ fn the_viewport_shows_terrain_in_material_colors() {
     let img = xvfb_screenshot(&world, &shot, &dir, &[]);
     let (w, h) = img.dimensions();
     assert!(w >= 1000 && h >= 680, "{w}x{h}");
-    // The viewport is right of the tools panel; sample a box around its middle.
-    let (cx, cy) = (w * 3 / 5, h / 2);
+    // The viewport lies between the tools column and the panel column; sample a box around its
+    // middle.
+    let (left, right) = (LEFT_WIDTH as u32, RIGHT_WIDTH as u32);
+    let (cx, cy) = ((left + w - right) / 2, h / 2);
     let (mut terrain, mut total, mut green) = (0u32, 0u32, 0u32);
     for y in (cy - h / 6)..(cy + h / 6) {
         for x in (cx - w / 8)..(cx + w / 8) {
@@ -32,7 +35,8 @@ fn the_viewport_shows_terrain_in_material_colors() {
                 terrain += 1;
             }
             // Hills are grass: green dominates the shaded material color.
-            if p[1] > p[0] + 10 && p[1] > p[2] + 10 {
+            let [r, g, b] = [p[0], p[1], p[2]].map(i32::from);
+            if g > r + 10 && g > b + 10 {
                 green += 1;
             }
         }

@@ -71,3 +71,4 @@ pub mod statistics;
 pub mod status;
 
 pub use editor_app::{EditorApp, Start, FIRST_HINT, PROGRESS_FRAME};
+pub use layout::{LEFT_WIDTH, RIGHT_WIDTH};
