@@ -17,7 +17,7 @@ fn bx(a: [i32; 3], b: [i32; 3]) -> VoxelBox {
 }
 
 /// Hills of rock and grass with a pool of water, soft edges, a cave and an overhang.
-fn scene(seed: u64) -> Grid {
+pub(super) fn scene(seed: u64) -> Grid {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut grid = Grid::new();
     grid.fill_box(bx([-20, -4, -20], [44, 6, 44]), Voxel::filled(7));

@@ -22,7 +22,7 @@
 //! - `bake`: [`bake_scene`] (everything) and [`rebake_scene`] (the stale regions), with progress and
 //!   cancel, the bounces and the filter.
 //! - `shade`: one voxel's direct light; `placed_walk`: walks toward placed lights; `denoise`: the
-//!   edge-aware filter.
+//!   edge-aware filter, reading its neighbours through `tap_index`.
 //! - [`placed`]: [`PlacedLight`]; [`scene`]: [`LightScene`], what a bake lights with;
 //!   [`quality`]: [`Quality`] presets.
 //! - `map`: [`LightMap`], stale regions, [`LightPatch`]; `sample`: light at surface points.
@@ -54,6 +54,8 @@
 mod bake;
 mod denoise;
 #[cfg(test)]
+mod denoise_tests;
+#[cfg(test)]
 mod light_tests;
 mod map;
 pub mod placed;
@@ -70,6 +72,7 @@ mod serial_tests;
 pub mod settings;
 mod shade;
 pub mod solid;
+mod tap_index;
 mod walk;
 
 pub use bake::{bake, bake_scene, rebake, rebake_scene, BakeStats};
