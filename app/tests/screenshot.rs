@@ -32,7 +32,7 @@ fn the_viewport_shows_terrain_in_material_colors() {
                 terrain += 1;
             }
             // Hills are grass: green dominates the shaded material color.
-            if p[1] > p[0] + 10 && p[1] > p[2] + 10 {
+            if p[1] > p[0].saturating_add(10) && p[1] > p[2].saturating_add(10) {
                 green += 1;
             }
         }

@@ -16,21 +16,12 @@ pub fn exposure_ui(ui: &mut egui::Ui, e: &mut Exposure) -> bool {
                 "Brightness of the viewport's light, in stops (each stop doubles it): lower it \
                  to see detail next to bright lights and glowing materials",
             );
-            ui.horizontal(|ui| {
-                ui.add(
-                    egui::Slider::new(&mut e.stops, MIN_STOPS..=MAX_STOPS)
-                        .step_by(0.1)
-                        .suffix(" EV"),
-                )
-                .labelled_by(l.id);
-                if ui
-                    .add_enabled(e.stops != 0.0, egui::Button::new("Reset exposure").small())
-                    .on_hover_text("Back to the default exposure")
-                    .clicked()
-                {
-                    e.stops = 0.0;
-                }
-            });
+            ui.add(
+                egui::Slider::new(&mut e.stops, MIN_STOPS..=MAX_STOPS)
+                    .step_by(0.1)
+                    .suffix(" EV"),
+            )
+            .labelled_by(l.id);
             ui.end_row();
             let l = ui.label("Tone curve").on_hover_text(
                 "How light brighter than white is shown: Filmic and Reinhard roll it off, Clip \
@@ -47,6 +38,13 @@ pub fn exposure_ui(ui: &mut egui::Ui, e: &mut Exposure) -> bool {
                 .labelled_by(l.id);
             ui.end_row();
         });
+    if ui
+        .add_enabled(e.stops != 0.0, egui::Button::new("Reset exposure").small())
+        .on_hover_text("Back to the default exposure, 0 EV")
+        .clicked()
+    {
+        e.stops = 0.0;
+    }
     if !e.stops.is_finite() {
         e.stops = 0.0;
     }
