@@ -137,3 +137,86 @@ fn the_final_preset_turns_on_a_bounce_and_the_filter() {
         .settings;
     assert!(!s.denoise, "the checkbox turns the filter off");
 }
+
+#[test]
+fn a_light_is_drawn_picked_and_dragged_in_the_viewport_as_one_undo_step() {
+    use strata::app::action::Action;
+    use strata_engine::light::PlacedLight;
+    let mut h = editor("drag");
+    h.run_steps(2);
+    let at = [32.0, 30.0, 32.0];
+    h.state_mut().apply_all(vec![Action::ChangeLights {
+        name: "Add point light".into(),
+        lights: vec![PlacedLight {
+            position: at,
+            ..PlacedLight::default()
+        }],
+    }]);
+    h.run_steps(2);
+    h.get_by_label("Lights Tool").click();
+    h.run_steps(2);
+    assert_eq!(h.state().active_tool, NAME);
+    let undo_before = h.state().doc.as_ref().expect("doc").history().undo_len();
+    // Where the light's icon is on screen.
+    let rect = h.state().viewport.rect();
+    let [x, y] = h
+        .state()
+        .viewport
+        .camera
+        .project(
+            three_d::vec3(at[0], at[1], at[2]),
+            rect.width(),
+            rect.height(),
+        )
+        .expect("the light is in view");
+    let icon = rect.min + eframe::egui::vec2(x, y);
+    h.drag_at(icon);
+    h.run_steps(1);
+    for i in 1..=6 {
+        h.hover_at(icon + eframe::egui::vec2(10.0 * i as f32, 0.0));
+        h.run_steps(1);
+    }
+    h.drop_at(icon + eframe::egui::vec2(60.0, 0.0));
+    h.run_steps(3);
+    assert_eq!(panel(&mut h).lights.selected, Some(0));
+    let doc = h.state().doc.as_ref().expect("doc");
+    let moved = doc.lights()[0].position;
+    assert!(
+        (moved[0] - at[0]).abs() + (moved[2] - at[2]).abs() > 1.0,
+        "the drag moved the light: {moved:?}"
+    );
+    assert!(
+        (moved[1] - at[1]).abs() < 1e-3,
+        "at the same height: {moved:?}"
+    );
+    assert_eq!(doc.history().undo_len(), undo_before + 1, "one undo step");
+    h.state_mut()
+        .doc
+        .as_mut()
+        .expect("doc")
+        .undo()
+        .expect("undo");
+    h.run_steps(2);
+    assert_eq!(
+        h.state().doc.as_ref().expect("doc").lights()[0].position,
+        at
+    );
+    // A click away from any icon selects nothing and adds no undo step.
+    let beside = icon + eframe::egui::vec2(200.0, 120.0);
+    h.drag_at(beside);
+    h.run_steps(1);
+    h.drop_at(beside);
+    h.run_steps(2);
+    assert_eq!(panel(&mut h).lights.selected, None);
+    assert_eq!(
+        h.state().doc.as_ref().expect("doc").history().undo_len(),
+        undo_before
+    );
+}
+
+fn panel<'a>(h: &'a mut Harness<'_, EditorApp>) -> &'a mut LightingPanel {
+    h.state_mut()
+        .panels
+        .get_mut::<LightingPanel>()
+        .expect("the Lighting panel")
+}

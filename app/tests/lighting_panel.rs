@@ -146,3 +146,69 @@ fn live_rebakes_what_an_edit_made_stale() {
         "the tower top is lit"
     );
 }
+
+#[test]
+fn exposure_and_tone_curve_set_the_viewport_and_are_remembered() {
+    use strata::viewport::exposure::ToneCurve;
+    let dir = std::env::temp_dir().join(format!("strata-light-exposure-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [64, 40, 64],
+        seed: 1,
+    };
+    let mut app = EditorApp::new(Start::Generate(settings.clone()), false, Some(dir.clone()));
+    app.wait_for_job();
+    let mut h = Harness::builder()
+        .with_size([1280.0, 1800.0])
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    h.run_steps(2);
+    assert_eq!(h.state().viewport.exposure.stops, 0.0);
+    assert_eq!(h.state().viewport.exposure.curve, ToneCurve::Filmic);
+    // The label and the slider it names share the name: the slider comes second.
+    h.get_all_by_label("Exposure")
+        .last()
+        .expect("the Exposure slider")
+        .set_value_accesskit(-2.0);
+    h.run_steps(2);
+    let e = h.state().viewport.exposure;
+    assert!((e.stops + 2.0).abs() < 1e-3, "{e:?}");
+    assert!((e.scale() - 0.25).abs() < 1e-3, "{e:?}");
+    h.get_all_by_label("Tone curve")
+        .last()
+        .expect("the Tone curve combo box")
+        .click();
+    h.run_steps(2);
+    h.get_by_label("Reinhard").click();
+    h.run_steps(2);
+    assert_eq!(h.state().viewport.exposure.curve, ToneCurve::Reinhard);
+    // Out of range is clamped.
+    h.get_all_by_label("Exposure")
+        .last()
+        .expect("the Exposure slider")
+        .set_value_accesskit(50.0);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().viewport.exposure.stops,
+        strata::viewport::exposure::MAX_STOPS
+    );
+    h.get_by_label("Reset exposure").click();
+    h.run_steps(2);
+    assert_eq!(h.state().viewport.exposure.stops, 0.0);
+    h.get_all_by_label("Exposure")
+        .last()
+        .expect("the Exposure slider")
+        .set_value_accesskit(-1.5);
+    h.run_steps(2);
+    h.state_mut().save_prefs();
+    drop(h);
+    // The next editor starts with the same exposure, in the viewport and in the panel.
+    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir.clone()));
+    let e = app.viewport.exposure;
+    assert!((e.stops + 1.5).abs() < 1e-3, "{e:?}");
+    assert_eq!(e.curve, ToneCurve::Reinhard);
+    let panel = app.panels.get_mut::<LightingPanel>().expect("panel");
+    assert_eq!(panel.exposure, e);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -159,6 +159,8 @@ pub enum Action {
     },
     /// Shade the viewport with this light.
     LightView(crate::viewport::LightView),
+    /// Show the viewport's light with this exposure and tone curve (remembered in the preferences).
+    Exposure(crate::viewport::exposure::Exposure),
     /// Show, update or hide the Enhance preview's fragments in the viewport.
     FragmentPreview(crate::viewport::fragments::FragmentPreview),
     /// Run a job (its owner panel receives the result).

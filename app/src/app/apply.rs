@@ -362,6 +362,10 @@ impl EditorApp {
                 }
             }
             Action::LightView(view) => self.viewport.set_light_view(view),
+            Action::Exposure(exposure) => {
+                self.viewport.exposure = exposure;
+                self.prefs.exposure = exposure;
+            }
             Action::FragmentPreview(preview) => {
                 let light = self.doc.as_ref().and_then(|d| d.light());
                 self.viewport.fragment_preview(preview, light);

@@ -104,7 +104,11 @@ impl EditorApp {
         viewport.meshes.lod_distance = prefs.lod_distance;
         viewport.fly_speed = prefs.fly_speed;
         viewport.orbit_degrees_per_px = prefs.orbit_degrees_per_px;
+        viewport.exposure = prefs.exposure;
         let mut panels = Panels::default();
+        if let Some(lighting) = panels.get_mut::<crate::lighting::lighting_panel::LightingPanel>() {
+            lighting.exposure = prefs.exposure;
+        }
         if let Some(tools) = panels.get_mut::<crate::brush::brush_panel::ToolsPanel>() {
             tools.state.brush.size = prefs.brush_size;
             tools.state.brush.strength = prefs.brush_strength;

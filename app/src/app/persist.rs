@@ -124,6 +124,8 @@ impl EditorApp {
         self.viewport.meshes.lod_distance = self.prefs.lod_distance;
         self.viewport.fly_speed = self.prefs.fly_speed;
         self.viewport.orbit_degrees_per_px = self.prefs.orbit_degrees_per_px;
+        // The Lighting panel owns the exposure; the Preferences window's copy may be older.
+        self.prefs.exposure = self.viewport.exposure;
         let mut keymap = Keymap::default();
         let skipped = keymap.apply_overrides(&self.prefs.key_bindings);
         self.keymap = keymap;
@@ -159,6 +161,7 @@ impl EditorApp {
         }
         self.prefs.lod_distance = self.viewport.meshes.lod_distance;
         self.prefs.fly_speed = self.viewport.fly_speed;
+        self.prefs.exposure = self.viewport.exposure;
         self.prefs.open_panels = Some(self.panels.open_names());
         self.prefs.key_bindings = self.keymap.overrides();
         if let Some(dir) = &self.config {

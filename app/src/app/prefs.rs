@@ -60,6 +60,8 @@ pub struct Prefs {
     pub antialiasing_chosen: bool,
     /// The GL renderer the window had last time (GL_RENDERER).
     pub gl_renderer: Option<String>,
+    /// The viewport's exposure and tone curve.
+    pub exposure: crate::viewport::exposure::Exposure,
 }
 
 impl Default for Prefs {
@@ -84,6 +86,7 @@ impl Default for Prefs {
             stamps_folder: None,
             antialiasing_chosen: false,
             gl_renderer: None,
+            exposure: crate::viewport::exposure::Exposure::default(),
         }
     }
 }

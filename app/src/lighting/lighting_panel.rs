@@ -28,9 +28,12 @@ use strata_engine::voxel::VoxelBox;
 
 use crate::app::action::Action;
 use crate::app::jobs::{Inbox, JobKind};
-use crate::app::panel::{Panel, View};
+use crate::app::panel::{Panel, ToolInfo, View};
 use crate::document::Document;
-use crate::viewport::LightView;
+use crate::viewport::exposure::Exposure;
+use crate::viewport::overlay::Overlay;
+use crate::viewport::scene::CursorDraw;
+use crate::viewport::{LightView, ViewportInput};
 use crate::AppResult;
 
 use super::sky_widgets::{angles, colour, direction, sky_disc};
@@ -80,6 +83,8 @@ pub struct LightingPanel {
     pub live: bool,
     /// Which light the viewport shows.
     pub view: LightView,
+    /// The viewport's exposure and tone curve.
+    pub exposure: Exposure,
     /// The current solidity, once a bake built it; patched after every edit.
     volume: Option<Arc<SolidVolume>>,
     /// What the bake lights with (lights, glowing materials), built with the volume; patched after
@@ -88,7 +93,7 @@ pub struct LightingPanel {
     /// The material table the scene was built with (another table rebuilds it).
     scene_table: Option<MaterialTable>,
     /// The light list being edited.
-    pub(crate) lights: super::lights_list::LightsDraft,
+    pub lights: super::lights_list::LightsDraft,
     /// Edits made while the first bake built the volume (patched in when it arrives).
     pending: Vec<VoxelBox>,
     running: Option<Running>,
@@ -107,6 +112,7 @@ impl Default for LightingPanel {
             settings: LightSettings::default(),
             live: false,
             view: LightView::Both,
+            exposure: Exposure::default(),
             volume: None,
             scene: None,
             scene_table: None,
@@ -372,8 +378,36 @@ impl Panel for LightingPanel {
             settings: settings.unwrap_or_default(),
             live: self.live,
             view: self.view,
+            exposure: self.exposure,
             ..Self::default()
         };
+    }
+
+    fn tool(&self) -> Option<ToolInfo> {
+        Some(ToolInfo {
+            name: "Lights",
+            hint:
+                "Click a light's icon to select it; drag to move it across, Shift-drag up and down",
+        })
+    }
+
+    fn viewport(
+        &mut self,
+        input: &ViewportInput,
+        view: &View<'_>,
+        out: &mut Vec<Action>,
+    ) -> Option<CursorDraw> {
+        if let Some(doc) = view.doc {
+            self.lights
+                .drag_input(input, doc, view.modifiers.shift, out);
+        }
+        None
+    }
+
+    fn overlays(&self, view: &View<'_>, out: &mut Vec<Overlay>) {
+        if let Some(doc) = view.doc {
+            super::light_icons::light_icons(self.lights.shown(doc), self.lights.selected, out);
+        }
     }
 
     fn on_edit(&mut self, doc: &Document, changed: VoxelBox) {
@@ -442,6 +476,16 @@ impl Panel for LightingPanel {
         self.settings_ui(ui);
         super::bake_options::bake_options_ui(ui, &mut self.settings);
         ui.separator();
+        if ui
+            .selectable_label(view.active_tool == NAME, "Lights Tool")
+            .on_hover_text(
+                "Click a light's icon in the viewport to select it; drag to move it across, \
+                 Shift-drag up and down",
+            )
+            .clicked()
+        {
+            out.push(Action::ActivateTool(NAME));
+        }
         self.lights.ui(ui, doc, out);
         ui.separator();
         ui.horizontal(|ui| {
@@ -490,6 +534,9 @@ impl Panel for LightingPanel {
                 out.push(Action::LightView(self.view));
             }
         });
+        if super::exposure_widgets::exposure_ui(ui, &mut self.exposure) {
+            out.push(Action::Exposure(self.exposure));
+        }
         match doc.light() {
             None => {
                 ui.weak("Not baked yet");

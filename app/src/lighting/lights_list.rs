@@ -15,6 +15,10 @@ use strata_engine::light::{PlacedLight, Spot};
 
 use crate::app::action::Action;
 use crate::document::Document;
+use crate::viewport::pointer_samples::PointerKind;
+use crate::viewport::ViewportInput;
+
+use super::light_drag::{pick, LightDrag};
 
 /// The list as being edited.
 #[derive(Debug, Default)]
@@ -23,6 +27,10 @@ pub struct LightsDraft {
     pub lights: Vec<PlacedLight>,
     /// A widget changed the draft and it is not committed yet.
     dirty: bool,
+    /// The light last added, edited or picked in the viewport (drawn highlighted there).
+    pub selected: Option<usize>,
+    /// A light being dragged in the viewport.
+    drag: Option<LightDrag>,
 }
 
 /// A new light near the middle of the world, a quarter of its height from the top.
@@ -49,6 +57,63 @@ fn done(r: &egui::Response) -> bool {
 }
 
 impl LightsDraft {
+    /// The lights as they show now: the edit in progress, or the document's.
+    pub fn shown<'a>(&'a self, doc: &'a Document) -> &'a [PlacedLight] {
+        if self.dirty {
+            &self.lights
+        } else {
+            doc.lights()
+        }
+    }
+
+    /// The Lights tool's viewport input: a press on an icon selects that light and starts a drag
+    /// (`vertical`: up and down instead of across), the release commits the move as one undo step.
+    pub fn drag_input(
+        &mut self,
+        input: &ViewportInput,
+        doc: &Document,
+        vertical: bool,
+        out: &mut Vec<Action>,
+    ) {
+        if let (Some(press), None) = (input.press(), self.drag) {
+            if !self.dirty {
+                self.lights = doc.lights().to_vec();
+            }
+            self.selected = pick(&self.lights, &press.ray);
+            self.drag = self
+                .selected
+                .map(|i| LightDrag::start(i, self.lights[i].position, &press.ray, vertical));
+        }
+        let Some(drag) = self.drag else {
+            return;
+        };
+        let ray = input.samples.last().map(|s| s.ray).or(input.ray);
+        let b = doc.bounds();
+        let (lo, hi) = (b.min.to_array(), b.max.to_array());
+        if let Some(p) = ray.and_then(|r| drag.position(&r)) {
+            if let Some(l) = self.lights.get_mut(drag.index) {
+                // Inside the world, where a light must be.
+                l.position = [0, 1, 2].map(|a| p[a].clamp(lo[a] as f32, hi[a] as f32 - 0.01));
+                self.dirty = true;
+            }
+        }
+        let released = input.samples.iter().any(|s| s.kind == PointerKind::Release);
+        if released || !input.primary_down {
+            self.drag = None;
+            self.dirty = false;
+            let moved = self
+                .lights
+                .get(drag.index)
+                .is_some_and(|l| l.position != drag.start);
+            if moved {
+                out.push(Action::ChangeLights {
+                    name: format!("Move light {}", drag.index),
+                    lights: self.lights.clone(),
+                });
+            }
+        }
+    }
+
     /// The list, its widgets, and the action that commits an edit.
     pub fn ui(&mut self, ui: &mut egui::Ui, doc: &Document, out: &mut Vec<Action>) {
         if !self.dirty {
@@ -86,6 +151,9 @@ impl LightsDraft {
                 .show(ui, |ui| {
                     let (changed, finished) = light_ui(ui, i, l);
                     self.dirty |= changed;
+                    if changed {
+                        self.selected = Some(i);
+                    }
                     if finished {
                         commit = Some(format!("Edit light {i}"));
                     }
@@ -98,6 +166,10 @@ impl LightsDraft {
             self.lights.remove(i);
             commit = Some("Remove light".into());
         }
+        if commit.as_deref().is_some_and(|c| c.starts_with("Add")) {
+            self.selected = self.lights.len().checked_sub(1);
+        }
+        self.selected = self.selected.filter(|&i| i < self.lights.len());
         if let Some(name) = commit {
             self.dirty = false;
             out.push(Action::ChangeLights {

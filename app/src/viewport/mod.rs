@@ -24,6 +24,7 @@
 pub mod albedo_maps;
 pub mod camera;
 pub mod chunks;
+pub mod exposure;
 pub mod fade;
 pub mod fragments;
 pub mod gl_info;
@@ -134,6 +135,8 @@ pub struct Viewport {
     pub orbit_degrees_per_px: f32,
     /// Which light the terrain is shaded with.
     pub light_view: LightView,
+    /// Exposure and tone curve of the terrain's light.
+    pub exposure: exposure::Exposure,
     /// The colour behind the terrain (sRGB, 0 to 1; the sky unless a test asks otherwise).
     pub background: [f32; 3],
     /// Time per frame spent meshing nodes that are not urgent ([`MESH_BUDGET`]).
@@ -184,6 +187,7 @@ impl Viewport {
             fly_speed: 40.0,
             orbit_degrees_per_px: crate::app::prefs::DEFAULT_ORBIT_DEGREES_PER_PX,
             light_view: LightView::Both,
+            exposure: exposure::Exposure::default(),
             background: terrain_material::CLEAR_COLOR,
             mesh_budget: MESH_BUDGET,
             pending: Arc::default(),
@@ -437,6 +441,7 @@ impl Viewport {
             show_grid: self.show_grid,
             overlays,
             realtime_light: self.light_view != LightView::Baked,
+            exposure: self.exposure,
             show_fragments: self.show_fragments,
             background: self.background,
         };

@@ -134,6 +134,8 @@ pub struct FrameParams {
     /// Shade with the sun and fill lights; when false the vertex colours (baked light) are shown
     /// as they are, under a flat white ambient.
     pub realtime_light: bool,
+    /// Exposure and tone curve of the terrain's light.
+    pub exposure: super::exposure::Exposure,
     /// Draw the enhanced fragments instead of the smooth terrain (water stays).
     pub show_fragments: bool,
     /// The colour behind everything (sRGB, 0 to 1): [`CLEAR_COLOR`](super::terrain_material::CLEAR_COLOR), the sky, unless a test asks
@@ -492,6 +494,7 @@ impl Scene {
             &mut self.water_fading,
         ] {
             m.realtime = params.realtime_light;
+            m.exposure = params.exposure;
         }
         let now = std::time::Instant::now();
         self.expire_fades(now);

@@ -16,6 +16,7 @@ use three_d::{
 };
 
 use super::albedo_maps::AlbedoLayers;
+use super::exposure::Exposure;
 use super::pattern_maps;
 
 use strata_engine::voxel::{MaterialTable, MATERIAL_COUNT};
@@ -74,6 +75,8 @@ pub struct TerrainMaterial {
     pub realtime: bool,
     /// Ambient, reflection and haze.
     pub sky: Sky,
+    /// Exposure and tone curve from linear light to the screen.
+    pub exposure: Exposure,
     /// The cross-fade variant: discards the pixels the mesh's fade state hides (see
     /// [`super::fade`]); a separate program, so meshes that are not fading keep early depth tests.
     fade: bool,
@@ -100,6 +103,7 @@ impl TerrainMaterial {
             albedo,
             realtime: true,
             sky: Sky::default(),
+            exposure: Exposure::default(),
             fade: false,
         }
     }
@@ -223,7 +227,9 @@ impl Material for TerrainMaterial {
     fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, lights: &[&dyn Light]) {
         // Blinn specular (three-d's lighting model 2).
         program.use_uniform_if_required("lightingModel", 2u32);
-        viewer.tone_mapping().use_uniforms(program);
+        // The tone curve is the viewport's own (see `super::exposure`), not the camera's.
+        program.use_uniform_if_required("toneMappingType", self.exposure.curve.shader_index());
+        program.use_uniform_if_required("exposureScale", self.exposure.scale());
         viewer.color_mapping().use_uniforms(program);
         for (i, light) in lights.iter().enumerate() {
             light.use_uniforms(program, i as u32);

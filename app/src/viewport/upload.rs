@@ -78,7 +78,8 @@ impl Palette {
         }
         if let Light::Baked { rgb, stale } = light {
             for k in 0..3 {
-                c[k] = (c[k] * rgb[k]).min(1.0);
+                // High dynamic range: the viewport's exposure and tone curve bring it to the screen.
+                c[k] = (c[k] * rgb[k]).min(MAX_VERTEX_LIGHT);
             }
             if stale {
                 // Stale light: halfway to grey, so the designer sees where a re-bake is due.
@@ -112,6 +113,10 @@ fn water_depth(grid: &Grid, palette: &Palette, p: [f32; 3]) -> f32 {
     }
     MAX_WATER_DEPTH
 }
+
+/// Brightest a lit vertex colour gets (linear); far above what the exposure controls can bring
+/// back into range, low enough to keep a stray value from flooding the view.
+const MAX_VERTEX_LIGHT: f32 = 64.0;
 
 /// The light a vertex colour is multiplied by.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -3,7 +3,8 @@
 // sky/ground hemisphere, with a light haze toward the sky colour at distance. Water (WATER defined)
 // darkens and turns opaque with the depth to the ground carried in the vertex alpha, and reflects
 // the sky at grazing angles. Prepended: three-d's light functions (calculate_lighting), tone and
-// colour mapping.
+// colour mapping. The light is high dynamic range (baked light near emitters exceeds 1): it is
+// multiplied by the exposure and bent by the tone curve the material picks (exposure.rs).
 //
 // The detail comes from the pattern maps (pattern_maps.rs: one layer per pattern, R tint, G joint,
 // B glint, REPEAT pattern units per layer), projected on the three axis planes (triplanar, so
@@ -35,6 +36,8 @@ uniform vec3 groundAmbient;
 uniform vec3 skyReflection;
 uniform vec3 hazeColor;
 uniform float hazeDensity;
+// Exposure (2^stops) the light is multiplied by before the tone curve (exposure.rs).
+uniform float exposureScale;
 
 in vec3 pos;
 in vec3 nor;
@@ -158,7 +161,7 @@ void main()
         color = mix(color, skyReflection, 0.85 * fresnel);
         alpha = max(alpha, fresnel);
     }
-    outColor.rgb = color_mapping(tone_mapping(color));
+    outColor.rgb = color_mapping(tone_mapping(color * exposureScale));
     outColor.rgb = mix(outColor.rgb, hazeColor, haze);
     outColor.a = alpha;
 #else
@@ -178,7 +181,7 @@ void main()
     vec3 albedo = col.rgb * detail.x;
     if (tint.a >= 0.0) {
         const vec3 luma = vec3(0.2126, 0.7152, 0.0722);
-        float light = clamp(dot(col.rgb, luma) / max(dot(tint.rgb, luma), 0.01), 0.0, 4.0);
+        float light = clamp(dot(col.rgb, luma) / max(dot(tint.rgb, luma), 0.01), 0.0, 64.0);
         albedo = albedo_map(tint.a, max(looks[mat].y, 0.25), tri) * light;
     }
     vec3 color = albedo;
@@ -188,7 +191,7 @@ void main()
             + hemi * albedo;
     }
     color += glows[mat];
-    outColor.rgb = color_mapping(tone_mapping(color));
+    outColor.rgb = color_mapping(tone_mapping(color * exposureScale));
     outColor.rgb = mix(outColor.rgb, hazeColor, haze);
     outColor.a = 1.0;
 #endif
