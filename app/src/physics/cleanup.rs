@@ -104,15 +104,11 @@ impl Cleanup {
         }
         self.running = None;
         self.fresh = true;
-        let found = match result.map(|()| self.inbox.take()) {
+        let found = match super::stray_cleanup::finished(result, self.inbox.take(), "Search") {
             Ok(Some(found)) => found.0,
             Ok(None) => return,
-            Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
-                self.report = Some("Search cancelled".into());
-                return;
-            }
-            Err(e) => {
-                self.report = Some(format!("Search failed: {e}"));
+            Err(report) => {
+                self.report = Some(report);
                 return;
             }
         };

@@ -58,15 +58,11 @@ impl StrayCleanup {
     /// The search finished: clear what it found (one undo step), or say why not.
     pub fn on_job(&mut self, result: AppResult<()>, out: &mut Vec<Action>) {
         self.running = None;
-        let found = match result.map(|()| self.inbox.take()) {
+        let found = match finished(result, self.inbox.take(), "Clean-up") {
             Ok(Some(found)) => found.0,
             Ok(None) => return,
-            Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
-                self.report = Some("Clean-up cancelled".into());
-                return;
-            }
-            Err(e) => {
-                self.report = Some(format!("Clean-up failed: {e}"));
+            Err(report) => {
+                self.report = Some(report);
                 return;
             }
         };
@@ -132,5 +128,20 @@ impl StrayCleanup {
         self.edited_while_running = false;
         self.report = None;
         out.push(Action::Start(job));
+    }
+}
+/// What a finished search job of the Cleanup section brought: its value (`None` when none was
+/// delivered), or the report saying it was cancelled or failed (`what` names the search).
+pub(super) fn finished<T>(
+    result: AppResult<()>,
+    value: Option<T>,
+    what: &str,
+) -> Result<Option<T>, String> {
+    match result {
+        Ok(()) => Ok(value),
+        Err(crate::AppError::Engine(strata_engine::Error::Cancelled)) => {
+            Err(format!("{what} cancelled"))
+        }
+        Err(e) => Err(format!("{what} failed: {e}")),
     }
 }
