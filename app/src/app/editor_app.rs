@@ -72,6 +72,9 @@ pub struct EditorApp {
     /// Level of detail forced for this session from the command line (`--lod on|off`): shown, but
     /// not saved as the preference unless the user changes it.
     pub lod_override: Option<bool>,
+    /// Draw no brush cursor (screenshots and camera tours: the pointer's place is no part of the
+    /// picture).
+    pub hide_cursor: bool,
     /// The window size was given on the command line (`--window-size`): it lasts this run and is
     /// not remembered as the size to open at next time.
     pub window_size_override: bool,
@@ -137,6 +140,7 @@ impl EditorApp {
             message: String::new(),
             active_tool: crate::brush::brush_panel::NAME,
             lod_override: None,
+            hide_cursor: false,
             window_size_override: false,
             consumers: Vec::new(),
             config,

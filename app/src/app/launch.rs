@@ -33,6 +33,8 @@ pub struct RunOptions {
     /// The colour behind the terrain instead of the sky (sRGB bytes; tests pick one no terrain
     /// has).
     pub background: Option<[u8; 3]>,
+    /// Which light the terrain shows (`None`: the viewport's default, baked under the real-time sun).
+    pub light_view: Option<crate::viewport::LightView>,
 }
 
 /// Samples per pixel of the window's multisampled anti-aliasing.
@@ -112,11 +114,18 @@ fn launch(
             if let Some(rgb) = options.background {
                 app.viewport.background = rgb.map(|c| f32::from(c) / 255.0);
             }
+            if let Some(view) = options.light_view {
+                app.viewport.set_light_view(view);
+                if let Some(lighting) = app.panels.get_mut::<crate::lighting::LightingPanel>() {
+                    lighting.view = view;
+                }
+            }
             if let Some(lod) = options.lod {
                 app.viewport.meshes.lod_enabled = lod;
                 app.lod_override = Some(lod);
             }
             app.window_size_override = options.size.is_some();
+            app.hide_cursor = capture.is_some() || tour.is_some();
             Ok(Box::new(Shell {
                 app,
                 capture,

@@ -229,7 +229,11 @@ impl EditorApp {
             cursor
         };
         self.apply_all(out);
+        let cursor = cursor.filter(|_| !self.hide_cursor);
         let overlays = self.overlays();
+        if let Some(lighting) = self.panels.get::<crate::lighting::LightingPanel>() {
+            self.viewport.follow_bake(&lighting.settings);
+        }
         if let Some(doc) = self.doc.as_ref() {
             let rect = frame.rect();
             self.viewport.end(ui, doc, frame, cursor, overlays);

@@ -63,7 +63,7 @@ pub struct BakeArgs {
     /// Step length in voxels (more than 0, at most 16). Default 1.
     #[arg(long, allow_hyphen_values = true)]
     step_length: Option<String>,
-    /// How strongly sun particles lean towards the sun (0 to 64). Default 2.
+    /// How strongly sun particles lean towards the sun (0 to 64). Default 8.
     #[arg(long, allow_hyphen_values = true)]
     sun_bias: Option<String>,
     /// Random seed. Default 1.

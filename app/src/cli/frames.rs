@@ -67,6 +67,7 @@ impl FramesArgs {
                 lod: None,
                 tour: None,
                 background: None,
+                light_view: None,
             },
             bench,
             self.msaa,

@@ -1,6 +1,7 @@
 //! `strata open FILE [--screenshot OUT.png] [--window-size W,H] [--lod on|off]`: the editor on a
 //! project file; with `--screenshot` it saves a PNG of the window once the world is drawn, then exits.
-//! `--lod off` meshes every chunk at full resolution (to compare against the mip levels).
+//! `--light-view baked|realtime|both` picks the light the terrain shows (both, the default: the baked
+//! light under the real-time sun). `--lod off` meshes every chunk at full resolution (to compare against the mip levels).
 //! `--camera-path PATH --screenshots DIR` visits the camera positions listed in PATH and saves
 //! screenshots of each view, while it refines and once settled, into DIR, then exits (see
 //! `app::camera_tour`).
@@ -11,6 +12,7 @@ use super::args::{parse_triple, window_inputs};
 use crate::app::camera_tour::read_camera_path;
 use crate::app::launch::RunOptions;
 use crate::app::Start;
+use crate::viewport::LightView;
 use crate::AppResult;
 
 /// `strata open`.
@@ -34,6 +36,10 @@ pub struct OpenArgs {
     /// Folder for the --camera-path screenshots and their list, tour.json.
     #[arg(long, requires = "camera_path")]
     screenshots: Option<PathBuf>,
+    /// Which light the terrain shows: `baked` (the bake alone), `realtime` (the real-time sun and
+    /// sky alone) or `both` (the default: the baked light under the real-time sun).
+    #[arg(long, value_parser = ["baked", "realtime", "both"])]
+    light_view: Option<String>,
     /// The colour behind the terrain instead of the sky, R,G,B (0 to 255): tests pick one no
     /// terrain has, to find every pixel the terrain leaves uncovered.
     #[arg(long, hide = true)]
@@ -71,6 +77,11 @@ impl OpenArgs {
                 lod: self.lod.map(|l| l == "on"),
                 tour,
                 background,
+                light_view: self.light_view.as_deref().map(|v| match v {
+                    "baked" => LightView::Baked,
+                    "realtime" => LightView::Realtime,
+                    _ => LightView::Both,
+                }),
             },
         )
     }

@@ -12,6 +12,7 @@
 //!   shading (material looks, sun shadows, sky ambient, water depth); [`pattern_maps`]: the
 //!   material patterns as tileable images computed at start-up; [`albedo_maps`]: the project's
 //!   material textures and emission as the shader reads them.
+//! - [`sun_look`]: the real-time sun set up to preview the bake (direction, colour, shadow strength).
 //! - [`paint`]: the egui paint callback that runs the scene on eframe's glow context;
 //!   [`gl_info`]: the renderer's name.
 //! - [`pointer_samples`]: the frame's primary-button events in order (press, path, release), so
@@ -35,6 +36,7 @@ pub mod pattern_maps;
 pub mod pointer_samples;
 pub mod scene;
 pub mod skirt_scale;
+pub mod sun_look;
 pub mod terrain_material;
 pub mod terrain_mesh;
 pub mod upload;
@@ -139,6 +141,9 @@ pub struct Viewport {
     pub exposure: exposure::Exposure,
     /// The colour behind the terrain (sRGB, 0 to 1; the sky unless a test asks otherwise).
     pub background: [f32; 3],
+    /// The real-time sun, previewing the bake settings last given to [`Viewport::follow_bake`].
+    sun: sun_look::SunLook,
+    sun_settings: Option<strata_engine::light::LightSettings>,
     /// Time per frame spent meshing nodes that are not urgent ([`MESH_BUDGET`]).
     pub mesh_budget: Duration,
     pending: Arc<Mutex<Pending>>,
@@ -189,6 +194,8 @@ impl Viewport {
             light_view: LightView::Both,
             exposure: exposure::Exposure::default(),
             background: terrain_material::CLEAR_COLOR,
+            sun: sun_look::SunLook::matching(&strata_engine::light::LightSettings::default()),
+            sun_settings: None,
             mesh_budget: MESH_BUDGET,
             pending: Arc::default(),
             stats: Arc::default(),
@@ -329,6 +336,20 @@ impl Viewport {
         self.meshes.invalidate(region);
     }
 
+    /// Light the real-time view like a bake with `settings` would (sun direction, colour and shadow
+    /// strength); cheap when they did not change.
+    pub fn follow_bake(&mut self, settings: &strata_engine::light::LightSettings) {
+        if self.sun_settings.as_ref() != Some(settings) {
+            self.sun = sun_look::SunLook::matching(settings);
+            self.sun_settings = Some(*settings);
+        }
+    }
+
+    /// The real-time sun the viewport draws with.
+    pub fn sun(&self) -> sun_look::SunLook {
+        self.sun
+    }
+
     /// Show the terrain with `view`'s light (every chunk is recoloured).
     pub fn set_light_view(&mut self, view: LightView) {
         if self.light_view != view {
@@ -444,6 +465,7 @@ impl Viewport {
             exposure: self.exposure,
             show_fragments: self.show_fragments,
             background: self.background,
+            sun: self.sun,
         };
         if self.gl {
             ui.painter().add(paint::callback(

@@ -39,7 +39,8 @@ use super::fragments::FragmentUpload;
 use super::grid_material::{self, GridMaterial};
 use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
 use super::skirt_scale::skirt_scales;
-use super::terrain_material::{albedo_texture, pattern_texture, Surface, TerrainMaterial};
+use super::sun_look::{SunLook, FILL_DIRECTION, FILL_INTENSITY};
+use super::terrain_material::{albedo_texture, pattern_texture, Sky, Surface, TerrainMaterial};
 use super::terrain_mesh::TerrainMesh;
 use super::upload::ChunkUpload;
 
@@ -47,8 +48,6 @@ use super::upload::ChunkUpload;
 pub const SHADOW_MAP_SIZE: u32 = 2048;
 /// Shortest time between two shadow map renders while ground meshes keep changing.
 pub const SHADOW_INTERVAL: std::time::Duration = std::time::Duration::from_millis(700);
-/// Direction the sunlight travels (from the upper south-west, low enough to model the relief).
-pub const SUN_DIRECTION: [f32; 3] = [-0.55, -0.62, -0.35];
 
 /// Work queued by the UI thread for the next paint.
 #[derive(Default)]
@@ -138,6 +137,8 @@ pub struct FrameParams {
     pub exposure: super::exposure::Exposure,
     /// Draw the enhanced fragments instead of the smooth terrain (water stays).
     pub show_fragments: bool,
+    /// The real-time sun: direction, colour and strength of the bake it previews.
+    pub sun: SunLook,
     /// The colour behind everything (sRGB, 0 to 1): [`CLEAR_COLOR`](super::terrain_material::CLEAR_COLOR), the sky, unless a test asks
     /// for one no terrain can have.
     pub background: [f32; 3],
@@ -167,6 +168,8 @@ pub struct Scene {
     axes: Axes,
     cursors: [Gm<Mesh, ColorMaterial>; 3],
     sun: DirectionalLight,
+    /// The look `sun` and the materials' ambient were last set to.
+    sun_look: Option<SunLook>,
     fill: DirectionalLight,
     ambient: AmbientLight,
     flat: AmbientLight,
@@ -219,11 +222,17 @@ impl Scene {
             axes: Axes::new(&context, 0.4, 24.0),
             sun: DirectionalLight::new(
                 &context,
-                2.6,
-                Srgba::new(255, 246, 228, 255),
-                Vec3::from(SUN_DIRECTION),
+                SunLook::default().intensity,
+                Srgba::WHITE,
+                Vec3::from(SunLook::default().travel()),
             ),
-            fill: DirectionalLight::new(&context, 0.5, Srgba::WHITE, vec3(0.5, -0.3, 0.6)),
+            sun_look: None,
+            fill: DirectionalLight::new(
+                &context,
+                FILL_INTENSITY,
+                Srgba::WHITE,
+                Vec3::from(FILL_DIRECTION),
+            ),
             ambient: AmbientLight::new(&context, 0.35, Srgba::WHITE),
             flat: AmbientLight::new(&context, 1.0, Srgba::WHITE),
             ground_fading: ground_material.fading(),
@@ -406,6 +415,33 @@ impl Scene {
         Gm::new(Mesh::new(&self.context, mesh), material)
     }
 
+    /// Point the sun and scale the ambient as `look` says; a new direction re-renders the shadows.
+    fn set_sun(&mut self, look: SunLook) {
+        if self.sun_look == Some(look) {
+            return;
+        }
+        let [r, g, b] = look.color;
+        self.sun.color = Srgba::new(r, g, b, 255);
+        self.sun.intensity = look.intensity;
+        let travel = Vec3::from(look.travel());
+        if self.sun.direction != travel {
+            self.sun.direction = travel;
+            self.shadow_stale = true;
+            self.shadow_rendered = None;
+        }
+        let base = Sky::default();
+        for m in [
+            &mut self.ground_material,
+            &mut self.water_material,
+            &mut self.ground_fading,
+            &mut self.water_fading,
+        ] {
+            m.sky.ambient_sky = base.ambient_sky.map(|c| c * look.ambient);
+            m.sky.ambient_ground = base.ambient_ground.map(|c| c * look.ambient);
+        }
+        self.sun_look = Some(look);
+    }
+
     /// Re-render the sun's shadow map from the ground meshes when they changed (at most every
     /// [`SHADOW_INTERVAL`]).
     fn refresh_shadow(&mut self) {
@@ -486,6 +522,7 @@ impl Scene {
             gm.set_transformation(cursor_transform(c));
         }
         self.sync_ghosts(&params.overlays);
+        self.set_sun(params.sun);
         self.refresh_shadow();
         for m in [
             &mut self.ground_material,

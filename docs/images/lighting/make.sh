@@ -42,7 +42,7 @@ shot default
 shot sun-low --sun-dir 1,0.3,0.2
 shot sun-high --sun-dir 0.2,1,0.1
 shot bias-0 --sun-bias 0
-shot bias-8 --sun-bias 8
+shot bias-2 --sun-bias 2
 shot steps-12 --steps 12
 shot particles-4 --particles 4
 shot step-length-2 --step-length 2

@@ -23,6 +23,7 @@
 //!   cancel, the bounces and the filter.
 //! - `shade`: one voxel's direct light; `placed_walk`: walks toward placed lights; `denoise`: the
 //!   edge-aware filter, reading its neighbours through `tap_index`.
+//! - [`mod@flat_ground`]: what a bake gives open, flat ground (the viewport's sun matches its shadows).
 //! - [`placed`]: [`PlacedLight`]; [`scene`]: [`LightScene`], what a bake lights with;
 //!   [`quality`]: [`Quality`] presets.
 //! - `map`: [`LightMap`], stale regions, [`LightPatch`]; `sample`: light at surface points.
@@ -55,6 +56,7 @@ mod bake;
 mod denoise;
 #[cfg(test)]
 mod denoise_tests;
+pub mod flat_ground;
 #[cfg(test)]
 mod light_tests;
 mod map;
@@ -76,6 +78,7 @@ mod tap_index;
 mod walk;
 
 pub use bake::{bake, bake_scene, rebake, rebake_scene, BakeStats};
+pub use flat_ground::{flat_ground, FlatGround};
 pub use map::{LightMap, LightPatch, RebakeRequest};
 pub use placed::{PlacedLight, Spot};
 pub use quality::Quality;

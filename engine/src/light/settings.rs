@@ -11,8 +11,9 @@
 //! Defaults (see the user guide's Lighting section for pictures): a sun about 40° above the horizon
 //! from the east-south-east, so towers cast shadows a few times their width long; 48 steps of one voxel,
 //! so a sun walk reaches about 45 voxels (long shadows) and a sky walk into a cave dies within its
-//! first few voxels (near darkness); a bias of 2, which keeps sun walks within a few voxels of a
-//! straight line (shadows with soft edges); a sky colour brighter than the sun's because a sky
+//! first few voxels (near darkness); a bias of 8, which keeps sun walks within a voxel or two of a
+//! straight line (shadow edges about two voxels wide, as soft as the viewport's real-time sun
+//! shadows, which the bake matches: see `flat_ground`); a sky colour brighter than the sun's because a sky
 //! particle released beside a surface survives a random walk only one time in eight or so, while a
 //! sun particle on open ground almost always escapes. Under an overhang the sun walks die and part of
 //! the sky walks survive, which gives the soft light there.
@@ -75,7 +76,7 @@ impl Default for LightSettings {
             particles: 32,
             steps: 48,
             step_length: 1.0,
-            sun_bias: 2.0,
+            sun_bias: 8.0,
             seed: 1,
             emission: true,
             bounce: 0,
