@@ -214,6 +214,91 @@ fn a_light_is_drawn_picked_and_dragged_in_the_viewport_as_one_undo_step() {
     );
 }
 
+/// Where world point `p` is on screen in the viewport.
+fn on_screen(h: &Harness<'_, EditorApp>, p: [f32; 3]) -> eframe::egui::Pos2 {
+    let rect = h.state().viewport.rect();
+    let [x, y] = h
+        .state()
+        .viewport
+        .camera
+        .project(three_d::vec3(p[0], p[1], p[2]), rect.width(), rect.height())
+        .expect("in view");
+    rect.min + eframe::egui::vec2(x, y)
+}
+
+/// Press at `from`, move in six steps to `to`, release there.
+fn drag(h: &mut Harness<'_, EditorApp>, from: eframe::egui::Pos2, to: eframe::egui::Pos2) {
+    h.drag_at(from);
+    h.run_steps(1);
+    for i in 1..=6 {
+        h.hover_at(from + (to - from) * (i as f32 / 6.0));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(3);
+}
+
+#[test]
+fn ctrl_click_places_a_light_on_the_terrain_and_the_gizmo_moves_it_along_an_axis() {
+    use eframe::egui::{Event, Modifiers};
+    let mut h = editor("gizmo");
+    h.run_steps(2);
+    h.get_by_label("Lights Tool").click();
+    h.run_steps(2);
+    let undo_before = h.state().doc.as_ref().expect("doc").history().undo_len();
+    // Ctrl+click on the flat ground in the middle of the world.
+    let ground_y = (0..40)
+        .rev()
+        .find(|&y| {
+            let doc = h.state().doc.as_ref().expect("doc");
+            doc.grid().get(VoxelPos::new(32, y, 32)).occupancy_f32() >= 0.5
+        })
+        .expect("ground") as f32;
+    let spot = on_screen(&h, [32.0, ground_y + 1.0, 32.0]);
+    h.event(Event::ModifiersChanged(Modifiers::COMMAND));
+    h.run_steps(1);
+    h.drag_at(spot);
+    h.run_steps(1);
+    h.drop_at(spot);
+    h.event(Event::ModifiersChanged(Modifiers::NONE));
+    h.run_steps(3);
+    let doc = h.state().doc.as_ref().expect("doc");
+    assert_eq!(doc.lights().len(), 1, "a light was placed");
+    let placed = doc.lights()[0].position;
+    assert!(
+        (placed[0] - 32.0).abs() < 2.0 && (placed[2] - 32.0).abs() < 2.0,
+        "under the pointer: {placed:?}"
+    );
+    // Two voxels above the surface, which lies within the top ground voxel.
+    assert!(
+        placed[1] > ground_y + 1.5 && placed[1] < ground_y + 3.5,
+        "above the ground at {ground_y}: {placed:?}"
+    );
+    assert_eq!(doc.history().undo_len(), undo_before + 1, "one undo step");
+    assert_eq!(panel(&mut h).lights.selected, Some(0));
+    // Drag the selected light's Y arrow (near its tip) upward on screen: it rises, X and Z stay.
+    let eye = h.state().viewport.camera.position.into();
+    let length = strata::lighting::light_gizmo::Gizmo::seen_from(placed, eye).length;
+    let tip = on_screen(&h, [placed[0], placed[1] + 0.8 * length, placed[2]]);
+    drag(&mut h, tip, tip - eframe::egui::vec2(0.0, 60.0));
+    let doc = h.state().doc.as_ref().expect("doc");
+    let raised = doc.lights()[0].position;
+    assert!(raised[1] > placed[1] + 1.0, "{placed:?} -> {raised:?}");
+    assert_eq!([raised[0], raised[2]], [placed[0], placed[2]]);
+    assert_eq!(doc.history().undo_len(), undo_before + 2, "one undo step");
+    // Undo twice: no light.
+    for _ in 0..2 {
+        h.state_mut()
+            .doc
+            .as_mut()
+            .expect("doc")
+            .undo()
+            .expect("undo");
+    }
+    h.run_steps(2);
+    assert!(h.state().doc.as_ref().expect("doc").lights().is_empty());
+}
+
 fn panel<'a>(h: &'a mut Harness<'_, EditorApp>) -> &'a mut LightingPanel {
     h.state_mut()
         .panels

@@ -398,15 +398,25 @@ impl Panel for LightingPanel {
         out: &mut Vec<Action>,
     ) -> Option<CursorDraw> {
         if let Some(doc) = view.doc {
-            self.lights
-                .drag_input(input, doc, view.modifiers.shift, out);
+            let keys = super::lights_list::DragKeys {
+                vertical: view.modifiers.shift,
+                onto_terrain: view.modifiers.command,
+                eye: view.camera.position.into(),
+            };
+            self.lights.drag_input(input, doc, keys, out);
         }
         None
     }
 
     fn overlays(&self, view: &View<'_>, out: &mut Vec<Overlay>) {
         if let Some(doc) = view.doc {
-            super::light_icons::light_icons(self.lights.shown(doc), self.lights.selected, out);
+            let shown = self.lights.shown(doc);
+            super::light_icons::light_icons(shown, self.lights.selected, out);
+            let selected = self.lights.selected.and_then(|i| shown.get(i));
+            if let (Some(l), true) = (selected, view.active_tool == NAME) {
+                let eye = view.camera.position.into();
+                super::light_gizmo::Gizmo::seen_from(l.position, eye).draw(out);
+            }
         }
     }
 
@@ -480,7 +490,8 @@ impl Panel for LightingPanel {
             .selectable_label(view.active_tool == NAME, "Lights Tool")
             .on_hover_text(
                 "Click a light's icon in the viewport to select it; drag to move it across, \
-                 Shift-drag up and down",
+                 Shift-drag up and down, Ctrl-drag over the terrain, or drag an arrow of its \
+                 gizmo to move it along that axis; Ctrl+click on the terrain places a point light",
             )
             .clicked()
         {

@@ -10,15 +10,27 @@
 //! staleness) changes when the drag ends.
 
 use eframe::egui;
-use strata_engine::light::placed::{MAX_INTENSITY, MAX_LIGHT_COLOR, MAX_RANGE};
+use strata_engine::light::placed::{MAX_INTENSITY, MAX_LIGHTS, MAX_LIGHT_COLOR, MAX_RANGE};
 use strata_engine::light::{PlacedLight, Spot};
 
 use crate::app::action::Action;
 use crate::document::Document;
-use crate::viewport::pointer_samples::PointerKind;
+use crate::viewport::pointer_samples::{PointerKind, PointerSample};
 use crate::viewport::ViewportInput;
 
-use super::light_drag::{pick, LightDrag};
+use super::light_drag::{above_surface, pick, LightDrag};
+use super::light_gizmo::Gizmo;
+
+/// The keys held while the Lights tool is used in the viewport.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DragKeys {
+    /// Shift: a light's icon drags up and down.
+    pub vertical: bool,
+    /// Ctrl: a light's icon drags over the terrain, and a press on the terrain places a point light.
+    pub onto_terrain: bool,
+    /// Where the camera is (the gizmo's arrows grow with distance).
+    pub eye: [f32; 3],
+}
 
 /// The list as being edited.
 #[derive(Debug, Default)]
@@ -66,31 +78,34 @@ impl LightsDraft {
         }
     }
 
-    /// The Lights tool's viewport input: a press on an icon selects that light and starts a drag
-    /// (`vertical`: up and down instead of across), the release commits the move as one undo step.
+    /// The Lights tool in the viewport (see `light_drag`): pick, drag by the gizmo or the icon
+    /// (Shift: up and down; Ctrl: over the terrain), Ctrl+click on terrain to place a point light;
+    /// one [`Action::ChangeLights`] when the drag ends.
     pub fn drag_input(
         &mut self,
         input: &ViewportInput,
         doc: &Document,
-        vertical: bool,
+        keys: DragKeys,
         out: &mut Vec<Action>,
     ) {
         if let (Some(press), None) = (input.press(), self.drag) {
             if !self.dirty {
                 self.lights = doc.lights().to_vec();
             }
-            self.selected = pick(&self.lights, &press.ray);
-            self.drag = self
-                .selected
-                .map(|i| LightDrag::start(i, self.lights[i].position, &press.ray, vertical));
+            self.drag = self.press(press, keys);
         }
         let Some(drag) = self.drag else {
             return;
         };
-        let ray = input.samples.last().map(|s| s.ray).or(input.ray);
+        let sample = input.samples.last();
+        let ray = sample.map(|s| s.ray).or(input.ray);
+        let hit = sample
+            .map_or(input.hover, |s| s.hit)
+            .filter(|h| !h.water)
+            .map(|h| (h.point, h.normal));
         let b = doc.bounds();
         let (lo, hi) = (b.min.to_array(), b.max.to_array());
-        if let Some(p) = ray.and_then(|r| drag.position(&r)) {
+        if let Some(p) = ray.and_then(|r| drag.position(&r, hit)) {
             if let Some(l) = self.lights.get_mut(drag.index) {
                 // Inside the world, where a light must be.
                 l.position = [0, 1, 2].map(|a| p[a].clamp(lo[a] as f32, hi[a] as f32 - 0.01));
@@ -105,13 +120,58 @@ impl LightsDraft {
                 .lights
                 .get(drag.index)
                 .is_some_and(|l| l.position != drag.start);
-            if moved {
+            if drag.placed || moved {
+                let name = if drag.placed {
+                    "Place point light".to_owned()
+                } else {
+                    format!("Move light {}", drag.index)
+                };
                 out.push(Action::ChangeLights {
-                    name: format!("Move light {}", drag.index),
+                    name,
                     lights: self.lights.clone(),
                 });
             }
         }
+    }
+
+    /// What a press starts: a gizmo arrow of the selected light, a light's icon, or (Ctrl) a new
+    /// point light on the terrain under the pointer.
+    fn press(&mut self, press: &PointerSample, keys: DragKeys) -> Option<LightDrag> {
+        let ray = &press.ray;
+        let arrow = self.selected.and_then(|i| {
+            let p = self.lights.get(i)?.position;
+            let axis = Gizmo::seen_from(p, keys.eye).pick(ray)?;
+            LightDrag::along_axis(i, p, axis, ray)
+        });
+        if arrow.is_some() {
+            return arrow;
+        }
+        if let Some(i) = pick(&self.lights, ray) {
+            self.selected = Some(i);
+            let p = self.lights[i].position;
+            return Some(if keys.onto_terrain {
+                LightDrag::over_terrain(i, p, false)
+            } else {
+                LightDrag::start(i, p, ray, keys.vertical)
+            });
+        }
+        let hit = press.hit.filter(|h| keys.onto_terrain && !h.water);
+        let Some(hit) = hit else {
+            self.selected = None;
+            return None;
+        };
+        if self.lights.len() >= MAX_LIGHTS {
+            return None;
+        }
+        let position = above_surface(hit.point, hit.normal);
+        self.lights.push(PlacedLight {
+            position,
+            ..PlacedLight::default()
+        });
+        let i = self.lights.len() - 1;
+        self.selected = Some(i);
+        self.dirty = true;
+        Some(LightDrag::over_terrain(i, position, true))
     }
 
     /// The list, its widgets, and the action that commits an edit.

@@ -5,6 +5,7 @@
 mod bake_options;
 mod exposure_widgets;
 pub mod light_drag;
+pub mod light_gizmo;
 pub mod light_icons;
 pub mod lighting_panel;
 pub mod lights_list;
