@@ -14,11 +14,10 @@ DUSK=(--sun-dir 1,0.12,0.3 --sun-color 0.2,0.16,0.14 --sky-color 0.2,0.24,0.32)
 shoot() { # world, eye, target, out.png
     echo "[{\"eye\": [$2], \"target\": [$3]}]" > "$WORK/camera.json"
     rm -rf "$WORK/shots"
-    # The pointer off the viewport, so no brush cursor shows.
-    xdotool mousemove 1270 795 || true
     "$STRATA" open "$1" --camera-path "$WORK/camera.json" --screenshots "$WORK/shots" \
-        --window-size 1280,800
-    convert "$WORK/shots/000-settled.png" -resize 960x600 -colors 256 "PNG8:$4"
+        --window-size 1280,800 --light-view baked
+    # The status bar is cut off: it names the temporary folder.
+    convert "$WORK/shots/000-settled.png" -crop 1280x774+0+0 +repage -resize 960x -colors 256 "PNG8:$4"
 }
 
 # A torch-lit cave: a block of rock on a flat field, a tunnel dug through it, two warm lights inside.
@@ -36,6 +35,6 @@ shoot "$C" "14,20,30" "40,14,48" "$OUT/torch-cave.png"
 # A lava field: the lavascape biome, its CrackedLava glowing, baked at dusk.
 L="$WORK/lava.strata"
 "$STRATA" new "$L" --biomes lavascape --size 128,64,128 --seed 3
-"$STRATA" materials "$L" --set CrackedLava --emission 255,110,30 --emission-strength 3
+"$STRATA" materials "$L" --set CrackedLava --emission 255,110,30 --emission-strength 1.5
 "$STRATA" bake "$L" --quality final "${DUSK[@]}"
 shoot "$L" "10,60,10" "70,20,70" "$OUT/lava-field.png"

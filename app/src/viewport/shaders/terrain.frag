@@ -190,7 +190,9 @@ void main()
         color = calculate_lighting(cameraPosition, albedo, pos, normal, 0.0, detail.y, 1.0)
             + hemi * albedo;
     }
-    color += glows[mat];
+    // The glow follows the material's pattern (lava's crust darker than its cracks), so an emitter
+    // is not one flat colour.
+    color += glows[mat] * detail.x;
     outColor.rgb = color_mapping(tone_mapping(color * exposureScale));
     outColor.rgb = mix(outColor.rgb, hazeColor, haze);
     outColor.a = 1.0;
