@@ -5,6 +5,7 @@
 pub mod autosave;
 pub mod file_jobs;
 pub mod heightmap;
+pub mod heightmap_export;
 pub mod import_heightmap;
 pub mod png;
 pub mod recent;
