@@ -79,6 +79,7 @@ fn export_heightmap_window_writes_the_maps_it_shows() {
     h.get_by_label("One 8-bit PNG per material (Unreal layers)")
         .click();
     h.run_steps(2);
+    h.get_by_label("Writes peaks.png, peaks.json (sidecar), peaks_splat.png, peaks_layers/");
     h.get_by_label("Export").click();
     h.run_steps(2);
     h.state_mut().wait_for_job();

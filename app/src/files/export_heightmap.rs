@@ -15,7 +15,7 @@ use crate::app::job_output::JobOutput;
 use crate::app::jobs::{Job, JobKind};
 use crate::app::panel::{panel_path, Panel, Placement, View};
 use crate::files::file_jobs::PathSpec;
-use crate::files::heightmap_export::HeightmapExport;
+use crate::files::heightmap_export::{sidecar_path, HeightmapExport};
 
 /// The window's name.
 pub const NAME: &str = "Export Heightmap";
@@ -166,6 +166,24 @@ impl ExportHeightmapWindow {
     }
 }
 
+/// What an export writes, in a line: "Writes w.png, w.json (sidecar), w_splat.png, w_layers/".
+fn written_text(export: Option<&HeightmapExport>) -> String {
+    let Some(e) = export else {
+        return String::new();
+    };
+    let name = |p: &Path| {
+        p.file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    };
+    let mut parts = vec![
+        name(&e.out),
+        format!("{} (sidecar)", name(&sidecar_path(&e.out))),
+    ];
+    parts.extend(e.splat.as_deref().map(name));
+    parts.extend(e.layers.as_deref().map(|d| format!("{}/", name(d))));
+    format!("Writes {}", parts.join(", "))
+}
+
 /// The file prompt for the heightmap, suggesting `NAME.png` (or `.r16`).
 fn spec(name: &str, raw: bool) -> PathSpec {
     let ext = if raw { "r16" } else { "png" };
@@ -191,9 +209,11 @@ pub fn export_job(project: Project, file: Option<PathBuf>, export: HeightmapExpo
             export.out.display(),
             report.files.len()
         );
-        if let Some(warning) = report.overhang_warning() {
-            message.push_str(". Warning: ");
-            message.push_str(&warning);
+        if report.overhang_columns > 0 {
+            message.push_str(&format!(
+                "; {} columns hide overhangs or caves it cannot show",
+                report.overhang_columns
+            ));
         }
         Ok(JobOutput::Wrote { message })
     })
@@ -231,7 +251,7 @@ impl Panel for ExportHeightmapWindow {
                 ui.colored_label(ui.visuals().warn_fg_color, p);
             }
             None => {
-                ui.weak("A sidecar .json beside the heightmap says what the numbers mean.");
+                ui.weak(written_text(export.as_ref()));
             }
         }
         ui.horizontal(|ui| {
