@@ -75,17 +75,28 @@ impl TopSurface {
 }
 
 /// Where one column's top-down walk stands.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
     /// Above the surface: `run` sums the contiguous partial voxels met last.
     Above,
     /// Below `t`, before a full voxel: `run` sums the surface's run.
     Surface,
-    /// The height is known; `outside` once a voxel at most half full (or not solid) was met.
-    Below { outside: bool },
+    /// The height is known; only voxels more than half full met since.
+    Below,
+    /// The height is known, and a voxel at most half full (or empty) was met below it.
+    BelowOutside,
     /// Matter was found under air below the surface: nothing more to learn.
     Overhang,
 }
+
+/// A voxel as the walk reads it: 0 for Air and liquids, else its occupancy byte + 1 (so
+/// `code / 256` is its occupancy, and `code > 128` means more than half full).
+type Code = u16;
+
+/// Codes above this are more than half full (inside the surface).
+const HALF: Code = 128;
+/// The code of a full voxel.
+const FULL: Code = 256;
 
 /// One column's walk (see the module docs).
 #[derive(Debug, Clone, Copy)]
@@ -104,44 +115,48 @@ impl ColumnWalk {
         material: 0,
     };
 
-    /// Take voxel `y` (solid occupancy `occ`, 0 for Air and liquids) of material `material`.
+    /// Take voxel `y` of code `code` and material `material`. The common cases (air above the
+    /// surface, matter below it) return at once.
     #[inline]
-    fn push(&mut self, y: i32, occ: f32, material: u8) {
+    fn push(&mut self, y: i32, code: Code, material: u8) {
+        match self.phase {
+            Phase::Above if code == 0 => self.run = 0.0,
+            Phase::Below if code > HALF => {}
+            Phase::BelowOutside if code <= HALF => {}
+            Phase::Overhang => {}
+            _ => self.step(y, code, material),
+        }
+    }
+
+    /// The rest of [`ColumnWalk::push`].
+    fn step(&mut self, y: i32, code: Code, material: u8) {
+        let occ = f32::from(code) / 256.0;
         match self.phase {
             Phase::Above => {
-                if occ > 0.5 {
+                self.run += occ;
+                if code > HALF {
                     self.material = material;
-                    self.run += occ;
-                    if occ >= 1.0 {
+                    if code >= FULL {
                         self.height = y as f32 + self.run;
-                        self.phase = Phase::Below { outside: false };
+                        self.phase = Phase::Below;
                     } else {
                         self.phase = Phase::Surface;
                     }
-                } else if occ > 0.0 {
-                    self.run += occ;
-                } else {
-                    self.run = 0.0;
                 }
             }
             Phase::Surface => {
-                if occ >= 1.0 {
+                if code >= FULL {
                     self.height = (y + 1) as f32 + self.run;
-                    self.phase = Phase::Below { outside: false };
-                } else if occ > 0.0 {
+                    self.phase = Phase::Below;
+                } else if code > 0 {
                     self.run += occ;
                 } else {
                     self.height = (y + 1) as f32 + self.run;
-                    self.phase = Phase::Below { outside: true };
+                    self.phase = Phase::BelowOutside;
                 }
             }
-            Phase::Below { outside } => {
-                if occ <= 0.5 {
-                    self.phase = Phase::Below { outside: true };
-                } else if outside {
-                    self.phase = Phase::Overhang;
-                }
-            }
+            Phase::Below => self.phase = Phase::BelowOutside,
+            Phase::BelowOutside => self.phase = Phase::Overhang,
             Phase::Overhang => {}
         }
     }
@@ -150,18 +165,18 @@ impl ColumnWalk {
     fn finish(&mut self, y0: i32) {
         if self.phase == Phase::Surface {
             self.height = y0 as f32 + self.run;
-            self.phase = Phase::Below { outside: false };
+            self.phase = Phase::Below;
         }
     }
 }
 
-/// The solid occupancy of `v` (0 for Air and for liquids).
+/// The walk's code of `v` (see [`Code`]); `solid[m]` is false for Air and liquids.
 #[inline]
-fn solid_occupancy(v: Voxel, liquid: &[bool; MATERIAL_COUNT]) -> f32 {
-    if liquid[usize::from(v.material) % MATERIAL_COUNT] {
-        0.0
+fn code_of(v: Voxel, solid: &[bool; MATERIAL_COUNT]) -> Code {
+    if solid[usize::from(v.material) % MATERIAL_COUNT] {
+        Code::from(v.occupancy) + 1
     } else {
-        v.occupancy_f32()
+        0
     }
 }
 
@@ -213,11 +228,12 @@ pub(crate) fn scan_counted(
     let (min, max) = (region.min, region.max);
     let [sx, _, sz] = region.size();
     let columns = chunk_columns(region);
+    let solid: [bool; MATERIAL_COUNT] = std::array::from_fn(|m| m != 0 && !liquid[m]);
     let tiles: Vec<((i32, i32), Vec<ColumnWalk>)> = columns
         .par_iter()
         .map(|&(cx, cz)| {
             progress.check()?;
-            let tile = walk_chunk_column(grid, region, cx, cz, liquid);
+            let tile = walk_chunk_column(grid, region, cx, cz, &solid);
             progress.advance(1);
             Ok(((cx, cz), tile))
         })
@@ -251,13 +267,14 @@ pub(crate) fn scan_counted(
     Ok(out)
 }
 
-/// Walk the 32 × 32 columns of chunk column (`cx`, `cz`) through `region`'s Y range, top down.
+/// Walk the 32 × 32 columns of chunk column (`cx`, `cz`) through `region`'s Y range, top down;
+/// `solid[m]` is false for Air and liquids.
 fn walk_chunk_column(
     grid: &Grid,
     region: VoxelBox,
     cx: i32,
     cz: i32,
-    liquid: &[bool; MATERIAL_COUNT],
+    solid: &[bool; MATERIAL_COUNT],
 ) -> Vec<ColumnWalk> {
     let n = CHUNK_SIZE as i32;
     let mut walks = vec![ColumnWalk::START; CHUNK_SIZE * CHUNK_SIZE];
@@ -269,15 +286,14 @@ fn walk_chunk_column(
         let bottom = (y0 - base).max(0);
         let Some(chunk) = grid.chunk(ChunkPos::new(cx, cy, cz)) else {
             // A missing chunk is Air: one empty voxel tells each walk all it would learn.
-            walks.iter_mut().for_each(|w| w.push(base + top, 0.0, 0));
+            walks.iter_mut().for_each(|w| w.push(base + top, 0, 0));
             continue;
         };
         if let Some(m) = chunk.uniform_material() {
             // Every voxel alike and at its default occupancy (full or Air): after the top one, the
             // rest change no walk.
-            let v = Voxel::filled(m);
-            let occ = solid_occupancy(v, liquid);
-            walks.iter_mut().for_each(|w| w.push(base + top, occ, m));
+            let code = code_of(Voxel::filled(m), solid);
+            walks.iter_mut().for_each(|w| w.push(base + top, code, m));
             continue;
         }
         for ly in (bottom..=top).rev() {
@@ -285,9 +301,7 @@ fn walk_chunk_column(
                 let row = chunk.read_row(ly as usize, lz, &mut buf);
                 let walks_row = &mut walks[lz * CHUNK_SIZE..(lz + 1) * CHUNK_SIZE];
                 for (w, &v) in walks_row.iter_mut().zip(row) {
-                    if w.phase != Phase::Overhang {
-                        w.push(base + ly, solid_occupancy(v, liquid), v.material);
-                    }
+                    w.push(base + ly, code_of(v, solid), v.material);
                 }
             }
         }
