@@ -285,3 +285,59 @@ fn write_temporaries(outputs: &[(PathBuf, Vec<u8>)]) -> AppResult<Vec<AtomicFile
     }
     Ok(files)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strata_engine::format::project::ProjectHeader;
+    use strata_engine::gen::{generate, GeneratorSettings, Preset};
+    use strata_engine::voxel::MaterialTable;
+
+    fn project() -> Project {
+        let settings = GeneratorSettings {
+            preset: Preset::Hills,
+            size: [40, 32, 24],
+            seed: 3,
+        };
+        let grid = generate(&settings, &MaterialTable::builtin(), &Progress::new()).expect("gen");
+        Project::new(ProjectHeader::new("t", settings.bounds()), grid)
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("strata-hmx-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("dir");
+        d
+    }
+
+    #[test]
+    fn a_cancelled_or_failed_export_leaves_nothing() {
+        let d = scratch("nothing");
+        let project = project();
+        let export = HeightmapExport {
+            out: d.join("h.png"),
+            splat: Some(d.join("s.png")),
+            layers: Some(d.join("layers")),
+            ..Default::default()
+        };
+        let cancelled = Progress::new();
+        cancelled.cancel();
+        assert!(export.run(&project, None, &cancelled).is_err());
+        assert_eq!(std::fs::read_dir(&d).expect("dir").count(), 0);
+        // The layers folder is made, then the splat map cannot be: the folder goes again.
+        let failing = HeightmapExport {
+            splat: Some(d.join("missing").join("s.png")),
+            ..export.clone()
+        };
+        assert!(failing.run(&project, None, &Progress::new()).is_err());
+        assert_eq!(std::fs::read_dir(&d).expect("dir").count(), 0);
+        let report = export
+            .run(&project, None, &Progress::new())
+            .expect("export");
+        assert_eq!(report.size, [40, 24]);
+        assert_eq!(report.files[0], d.join("h.png"));
+        assert_eq!(report.files[1], d.join("h.json"));
+        assert!(report.files.iter().all(|f| f.is_file()));
+        let _ = std::fs::remove_dir_all(&d);
+    }
+}
