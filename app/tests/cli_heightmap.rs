@@ -244,6 +244,16 @@ fn splat_and_layers_sum_to_255_and_overhangs_are_reported() {
     for i in 0..129 * 65 {
         assert_eq!(planes.iter().map(|p| u32::from(p[i])).sum::<u32>(), 255);
     }
+    // A box: its columns and its Y range.
+    let part = d.join("part.r16");
+    ok(&["export", s(&w), s(&part), "--box", "8,16,4,40,64,60"]);
+    let meta = sidecar(&d.join("part.json"));
+    assert_eq!(meta["columns"], serde_json::json!([32, 56]));
+    assert_eq!(
+        (meta["y_min"].clone(), meta["y_max"].clone()),
+        (16.into(), 64.into())
+    );
+    assert_eq!(std::fs::read(&part).expect("r16").len(), 32 * 56 * 2);
     // A flat world hides nothing and says nothing about overhangs.
     let flat = new_world(&d, "flat", "flat", "64,32,64", 1);
     let run = ok(&["export", s(&flat), s(&d.join("flat.r16"))]);
