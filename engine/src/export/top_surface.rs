@@ -21,9 +21,11 @@
 //!
 //! `H = (b + 1) + Σ_{y = b+1}^{run top} occupancy(y)`   (world Y, voxel `y` spanning `y..y + 1`).
 //!
-//! This is the height the mesher gives the surface in a column (`mesh::nets`, `column_heights`: the
-//! line's total occupancy), not the top of a whole voxel: a ground filled as `clamp(h − y, 0, 1)`
-//! gives back `h` exactly. When no full voxel lies under `t` before empty space (a thin sheet), the
+//! This is where the mesher draws the surface, not the top of a whole voxel: its mip levels place
+//! vertices by this very sum (`mesh::nets`, `column_heights`: a line's total occupancy), and at full
+//! resolution its ramp crossings (`mesh::ramp`) reconstruct a clamped ramp exactly, which lands on the
+//! same height. A ground filled as `clamp(h − y, 0, 1)` gives back `h` (to the 1/256 of the
+//! occupancy bytes). When no full voxel lies under `t` before empty space (a thin sheet), the
 //! run starts at the first voxel of it; at the box's floor, at the floor. A column with no voxel more
 //! than half full has no surface: it reports the box's floor and counts as empty.
 //!
