@@ -228,6 +228,11 @@ impl Panel for ExportHeightmapWindow {
         Placement::Window
     }
 
+    fn on_document(&mut self, _doc: Option<&crate::document::Document>) {
+        // Another world: its heightmap gets its own file, never the last world's by accident.
+        self.out = None;
+    }
+
     fn on_path(&mut self, tag: u32, path: &Path, _out: &mut Vec<Action>) {
         if tag == OUT {
             let ext = path
