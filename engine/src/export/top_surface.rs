@@ -298,12 +298,24 @@ fn walk_chunk_column(
             walks.iter_mut().for_each(|w| w.push(base + top, code, m));
             continue;
         }
+        let voxels = chunk.level0();
         for ly in (bottom..=top).rev() {
             for lz in 0..CHUNK_SIZE {
-                let row = chunk.read_row(ly as usize, lz, &mut buf);
+                let (row, packed) = voxels.read_row_packed(ly as usize, lz, &mut buf);
                 let walks_row = &mut walks[lz * CHUNK_SIZE..(lz + 1) * CHUNK_SIZE];
-                for (w, &v) in walks_row.iter_mut().zip(row) {
-                    w.push(base + ly, code_of(v, solid), v.material);
+                match row.first() {
+                    // A packed row is one voxel repeated: its code is read once.
+                    Some(&v) if packed => {
+                        let code = code_of(v, solid);
+                        walks_row
+                            .iter_mut()
+                            .for_each(|w| w.push(base + ly, code, v.material));
+                    }
+                    _ => {
+                        for (w, &v) in walks_row.iter_mut().zip(row) {
+                            w.push(base + ly, code_of(v, solid), v.material);
+                        }
+                    }
                 }
             }
         }
