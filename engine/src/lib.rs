@@ -29,6 +29,8 @@
 //!   and incremental, with raw / MagicaVoxel / mesh export.
 //! - [`region`]: region tools: copy, cut, paste, move, fill, delete, turn, mirror, resize, stamps
 //!   (over storage, history, format and the mesher).
+//! - [`export`]: terrain maps for game engines' terrain systems (a 16-bit heightmap of the top
+//!   surface, splat and weight maps of its materials, their JSON sidecar).
 //! - [`tools`]: terrain brushes (add, subtract, grow, erode, smooth, flatten, paint, replace, sea level).
 //!
 //! ```
@@ -44,6 +46,7 @@
 pub mod codec;
 pub mod enhance;
 pub mod error;
+pub mod export;
 pub mod floating;
 pub mod format;
 pub mod gen;

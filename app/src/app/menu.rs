@@ -86,6 +86,9 @@ fn file_menu(ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
     if item(ui, has_doc && idle, "Export godot_voxel Regions…", None) {
         out.push(Action::AskPath(PathPurpose::ExportVxr));
     }
+    if item(ui, has_doc && idle, "Export Heightmap…", None) {
+        out.push(Action::ShowPanel(crate::files::export_heightmap::NAME));
+    }
     ui.separator();
     let selected = view
         .doc

@@ -1,7 +1,7 @@
 //! `strata export FILE OUT --format raw|rle|light --box X0,Y0,Z0,X1,Y1,Z1`: a box of voxels (or of
 //! their baked light, 3 bytes each), streamed slab by slab (one Z slice at a time) into an atomically
 //! written file. `--format vxr` and `--format v4` are
-//! handed to [`super::godot`].
+//! handed to [`super::godot`], `--format heightmap` to [`super::heightmap_export`].
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,6 +14,7 @@ use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
 use super::args::parse_box;
 use super::godot::{export_v4, export_vxr, CompressionArg};
+use super::heightmap_export::HeightmapArgs;
 use super::mesh::export_mesh;
 use super::progress::with_bar;
 use super::project_edit::refuse_clobbering;
@@ -27,10 +28,11 @@ pub struct ExportArgs {
     file: PathBuf,
     /// Output file (a folder for --format vxr).
     out: PathBuf,
-    /// Output format; defaults to the output's extension (.raw, .rle, .obj, .glb).
+    /// Output format; defaults to the output's extension (.raw, .rle, .obj, .glb; .png and .r16
+    /// are heightmaps).
     #[arg(long, value_enum)]
     format: Option<Format>,
-    /// Half-open box X0,Y0,Z0,X1,Y1,Z1 (raw, rle and v4; optional for obj and glb).
+    /// Half-open box X0,Y0,Z0,X1,Y1,Z1 (raw, rle and v4; optional for obj, glb and heightmap).
     #[arg(long = "box", allow_hyphen_values = true)]
     region: Option<String>,
     /// Block compression for vxr and v4 (default lz4).
@@ -45,6 +47,16 @@ pub struct ExportArgs {
     /// Leave baked light out of obj and glb vertex colours.
     #[arg(long)]
     no_light: bool,
+    /// Heightmap size W,H in pixels, resampled bilinearly (default: one pixel per column; Unity
+    /// takes 1025, Unreal 1009).
+    #[arg(long, allow_hyphen_values = true)]
+    size: Option<String>,
+    /// Heightmap: also write an RGBA splat map of the four most used surface materials.
+    #[arg(long)]
+    splat: Option<PathBuf>,
+    /// Heightmap: also write one 8-bit weight map per surface material into this folder.
+    #[arg(long)]
+    layers: Option<PathBuf>,
 }
 
 impl ExportArgs {
@@ -63,15 +75,41 @@ impl ExportArgs {
             lods,
             lod,
             no_light,
+            size,
+            splat,
+            layers,
         } = self;
         let format = format
             .or_else(|| Format::from_extension(&out))
+            .or_else(|| heightmap_extension(&out))
             .ok_or_else(|| {
                 AppError::Usage(format!(
                     "cannot tell the format of {} from its extension: pass --format",
                     out.display()
                 ))
             })?;
+        let heightmap = HeightmapArgs {
+            size,
+            splat,
+            layers,
+            region,
+        };
+        if format == Format::Heightmap {
+            if compression.is_some() || lods.is_some() || lod.is_some() || no_light {
+                return Err(AppError::Usage(
+                    "--compression, --lods, --lod and --no-light do not apply to --format heightmap"
+                        .into(),
+                ));
+            }
+            return super::heightmap_export::run(&file, &out, heightmap);
+        }
+        if heightmap.size.is_some() || heightmap.splat.is_some() || heightmap.layers.is_some() {
+            return Err(AppError::Usage(format!(
+                "--size, --splat and --layers apply to --format heightmap, not {}",
+                format.name()
+            )));
+        }
+        let region = heightmap.region;
         let mut writes = vec![out.clone()];
         if format == Format::Obj {
             writes.push(obj_material_path(&out));
@@ -98,11 +136,6 @@ impl ExportArgs {
                 format.name()
             )));
         }
-        if format == Format::Heightmap {
-            return Err(AppError::Usage(
-                "heightmap is an import format; `strata render` draws a top-down image".into(),
-            ));
-        }
         if lod.is_some() {
             return Err(AppError::Usage(format!(
                 "--lod applies to obj and glb exports, not {}",
@@ -117,6 +150,12 @@ impl ExportArgs {
             GodotArgs { compression, lods },
         )
     }
+}
+
+/// `.png` and `.r16` outputs are heightmaps.
+fn heightmap_extension(out: &Path) -> Option<Format> {
+    let ext = out.extension()?.to_str()?.to_ascii_lowercase();
+    matches!(ext.as_str(), "png" | "r16").then_some(Format::Heightmap)
 }
 
 /// The options that only godot_voxel formats take.

@@ -21,7 +21,8 @@ pub enum Format {
     Glb,
     /// Baked light: 3 bytes (R, G, B) per voxel, X fastest, then Y, then Z; 0,0,0 without light.
     Light,
-    /// A grayscale PNG heightmap, 8- or 16-bit (colour images by luminance); import only.
+    /// A grayscale heightmap: import reads 8- or 16-bit PNGs (colour images by luminance); export
+    /// writes the top surface as a 16-bit PNG or a little-endian `.r16` with a JSON sidecar.
     Heightmap,
 }
 

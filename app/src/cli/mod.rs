@@ -36,6 +36,7 @@ mod format;
 mod frames;
 mod godot;
 mod heightmap;
+mod heightmap_export;
 mod import;
 mod info;
 mod lights;
@@ -98,7 +99,8 @@ commands! {
     New(new::NewArgs),
     /// Print facts about a project file.
     Info(info::InfoArgs),
-    /// Export a box of voxels, the surface as a mesh, or the whole world as a godot_voxel region forest.
+    /// Export a box of voxels, the surface as a mesh, the whole world as a godot_voxel region forest,
+    /// or its top surface as a heightmap (with splat and weight maps) for game engines.
     Export(export::ExportArgs),
     /// Import voxels, or a PNG heightmap, into a new project file.
     Import(import::ImportArgs),

@@ -34,6 +34,53 @@ pub fn encode_rgba(rgba: &[u8], width: u32, height: u32, target: &Path) -> AppRe
     Ok(bytes)
 }
 
+/// Encode `samples` (`width × height`, rows top to bottom) as a 16-bit greyscale PNG; `target` names
+/// the file in errors.
+///
+/// # Errors
+/// When `samples` does not hold `width × height` pixels, or the encoder fails.
+pub fn encode_grey16(
+    samples: &[u16],
+    width: u32,
+    height: u32,
+    target: &Path,
+) -> AppResult<Vec<u8>> {
+    let image =
+        image::ImageBuffer::<image::Luma<u16>, Vec<u16>>::from_raw(width, height, samples.to_vec())
+            .ok_or_else(|| {
+                AppError::Usage(format!(
+                    "{}: {} samples for a {width}x{height} image",
+                    target.display(),
+                    samples.len()
+                ))
+            })?;
+    let mut bytes = Vec::new();
+    DynamicImage::ImageLuma16(image)
+        .write_to(&mut std::io::Cursor::new(&mut bytes), ImageFormat::Png)
+        .map_err(|e| AppError::Usage(format!("{}: PNG encoding failed: {e}", target.display())))?;
+    Ok(bytes)
+}
+
+/// Encode `grey` (`width × height` bytes, rows top to bottom) as an 8-bit greyscale PNG; `target`
+/// names the file in errors.
+///
+/// # Errors
+/// When `grey` does not hold `width × height` pixels, or the encoder fails.
+pub fn encode_grey8(grey: &[u8], width: u32, height: u32, target: &Path) -> AppResult<Vec<u8>> {
+    if grey.len() as u64 != u64::from(width) * u64::from(height) {
+        return Err(AppError::Usage(format!(
+            "{}: {} bytes of pixels for a {width}x{height} image",
+            target.display(),
+            grey.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    PngEncoder::new(&mut bytes)
+        .write_image(grey, width, height, ExtendedColorType::L8)
+        .map_err(|e| AppError::Usage(format!("{}: PNG encoding failed: {e}", target.display())))?;
+    Ok(bytes)
+}
+
 /// Decode the PNG at `path`; sides above the largest world are refused.
 ///
 /// # Errors
@@ -85,6 +132,16 @@ mod tests {
         assert_eq!(back.into_raw(), rgba);
         assert!(decode(b"not a png").is_err());
         assert!(encode_rgba(&rgba, 5, 5, Path::new("t.png")).is_err());
+        let deep: Vec<u16> = (0..6).map(|i| i * 13_000 + 7).collect();
+        let png = encode_grey16(&deep, 3, 2, Path::new("t.png")).expect("encode");
+        assert_eq!(decode(&png).expect("decode").to_luma16().into_raw(), deep);
+        assert!(encode_grey16(&deep, 4, 2, Path::new("t.png")).is_err());
+        let png = encode_grey8(&rgba[..6], 3, 2, Path::new("t.png")).expect("encode");
+        assert_eq!(
+            decode(&png).expect("decode").to_luma8().into_raw(),
+            rgba[..6]
+        );
+        assert!(encode_grey8(&rgba[..5], 3, 2, Path::new("t.png")).is_err());
     }
 
     #[test]
