@@ -82,8 +82,9 @@ pub struct RunOutcome {
 }
 
 /// Run `script` on `world`.
-pub fn run(script: &Script, world: ScriptWorld, options: RunOptions) -> RunOutcome {
+pub fn run(script: &Script, mut world: ScriptWorld, options: RunOptions) -> RunOutcome {
     let start = Instant::now();
+    world.set_max_voxels_written(options.limits.max_voxels_written);
     let state = RunState {
         world,
         output: Vec::new(),

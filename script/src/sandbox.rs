@@ -17,8 +17,11 @@ use crate::limits::Limits;
 use crate::state::with_state;
 
 /// Globals a script may not use, and why.
-const REMOVED: [(&str, &str); 5] = [
+const REMOVED: [(&str, &str); 8] = [
     ("loadstring", "compiling code at run time"),
+    ("load", "compiling code at run time"),
+    ("dofile", "files"),
+    ("loadfile", "files"),
     ("getfenv", "reading another function's environment"),
     ("setfenv", "changing a function's environment"),
     ("io", "files"),

@@ -55,6 +55,11 @@ impl ScriptWorld {
         }
     }
 
+    /// Change the cap on voxels written (a run applies its [`crate::Limits`]).
+    pub fn set_max_voxels_written(&mut self, max: u64) {
+        self.max_written = max;
+    }
+
     /// The voxels as the script left them.
     pub fn grid(&self) -> &Grid {
         &self.grid
