@@ -93,16 +93,13 @@ pub fn run(script: &Script, mut world: ScriptWorld, options: RunOptions) -> RunO
         sink: options.sink,
         last_location: None,
     };
-    let (state, error) = match execute(
+    let (state, error) = execute(
         script,
         state,
         &options.limits,
         options.scripts_dir,
         options.cancel,
-    ) {
-        Ok(state) => (state, None),
-        Err((state, e)) => (state, Some(e)),
-    };
+    );
     RunOutcome {
         voxels_written: state.world.voxels_written(),
         step_name: state.undo_name.unwrap_or_else(|| script.step_name()),
@@ -119,10 +116,10 @@ fn execute(
     limits: &Limits,
     scripts_dir: Option<PathBuf>,
     cancel: Option<Arc<AtomicBool>>,
-) -> Result<RunState, (RunState, Error)> {
+) -> (RunState, Option<Error>) {
     let lua = match setup(&state, limits, scripts_dir) {
         Ok(lua) => lua,
-        Err(e) => return Err((state, Error::Setup(e.to_string()))),
+        Err(e) => return (state, Some(Error::Setup(e.to_string()))),
     };
     lua.set_app_data(state);
     let result = install_strata(&lua).and_then(|()| {
@@ -136,10 +133,10 @@ fn execute(
         None => unreachable_state(),
     };
     match result {
-        Ok(()) => Ok(state),
+        Ok(()) => (state, None),
         Err(e) => {
             let err = describe(&e, limits, state.last_location.take());
-            Err((state, err))
+            (state, Some(err))
         }
     }
 }

@@ -109,7 +109,7 @@ pub fn seal(lua: &Lua, limits: &Limits, cancel: Option<Arc<AtomicBool>>) -> mlua
     lua.set_interrupt(move |lua| {
         let n = ticks_cell.get().wrapping_add(1);
         ticks_cell.set(n);
-        if n % 64 == 0 {
+        if n.is_multiple_of(64) {
             if let Some(at) = location(lua) {
                 let _ = with_state(lua, |s| {
                     s.last_location = Some(at);

@@ -15,15 +15,27 @@ fn expect(source: &str, words: &[&str]) {
     for w in words {
         assert!(e.contains(w), "{source:?}: {e:?} lacks {w:?}");
     }
-    assert!(e.starts_with("test.luau:"), "{source:?}: no location in {e:?}");
+    assert!(
+        e.starts_with("test.luau:"),
+        "{source:?}: no location in {e:?}"
+    );
 }
 
 #[test]
 fn escapes_are_refused() {
-    expect(r#"local f = io.open("/etc/passwd")"#, &["io.open", "not available"]);
+    expect(
+        r#"local f = io.open("/etc/passwd")"#,
+        &["io.open", "not available"],
+    );
     expect(r#"os.execute("ls")"#, &["os.execute", "not available"]);
-    expect(r#"local v = os.getenv("HOME")"#, &["os.getenv", "not available"]);
-    expect(r#"loadstring("return 1")()"#, &["loadstring", "not available"]);
+    expect(
+        r#"local v = os.getenv("HOME")"#,
+        &["os.getenv", "not available"],
+    );
+    expect(
+        r#"loadstring("return 1")()"#,
+        &["loadstring", "not available"],
+    );
     expect(r#"local f = load("return 1")"#, &["load"]);
     expect(r#"getfenv(1).x = 1"#, &["getfenv", "not available"]);
     expect(r#"setfenv(1, {})"#, &["setfenv", "not available"]);
@@ -31,7 +43,10 @@ fn escapes_are_refused() {
     expect(r#"debug.getinfo(1)"#, &["debug", "not available"]);
     expect(r#"string.dump(print)"#, &["nil value"]);
     // Shared globals are read-only: one script cannot change what the next call sees.
-    expect(r#"math.noise = nil; rawset(math, "floor", nil)"#, &["readonly"]);
+    expect(
+        r#"math.noise = nil; rawset(math, "floor", nil)"#,
+        &["readonly"],
+    );
     ok("print(os.clock() >= 0, os.time() > 0)");
 }
 
@@ -42,7 +57,10 @@ fn a_loop_forever_hits_the_time_limit() {
         ..Limits::default()
     };
     let (e, out) = fails("local n = 0\nwhile true do n = n + 1 end", limits);
-    assert!(e.contains("time limit") && e.starts_with("test.luau:2"), "{e}");
+    assert!(
+        e.contains("time limit") && e.starts_with("test.luau:2"),
+        "{e}"
+    );
     assert!(out.elapsed < Duration::from_secs(5), "{:?}", out.elapsed);
 }
 
@@ -82,7 +100,11 @@ fn cancel_stops_the_run() {
             ..RunOptions::default()
         },
     );
-    assert!(matches!(out.error, Some(Error::Cancelled)), "{:?}", out.error);
+    assert!(
+        matches!(out.error, Some(Error::Cancelled)),
+        "{:?}",
+        out.error
+    );
 }
 
 #[test]
@@ -96,7 +118,11 @@ fn require_reads_only_the_scripts_folder() {
         scripts_dir: Some(scripts.clone()),
         ..RunOptions::default()
     };
-    let out = run_with(empty_world(), r#"print(require("lib/util").answer, require("./lib/util") == require("lib/util"))"#, opts());
+    let out = run_with(
+        empty_world(),
+        r#"print(require("lib/util").answer, require("./lib/util") == require("lib/util"))"#,
+        opts(),
+    );
     assert!(out.error.is_none(), "{:?}", out.error);
     assert_eq!(out.output, vec!["42 true"]);
     for bad in ["../secret", "/etc/passwd", "lib/../../secret", "missing"] {

@@ -53,7 +53,11 @@ fn fill_cylinder_and_wedge() {
     let sand = id("Sand");
     assert_eq!(at(&out, 9, 0, 11), Voxel::new(sand, 255), "low back");
     assert!(at(&out, 9, 3, 8).is_air(), "high front");
-    assert_eq!(at(&out, 9, 1, 9), Voxel::new(sand, 127), "on the slope: o = 0.5");
+    assert_eq!(
+        at(&out, 9, 1, 9),
+        Voxel::new(sand, 127),
+        "on the slope: o = 0.5"
+    );
 }
 
 #[test]
@@ -80,10 +84,15 @@ fn fill_region_read_and_write_voxels() {
 
 #[test]
 fn region_rules_follow_roblox() {
-    let unaligned = "workspace.Terrain:ReadVoxels(Region3.new(Vector3.new(1, 0, 0), Vector3.new(8, 4, 4)), 4)";
+    let unaligned =
+        "workspace.Terrain:ReadVoxels(Region3.new(Vector3.new(1, 0, 0), Vector3.new(8, 4, 4)), 4)";
     let (e, _) = fails(unaligned, Limits::default());
-    assert!(e.contains("aligned to the grid") && e.starts_with("test.luau:1:"), "{e}");
-    let expanded = "local r = Region3.new(Vector3.new(1, 0, 0), Vector3.new(7, 3, 4)):ExpandToGrid(4)\n\
+    assert!(
+        e.contains("aligned to the grid") && e.starts_with("test.luau:1:"),
+        "{e}"
+    );
+    let expanded =
+        "local r = Region3.new(Vector3.new(1, 0, 0), Vector3.new(7, 3, 4)):ExpandToGrid(4)\n\
                     assert(r.Size == Vector3.new(8, 4, 4))\n\
                     workspace.Terrain:ReadVoxels(r, 4)";
     ok(expanded);

@@ -190,7 +190,10 @@ impl RunArgs {
         }
         if !self.json {
             match &outcome.error {
-                Some(e) => note!(
+                Some(e) if self.projects.len() > 1 => {
+                    note!("{}: {e}; the project is unchanged", project.display())?
+                }
+                Some(_) => note!(
                     "{}: the script failed; the project is unchanged",
                     project.display()
                 )?,

@@ -89,7 +89,7 @@ impl CFrame {
     /// `CFrame.lookAt(at, target)` / `CFrame.new(at, target)`: LookVector toward `target`, up
     /// as close to +Y as it can be.
     pub fn look_at(at: Vector3, target: Vector3) -> Self {
-        let look = target.sub(at).unit();
+        let look = target.minus(at).unit();
         let mut right = look.cross(Vector3::new(0.0, 1.0, 0.0));
         if right.magnitude() < 1e-9 {
             right = Vector3::new(1.0, 0.0, 0.0);
@@ -124,7 +124,7 @@ impl CFrame {
 
     /// A local point in world space.
     pub fn point_to_world(&self, v: Vector3) -> Vector3 {
-        self.pos.add(self.vector_to_world(v))
+        self.pos.plus(self.vector_to_world(v))
     }
 
     /// A world point in local space.
@@ -204,13 +204,13 @@ impl UserData for CFrame {
         });
         methods.add_meta_function(MetaMethod::Add, |_, (a, v): (CFrame, Vector3)| {
             Ok(CFrame {
-                pos: a.pos.add(v),
+                pos: a.pos.plus(v),
                 rot: a.rot,
             })
         });
         methods.add_meta_function(MetaMethod::Sub, |_, (a, v): (CFrame, Vector3)| {
             Ok(CFrame {
-                pos: a.pos.sub(v),
+                pos: a.pos.minus(v),
                 rot: a.rot,
             })
         });
@@ -292,7 +292,7 @@ mod tests {
     use super::*;
 
     fn close(a: Vector3, b: Vector3) -> bool {
-        a.sub(b).magnitude() < 1e-9
+        a.minus(b).magnitude() < 1e-9
     }
 
     #[test]

@@ -99,8 +99,10 @@ pub fn check_size(call: &str, b: &VoxelBox, max_voxels: u64) -> mlua::Result<()>
 
 impl UserData for Region3 {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("Size", |_, r| Ok(r.max.sub(r.min)));
-        fields.add_field_method_get("CFrame", |_, r| Ok(CFrame::at(r.min.add(r.max).scale(0.5))));
+        fields.add_field_method_get("Size", |_, r| Ok(r.max.minus(r.min)));
+        fields.add_field_method_get("CFrame", |_, r| {
+            Ok(CFrame::at(r.min.plus(r.max).scale(0.5)))
+        });
     }
 
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
@@ -113,8 +115,8 @@ impl UserData for Region3 {
             Ok(r.expand_to_grid(res))
         });
         methods.add_meta_method(MetaMethod::ToString, |_, r, ()| {
-            let c = r.min.add(r.max).scale(0.5);
-            let s = r.max.sub(r.min);
+            let c = r.min.plus(r.max).scale(0.5);
+            let s = r.max.minus(r.min);
             Ok(format!(
                 "{}, {}, {}; {}, {}, {}",
                 c.x, c.y, c.z, s.x, s.y, s.z

@@ -92,9 +92,9 @@ impl UserData for Terrain {
                 shape(
                     lua,
                     "FillBall",
-                    (center.sub(ext), center.add(ext)),
+                    (center.minus(ext), center.plus(ext)),
                     id,
-                    &|p| r - p.sub(center).magnitude(),
+                    &|p| r - p.minus(center).magnitude(),
                 )
             },
         );

@@ -99,7 +99,7 @@ pub fn oriented_bounds(cf: &CFrame, size: Vector3) -> (Vector3, Vector3) {
             .sum();
     }
     let ext = Vector3::from_array(ext);
-    (cf.pos.sub(ext), cf.pos.add(ext))
+    (cf.pos.minus(ext), cf.pos.plus(ext))
 }
 
 /// Signed distance of a box with half extents `h` (local coordinates).

@@ -75,12 +75,12 @@ impl Vector3 {
     }
 
     /// `self + o`.
-    pub fn add(self, o: Self) -> Self {
+    pub fn plus(self, o: Self) -> Self {
         self.map2(o, |a, b| a + b)
     }
 
     /// `self - o`.
-    pub fn sub(self, o: Self) -> Self {
+    pub fn minus(self, o: Self) -> Self {
         self.map2(o, |a, b| a - b)
     }
 }
@@ -116,7 +116,7 @@ impl UserData for Vector3 {
         methods.add_method("Dot", |_, a, b: Vector3| Ok(a.dot(b)));
         methods.add_method("Cross", |_, a, b: Vector3| Ok(a.cross(b)));
         methods.add_method("Lerp", |_, a, (b, t): (Vector3, f64)| {
-            Ok(a.add(b.sub(*a).scale(t)))
+            Ok(a.plus(b.minus(*a).scale(t)))
         });
         methods.add_method("Abs", |_, a, ()| Ok(a.map(f64::abs)));
         methods.add_method("Floor", |_, a, ()| Ok(a.map(f64::floor)));
@@ -125,16 +125,14 @@ impl UserData for Vector3 {
         methods.add_method("Max", |_, a, b: Vector3| Ok(a.map2(b, f64::max)));
         methods.add_method("FuzzyEq", |_, a, (b, eps): (Vector3, Option<f64>)| {
             let eps = eps.unwrap_or(1e-5);
-            Ok(a.sub(b).magnitude() <= eps)
+            Ok(a.minus(b).magnitude() <= eps)
         });
-        methods.add_meta_function(
-            MetaMethod::Add,
-            |_, (a, b): (Vector3, Vector3)| Ok(a.add(b)),
-        );
-        methods.add_meta_function(
-            MetaMethod::Sub,
-            |_, (a, b): (Vector3, Vector3)| Ok(a.sub(b)),
-        );
+        methods.add_meta_function(MetaMethod::Add, |_, (a, b): (Vector3, Vector3)| {
+            Ok(a.plus(b))
+        });
+        methods.add_meta_function(MetaMethod::Sub, |_, (a, b): (Vector3, Vector3)| {
+            Ok(a.minus(b))
+        });
         methods.add_meta_function(MetaMethod::Mul, |_, (a, b): (Value, Value)| {
             Ok(operand(&a)?.map2(operand(&b)?, |x, y| x * y))
         });

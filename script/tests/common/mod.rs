@@ -1,4 +1,5 @@
 //! Helpers shared by the script tests: a small world and a run of a source on it.
+#![allow(dead_code)] // each test binary uses its own subset
 
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
@@ -43,8 +44,16 @@ pub fn fails(source: &str, limits: Limits) -> (String, RunOutcome) {
             ..RunOptions::default()
         },
     );
-    let text = out.error.as_ref().map(ToString::to_string).unwrap_or_default();
-    assert!(out.error.is_some(), "expected an error, output {:?}", out.output);
+    let text = out
+        .error
+        .as_ref()
+        .map(ToString::to_string)
+        .unwrap_or_default();
+    assert!(
+        out.error.is_some(),
+        "expected an error, output {:?}",
+        out.output
+    );
     (text, out)
 }
 
