@@ -239,9 +239,10 @@ impl Panel for ScriptsPanel {
             return;
         };
         self.picker(ui, doc);
+        let label = ui.label("Script file");
         ui.horizontal(|ui| {
-            let label = ui.label("Script file");
-            ui.text_edit_singleline(&mut self.path)
+            let width = (ui.available_width() - 80.0).max(80.0);
+            ui.add(egui::TextEdit::singleline(&mut self.path).desired_width(width))
                 .labelled_by(label.id)
                 .on_hover_text("A .luau file: Roblox's terrain API and the strata module");
             if ui.button("Browse…").clicked() {
