@@ -164,7 +164,7 @@ impl RunArgs {
         let json = self.json;
         let sink: strata_script::state::OutputSink = Box::new(move |line: &str| {
             if !json {
-                let _ = crate::cli::write_line(false, format_args!("{line}"));
+                let _ = out!("{line}");
             }
         });
         let outcome = run(

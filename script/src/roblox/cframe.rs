@@ -8,7 +8,7 @@
 
 use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value, Variadic};
 
-use super::from_lua_userdata;
+use super::userdata::from_lua_userdata;
 use super::vector3::Vector3;
 
 /// A Roblox `CFrame`: `rot` is row-major (`rot[row][column]`).

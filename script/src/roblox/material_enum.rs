@@ -5,7 +5,7 @@
 use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value};
 use strata_engine::voxel::MaterialTable;
 
-use super::from_lua_userdata;
+use super::userdata::from_lua_userdata;
 
 /// One `Enum.Material` item: a material id of the project and its name.
 #[derive(Debug, Clone, PartialEq, Eq)]

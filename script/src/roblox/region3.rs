@@ -11,7 +11,7 @@ use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods};
 use strata_engine::voxel::{VoxelBox, VoxelPos};
 
 use super::cframe::CFrame;
-use super::from_lua_userdata;
+use super::userdata::from_lua_userdata;
 use super::vector3::{Vector3, Vector3int16};
 
 /// Studs per voxel on each axis.

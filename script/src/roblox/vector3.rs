@@ -3,7 +3,7 @@
 
 use mlua::{Lua, MetaMethod, UserData, UserDataFields, UserDataMethods, Value};
 
-use super::from_lua_userdata;
+use super::userdata::from_lua_userdata;
 
 /// A Roblox `Vector3`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
