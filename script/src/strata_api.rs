@@ -10,9 +10,12 @@
 //! | `strata.copy(box)` / `strata.paste(region, {x,y,z}, pasteAir?)` | a copied box and its paste |
 //! | `strata.dab{tool, shape, radius, strength, material, at}` | one dab of the editor's brush |
 //! | `strata.raycast(from, dir, max?)` | the first voxel at least half full along a ray |
+//! | `strata.generate{biomes, box, seed?, biome_size?, caves?}` | the world generator's terrain in a box |
 //! | `strata.args`, `strata.bounds`, `strata.materials`, `strata.print` | run inputs and console |
 
 use mlua::{Buffer, Lua, Table, Value};
+use strata_engine::gen::{generate_region, Biome, BiomeSettings, WorldSettings};
+use strata_engine::progress::Progress;
 use strata_engine::tools::{apply_dab, Brush, BrushShape, Tool, ToolKind};
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos, AIR};
 
@@ -172,6 +175,63 @@ fn dab(lua: &Lua, t: Table) -> mlua::Result<()> {
     })
 }
 
+fn generate(lua: &Lua, t: Table) -> mlua::Result<()> {
+    let names: Vec<String> = match t.get::<Value>("biomes")? {
+        Value::String(s) => s
+            .to_str()?
+            .split(',')
+            .map(|n| n.trim().to_owned())
+            .collect(),
+        Value::Table(list) => list
+            .sequence_values::<String>()
+            .collect::<mlua::Result<_>>()?,
+        Value::Nil => Vec::new(),
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "strata.generate: biomes is a list of names or \"a,b\", got {}",
+                other.type_name()
+            )))
+        }
+    };
+    let mut settings = BiomeSettings::default();
+    if !names.is_empty() {
+        settings.biomes = names
+            .iter()
+            .map(|n| Biome::from_name(n))
+            .collect::<strata_engine::Result<_>>()
+            .map_err(|e| mlua::Error::runtime(format!("strata.generate: {e}")))?;
+    }
+    if let Some(size) = t.get::<Option<u32>>("biome_size")? {
+        settings.biome_size = size;
+    }
+    if let Some(caves) = t.get::<Option<bool>>("caves")? {
+        settings.caves = caves;
+    }
+    let seed = t.get::<Option<u32>>("seed")?.unwrap_or(1);
+    let (bounds, table) = with_state(lua, |s| Ok((s.world.bounds(), s.world.materials().clone())))?;
+    let b = match t.get::<Option<Table>>("box")? {
+        Some(bt) => voxel_box(&bt, "strata.generate", MAX_REGION_VOXELS)?,
+        None => bounds,
+    };
+    if bounds.min != VoxelPos::new(0, 0, 0) {
+        return Err(mlua::Error::runtime(
+            "strata.generate: the world does not start at 0,0,0, so the generator cannot place it",
+        ));
+    }
+    let size = bounds.max.to_array().map(|v| v.max(0) as u32);
+    let world = WorldSettings::with_biomes(size, seed, settings);
+    let fill = generate_region(&world, b, &table, &Progress::new())
+        .map_err(|e| mlua::Error::runtime(format!("strata.generate: {e}")))?;
+    with_state(lua, |s| {
+        s.world
+            .edit_grid(|g| {
+                fill.write_into(g);
+                Some(fill.region())
+            })
+            .map_err(lua_err)
+    })
+}
+
 fn raycast(lua: &Lua, (from, dir, max): (Table, Table, Option<f64>)) -> mlua::Result<Value> {
     let o = point(&from, "strata.raycast")?.map(f64::from);
     let d = point(&dir, "strata.raycast")?.map(f64::from);
@@ -271,6 +331,7 @@ pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     )?;
     s.set("dab", lua.create_function(dab)?)?;
     s.set("raycast", lua.create_function(raycast)?)?;
+    s.set("generate", lua.create_function(generate)?)?;
     s.set("print", lua.create_function(crate::roblox::globals::print)?)?;
     let (bounds, names, args) = with_state(lua, |st| {
         let b = st.world.bounds();
