@@ -216,4 +216,10 @@ fn in_place_on_several_projects_and_bad_arguments() {
     assert!(fails(&["script", "run", s(&script), s(&a), "--arg", "novalue"]).contains("KEY=VALUE"));
     assert!(fails(&["script", "run", s(&script), s(&a), "--timeout", "0"]).contains("--timeout"));
     assert!(fails(&["script", "run", "missing.luau", s(&a)]).contains("missing.luau"));
+    let bake = dir.join("bake.luau");
+    std::fs::write(&bake, "workspace.Terrain:FillBall(Vector3.new(64, 100, 64), 8, Enum.Material.Rock)\nstrata.bake{quality = 'draft'}").expect("write");
+    let baked = dir.join("baked.strata");
+    assert!(load(&a).light.is_none());
+    ok(&["script", "run", s(&bake), s(&a), "-o", s(&baked)]);
+    assert!(load(&baked).light.is_some(), "strata.bake baked the light");
 }

@@ -77,6 +77,9 @@ pub struct RunOutcome {
     pub voxels_written: u64,
     /// Wall time.
     pub elapsed: Duration,
+    /// The light bake the script asked for with `strata.bake{...}`: the caller bakes the edited
+    /// voxels with these settings once the run is installed.
+    pub bake: Option<strata_engine::light::LightSettings>,
     /// Why it failed, if it did.
     pub error: Option<Error>,
 }
@@ -91,6 +94,7 @@ pub fn run(script: &Script, mut world: ScriptWorld, options: RunOptions) -> RunO
         undo_name: None,
         args: options.args,
         sink: options.sink,
+        bake: None,
         last_location: None,
     };
     let (state, error) = execute(
@@ -104,6 +108,7 @@ pub fn run(script: &Script, mut world: ScriptWorld, options: RunOptions) -> RunO
         voxels_written: state.world.voxels_written(),
         step_name: state.undo_name.unwrap_or_else(|| script.step_name()),
         output: state.output,
+        bake: state.bake,
         world: state.world,
         elapsed: start.elapsed(),
         error,

@@ -22,6 +22,8 @@ pub struct RunState {
     pub args: BTreeMap<String, String>,
     /// Where printed lines also go.
     pub sink: Option<OutputSink>,
+    /// The light bake the script asked for (`strata.bake{...}`), done by the caller after the run.
+    pub bake: Option<strata_engine::light::LightSettings>,
     /// The script position last seen by the interrupt (`file:line`), for errors that carry none.
     pub last_location: Option<String>,
 }

@@ -11,10 +11,12 @@
 //! | `strata.dab{tool, shape, radius, strength, material, at}` | one dab of the editor's brush |
 //! | `strata.raycast(from, dir, max?)` | the first voxel at least half full along a ray |
 //! | `strata.generate{biomes, box, seed?, biome_size?, caves?}` | the world generator's terrain in a box |
+//! | `strata.bake{quality?, bounce?, denoise?, emission?, seed?}` | bake the light once the run is installed |
 //! | `strata.args`, `strata.bounds`, `strata.materials`, `strata.print` | run inputs and console |
 
 use mlua::{Buffer, Lua, Table, Value};
 use strata_engine::gen::{generate_region, Biome, BiomeSettings, WorldSettings};
+use strata_engine::light::{LightSettings, Quality};
 use strata_engine::progress::Progress;
 use strata_engine::tools::{apply_dab, Brush, BrushShape, Tool, ToolKind};
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos, AIR};
@@ -232,6 +234,33 @@ fn generate(lua: &Lua, t: Table) -> mlua::Result<()> {
     })
 }
 
+fn bake(lua: &Lua, t: Option<Table>) -> mlua::Result<()> {
+    let mut s = LightSettings::default();
+    let fail = |e: strata_engine::Error| mlua::Error::runtime(format!("strata.bake: {e}"));
+    if let Some(t) = t {
+        if let Some(q) = t.get::<Option<String>>("quality")? {
+            s = Quality::parse(&q).map_err(fail)?.apply(&s);
+        }
+        if let Some(b) = t.get::<Option<u8>>("bounce")? {
+            s.bounce = b;
+        }
+        if let Some(d) = t.get::<Option<bool>>("denoise")? {
+            s.denoise = d;
+        }
+        if let Some(e) = t.get::<Option<bool>>("emission")? {
+            s.emission = e;
+        }
+        if let Some(seed) = t.get::<Option<u64>>("seed")? {
+            s.seed = seed;
+        }
+    }
+    s.validate().map_err(fail)?;
+    with_state(lua, |st| {
+        st.bake = Some(s);
+        Ok(())
+    })
+}
+
 fn raycast(lua: &Lua, (from, dir, max): (Table, Table, Option<f64>)) -> mlua::Result<Value> {
     let o = point(&from, "strata.raycast")?.map(f64::from);
     let d = point(&dir, "strata.raycast")?.map(f64::from);
@@ -332,6 +361,7 @@ pub fn install(lua: &Lua, globals: &Table) -> mlua::Result<()> {
     s.set("dab", lua.create_function(dab)?)?;
     s.set("raycast", lua.create_function(raycast)?)?;
     s.set("generate", lua.create_function(generate)?)?;
+    s.set("bake", lua.create_function(bake)?)?;
     s.set("print", lua.create_function(crate::roblox::globals::print)?)?;
     let (bounds, names, args) = with_state(lua, |st| {
         let b = st.world.bounds();

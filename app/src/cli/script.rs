@@ -17,6 +17,7 @@ use strata_script::{run, Limits, RunOptions, Script};
 use super::args::parse_in_range;
 use super::progress::with_bar;
 use super::project_edit::{fmt_box, open, open_for_edit};
+use crate::document::script_edit::bake_for_script;
 use crate::{AppError, AppResult};
 
 /// `strata script`.
@@ -179,10 +180,19 @@ impl RunArgs {
             },
         );
         let changed = doc.install_script(&outcome);
+        let mut baked = false;
+        if let (None, Some(settings)) = (&outcome.error, &outcome.bake) {
+            let lights = doc.project().lights.clone();
+            let light = with_bar("baking", |p| {
+                bake_for_script(doc.grid(), doc.materials(), &lights, settings, p)
+            })?;
+            doc.install_light(light);
+            baked = true;
+        }
         let mut saved_to = None;
         if outcome.error.is_none() {
             if let Some(t) = &target {
-                if !changed.is_empty() || t != project {
+                if !changed.is_empty() || baked || t != project {
                     with_bar("saving", |p| doc.project().save_with(t, p))?;
                     saved_to = Some(t.clone());
                 }

@@ -4,7 +4,12 @@
 //! physics, baked light and meshes are told as for any edit. A failed or cancelled run is never
 //! installed: the document stays exactly as it was.
 
-use strata_engine::voxel::VoxelBox;
+use strata_engine::light::{
+    bake_scene, LightMap, LightScene, LightSettings, PlacedLight, SolidVolume,
+};
+use strata_engine::progress::Progress;
+use strata_engine::storage::Grid;
+use strata_engine::voxel::{MaterialTable, VoxelBox};
 use strata_script::{RunOutcome, ScriptWorld};
 
 use super::open_document::Document;
@@ -39,4 +44,28 @@ impl Document {
         });
         world.changed_bounds()
     }
+}
+
+/// The light a script's `strata.bake{...}` asked for, baked on `grid` (the voxels after the run)
+/// with the project's material table and placed lights; install it with
+/// [`Document::install_light`].
+///
+/// # Errors
+/// A cancelled bake, or a world with nothing to light.
+pub fn bake_for_script(
+    grid: &Grid,
+    table: &MaterialTable,
+    lights: &[PlacedLight],
+    settings: &LightSettings,
+    progress: &Progress,
+) -> crate::AppResult<LightMap> {
+    let volume = SolidVolume::from_grid(grid, table)?;
+    let scene = LightScene::new(grid, table, &volume, lights, settings);
+    let (light, _) = bake_scene(&volume, &scene, settings, progress)?;
+    if light.is_empty() {
+        return Err(crate::AppError::Usage(
+            "strata.bake: nothing to light: the world has no solid voxel".into(),
+        ));
+    }
+    Ok(light)
 }

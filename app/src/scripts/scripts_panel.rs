@@ -15,11 +15,13 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use eframe::egui;
+use strata_engine::light::LightMap;
 use strata_script::{run, Limits, RunOptions, RunOutcome, Script};
 
 use crate::app::action::{Action, BoxEdit};
 use crate::app::jobs::{Inbox, JobKind};
 use crate::app::panel::{Panel, View};
+use crate::document::script_edit::bake_for_script;
 use crate::document::Document;
 use crate::AppResult;
 
@@ -44,7 +46,7 @@ pub struct ScriptsPanel {
     console: Arc<Mutex<Vec<String>>>,
     status: Option<(bool, String)>,
     running: Option<Running>,
-    inbox: Inbox<RunOutcome>,
+    inbox: Inbox<(RunOutcome, Option<LightMap>)>,
 }
 
 /// The `.luau` files of the `scripts/` folder beside `doc`'s file, sorted.
@@ -138,16 +140,33 @@ impl ScriptsPanel {
         });
         self.status = None;
         let label = format!("Script {}", script.name);
+        let (table, lights) = (doc.materials().clone(), doc.project().lights.clone());
         let job = self
             .inbox
-            .spawn(label, JobKind::Background, move |_| {
-                Ok(run(&script, world, options))
+            .spawn(label, JobKind::Background, move |progress| {
+                let outcome = run(&script, world, options);
+                let light = match (&outcome.error, &outcome.bake) {
+                    (None, Some(settings)) => Some(bake_for_script(
+                        outcome.world.grid(),
+                        &table,
+                        &lights,
+                        settings,
+                        progress,
+                    )?),
+                    _ => None,
+                };
+                Ok((outcome, light))
             })
             .owned_by(NAME);
         out.push(Action::Start(job));
     }
 
-    fn finish(&mut self, outcome: RunOutcome, doc: Option<&Document>, out: &mut Vec<Action>) {
+    fn finish(
+        &mut self,
+        (outcome, light): (RunOutcome, Option<LightMap>),
+        doc: Option<&Document>,
+        out: &mut Vec<Action>,
+    ) {
         let Some(running) = self.running.take() else {
             return;
         };
@@ -182,6 +201,9 @@ impl ScriptsPanel {
                 }
             ),
         ));
+        if let Some(light) = light {
+            out.push(Action::InstallLight(Box::new(light)));
+        }
         if boxes.is_empty() {
             return;
         }
