@@ -54,7 +54,7 @@ fn island_generator_builds_an_island_as_one_step() {
     assert_eq!(p0["error"], serde_json::Value::Null);
     assert_eq!(p0["undo_step"], "Generate island");
     assert!(p0["voxels_written"].as_u64().unwrap_or(0) > 10_000, "{p0}");
-    assert_eq!(p0["output"][0], "island generated: 128 studs across");
+    assert_eq!(p0["output"][0], "island generated: 256 studs across");
     let after = load(&out_path);
     assert_eq!(
         after.history.undo_len(),
@@ -62,19 +62,31 @@ fn island_generator_builds_an_island_as_one_step() {
         "one undo step"
     );
     assert_eq!(after.history.undo_names().last(), Some("Generate island"));
-    // The middle is high grass, the rim sand under water.
+    // The middle is high grass above the old plain; the corners are water over a sandy floor.
     let top = |p: &Project, x: i32, z: i32| {
         (0..32)
             .rev()
             .find(|&y| !p.grid.get(VoxelPos::new(x, y, z)).is_air())
     };
-    let mid = after
-        .grid
-        .get(VoxelPos::new(16, top(&after, 16, 16).unwrap_or(0), 16));
-    assert_eq!(Some(mid.material), after.header.materials.id_of("Grass"));
+    let surface = |p: &Project, x: i32, z: i32| {
+        p.grid
+            .get(VoxelPos::new(x, top(p, x, z).unwrap_or(0), z))
+            .material
+    };
+    let id = |name: &str| after.header.materials.id_of(name);
+    assert_eq!(Some(surface(&after, 32, 32)), id("Grass"));
     assert!(
-        top(&after, 16, 16) > top(&before, 16, 16),
+        top(&after, 32, 32) > top(&before, 32, 32),
         "the island rises above the plain"
+    );
+    assert_eq!(
+        Some(surface(&after, 1, 1)),
+        id("Water"),
+        "sea at the corner"
+    );
+    assert_eq!(
+        Some(after.grid.get(VoxelPos::new(1, 0, 1)).material),
+        id("Sand")
     );
     assert!(count(&after, "Sand") > 0 && count(&after, "Water") > count(&before, "Water"));
 }
