@@ -166,3 +166,38 @@ fn change_history_names_the_step() {
     assert_eq!(out.step_name, "Carve river");
     assert_eq!(ok("print(1)").step_name, "Script test");
 }
+
+#[test]
+fn write_then_read_voxels_round_trips_every_entry() {
+    let out = ok(r#"
+        local T = workspace.Terrain
+        local r = Region3.new(Vector3.new(0, 0, 0), Vector3.new(12, 8, 16)) -- 3 × 2 × 4 voxels
+        local names = {"Grass", "Rock", "Sand", "Snow"}
+        local m, o = {}, {}
+        for x = 1, 3 do
+            m[x], o[x] = {}, {}
+            for y = 1, 2 do
+                m[x][y], o[x][y] = {}, {}
+                for z = 1, 4 do
+                    m[x][y][z] = Enum.Material[names[(x + y + z) % 4 + 1]]
+                    o[x][y][z] = (x * 8 + y * 4 + z) / 64
+                end
+            end
+        end
+        T:WriteVoxels(r, 4, m, o)
+        local m2, o2 = T:ReadVoxels(r, 4)
+        assert(m2.Size == Vector3.new(3, 2, 4))
+        for x = 1, 3 do
+            for y = 1, 2 do
+                for z = 1, 4 do
+                    assert(m2[x][y][z] == m[x][y][z], string.format("material %d %d %d", x, y, z))
+                    assert(math.abs(o2[x][y][z] - o[x][y][z]) < 1 / 256, "occupancy")
+                end
+            end
+        end
+    "#);
+    // [3][2][4] is voxel (2, 1, 3): Rock ((3 + 2 + 4) % 4 + 1 = 2) at 36/64, byte 143.
+    assert_eq!(at(&out, 2, 1, 3), Voxel::new(id("Rock"), 143));
+    // [1][1][1] is voxel (0, 0, 0): Snow ((1 + 1 + 1) % 4 + 1 = 4) at 13/64: byte round(52) − 1.
+    assert_eq!(at(&out, 0, 0, 0), Voxel::new(id("Snow"), 51));
+}

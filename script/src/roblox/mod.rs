@@ -27,5 +27,6 @@ pub fn install(
     region3::install(lua, globals)?;
     material_enum::install(lua, globals, table)?;
     noise::install(lua, globals)?;
+    terrain_voxels::install(lua)?;
     globals::install(lua, globals)
 }

@@ -27,37 +27,62 @@ fn material_values(lua: &Lua) -> mlua::Result<Vec<AnyUserData>> {
         .collect()
 }
 
+/// The Luau side of `ReadVoxels`: builds the nested arrays from a buffer of (material, occupancy)
+/// byte pairs, X fastest. Building them in Luau costs a third of building them through the API.
+const BUILD_ARRAYS: &str = r#"
+local items, buf, sx, sy, sz = ...
+local lut = table.create(256)
+for k = 1, 256 do lut[k] = k / 256 end
+local stride = sx * sy * 2
+local mats, occs = table.create(sx), table.create(sx)
+for x = 1, sx do
+    local mx, ox = table.create(sy), table.create(sy)
+    for y = 1, sy do
+        local my, oy = table.create(sz), table.create(sz)
+        local i = ((y - 1) * sx + (x - 1)) * 2
+        for z = 1, sz do
+            local m = buffer.readu8(buf, i)
+            my[z] = items[m + 1]
+            oy[z] = if m == 0 then 0 else lut[buffer.readu8(buf, i + 1) + 1]
+            i += stride
+        end
+        mx[y], ox[y] = my, oy
+    end
+    mats[x], occs[x] = mx, ox
+end
+return mats, occs
+"#;
+
+/// Registry key of the compiled [`BUILD_ARRAYS`].
+const BUILD_KEY: &str = "strata.read_voxels";
+
+/// Compile the Luau helpers of this module into `lua`'s registry (before the sandbox seals it).
+///
+/// # Errors
+/// When the helper fails to compile (a bug) or Luau cannot allocate.
+pub fn install(lua: &Lua) -> mlua::Result<()> {
+    let f = lua
+        .load(BUILD_ARRAYS)
+        .set_name("=ReadVoxels")
+        .into_function()?;
+    lua.set_named_registry_value(BUILD_KEY, f)
+}
+
 /// `ReadVoxels(region, 4)` on box `b`: `(materials, occupancies)`.
 ///
 /// # Errors
 /// When Luau cannot allocate the arrays (the memory limit).
 pub fn read_voxels(lua: &Lua, b: VoxelBox) -> mlua::Result<(Table, Table)> {
     let voxels = with_state(lua, |s| Ok(s.world.read_box(b)))?;
-    let items = material_values(lua)?;
+    let items = lua.create_sequence_from(material_values(lua)?)?;
+    let bytes: Vec<u8> = voxels
+        .iter()
+        .flat_map(|v| [v.material, v.occupancy])
+        .collect();
+    let buf = lua.create_buffer(bytes)?;
     let [sx, sy, sz] = b.size();
-    let mats = lua.create_table_with_capacity(sx, 1)?;
-    let occs = lua.create_table_with_capacity(sx, 1)?;
-    for x in 0..sx {
-        let mx = lua.create_table_with_capacity(sy, 0)?;
-        let ox = lua.create_table_with_capacity(sy, 0)?;
-        for y in 0..sy {
-            let my = lua.create_table_with_capacity(sz, 0)?;
-            let oy = lua.create_table_with_capacity(sz, 0)?;
-            for z in 0..sz {
-                let v = voxels[(z * sy + y) * sx + x];
-                let item = items
-                    .get(usize::from(v.material))
-                    .or_else(|| items.first())
-                    .cloned();
-                my.raw_set(z + 1, item)?;
-                oy.raw_set(z + 1, f64::from(v.occupancy_f32()))?;
-            }
-            mx.raw_set(y + 1, my)?;
-            ox.raw_set(y + 1, oy)?;
-        }
-        mats.raw_set(x + 1, mx)?;
-        occs.raw_set(x + 1, ox)?;
-    }
+    let build: mlua::Function = lua.named_registry_value(BUILD_KEY)?;
+    let (mats, occs): (Table, Table) = build.call((items, buf, sx, sy, sz))?;
     let size = Vector3::new(sx as f64, sy as f64, sz as f64);
     mats.raw_set("Size", size)?;
     occs.raw_set("Size", size)?;
