@@ -169,7 +169,9 @@ fn escapes_and_limits_leave_the_project_unchanged() {
     let dir = temp_dir("script-escape");
     let w = new_world(&dir, "flat", "flat", "64,32,64", 1);
     let original = std::fs::read(&w).expect("read");
-    let cases: [(&str, &str, &[&str]); 8] = [
+    let cases: [(&str, &str, &[&str]); 10] = [
+        ("gfenv", "getfenv(1).x = 1", &["gfenv.luau:1", "getfenv"]),
+        ("ld", "local f = load('return 1')", &["ld.luau:1", "load is not available"]),
         ("io", "local f = io.open('/etc/passwd')", &["io.luau:1", "io.open"]),
         ("os", "print(1)\nos.execute('touch x')", &["os.luau:2", "os.execute"]),
         ("req", "require('../x')", &["req.luau:1", "require"]),
