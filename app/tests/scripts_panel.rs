@@ -4,6 +4,8 @@
 
 use std::time::{Duration, Instant};
 
+use eframe::egui::accesskit::Role;
+use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
@@ -40,10 +42,31 @@ fn panel<'a>(h: &'a mut Harness<'_, EditorApp>) -> &'a mut ScriptsPanel {
         .expect("the Scripts panel")
 }
 
+/// Replace the text of the field labelled `label` with `text`, as a user types it.
+fn type_into(h: &mut Harness<'_, EditorApp>, role: Role, label: &str, text: &str) {
+    h.get_by_role_and_label(role, label).focus();
+    h.run_steps(1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.key_press(Key::Backspace);
+    h.run_steps(1);
+    h.get_by_role_and_label(role, label).type_text(text);
+    h.run_steps(1);
+}
+
 /// Type `path` into "Script file" and press Run.
 fn run_script(h: &mut Harness<'_, EditorApp>, path: &std::path::Path) {
-    panel(h).path = path.display().to_string();
-    h.run_steps(1);
+    type_into(
+        h,
+        Role::TextInput,
+        "Script file",
+        &path.display().to_string(),
+    );
+    assert_eq!(
+        panel(h).path,
+        path.display().to_string(),
+        "typed into the field"
+    );
     h.get_by_label("Run").click();
     h.run_steps(2);
 }
@@ -72,7 +95,12 @@ fn run_prints_and_makes_one_undo_step() {
          game:GetService('ChangeHistoryService'):SetWaypoint('Rock ball')",
     )
     .expect("write");
-    panel(&mut h).args = "what=rock".into();
+    type_into(
+        &mut h,
+        Role::MultilineTextInput,
+        "Arguments (KEY=VALUE per line)",
+        "what=rock",
+    );
     let undo_before = h.state().doc.as_ref().expect("doc").history().undo_len();
     run_script(&mut h, &script);
     wait_done(&mut h);
