@@ -20,6 +20,9 @@ pub enum AppError {
         /// The OS error.
         source: std::io::Error,
     },
+    /// A terrain script failed (with its file and line) or hit a limit.
+    #[error(transparent)]
+    Script(#[from] strata_script::Error),
     /// Bad command-line input.
     #[error("{0}")]
     Usage(String),

@@ -23,6 +23,7 @@ pub mod lighting;
 pub mod materials;
 pub mod physics;
 pub mod region;
+pub mod scripts;
 pub mod viewport;
 
 pub use error::{AppError, AppResult};

@@ -19,6 +19,7 @@ use crate::lighting::LightingPanel;
 use crate::materials::MaterialsPanel;
 use crate::physics::PhysicsPanel;
 use crate::region::{RegionPanel, StampsPanel};
+use crate::scripts::ScriptsPanel;
 
 /// Every panel of the editor, in display order: one line per panel.
 pub fn registry() -> Vec<Box<dyn Panel>> {
@@ -32,6 +33,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(StampsPanel::default()),
         Box::new(PhysicsPanel::default()),
         Box::new(MaterialsPanel::default()),
+        Box::new(ScriptsPanel::default()),
         Box::new(NewWorldWindow::default()),
         Box::new(ImportHeightmapWindow::default()),
         Box::new(ExportHeightmapWindow::default()),

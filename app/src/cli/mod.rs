@@ -50,6 +50,7 @@ mod progress;
 mod project_edit;
 mod raycast;
 mod render;
+mod script;
 mod sculpt;
 mod sea_level;
 
@@ -141,6 +142,9 @@ commands! {
     Sculpt(sculpt::SculptArgs),
     /// Fill every empty voxel below a height with water (or clear water), as one undo step.
     SeaLevel(sea_level::SeaLevelArgs),
+    /// Run a Luau terrain script (Roblox's terrain API and Strata's own) on projects, each edited
+    /// as one undo step.
+    Script(script::ScriptArgs),
     /// Measure the editor's frame interval while the camera orbits a project (JSON line).
     Frames(frames::FramesArgs),
 }

@@ -6,5 +6,6 @@ mod edit_check;
 mod lights_edit;
 pub mod open_document;
 pub mod region_job;
+pub mod script_edit;
 
 pub use open_document::{Document, EditConsumer};
