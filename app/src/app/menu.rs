@@ -39,17 +39,12 @@ fn keys(view: &View<'_>, command: Command) -> String {
     view.keymap.text_of(command).unwrap_or_default()
 }
 
-/// The name exports suggest: the project's file name, or `untitled` before it is saved (never
-/// the generator's description, such as a biome list).
-pub fn export_name(doc: &crate::document::Document) -> String {
-    doc.path()
-        .map_or_else(|| "untitled".to_owned(), crate::files::file_jobs::stem)
-}
-
 fn file_menu(ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
     let has_doc = view.doc.is_some();
     let idle = !view.busy;
-    let name = view.doc.map_or_else(String::new, export_name);
+    let name = view
+        .doc
+        .map_or_else(String::new, crate::files::file_jobs::export_name);
     let item = |ui: &mut egui::Ui, enabled: bool, text: &str, command: Option<Command>| {
         let mut button = Button::new(text);
         if let Some(c) = command {

@@ -112,9 +112,10 @@ impl ExportHeightmapWindow {
                         .unwrap_or_else(|| "none".to_owned());
                     ui.label(name);
                     if ui.button("Choose…").clicked() {
-                        let name = view
-                            .doc
-                            .map_or_else(|| "untitled".to_owned(), crate::app::menu::export_name);
+                        let name = view.doc.map_or_else(
+                            || "untitled".to_owned(),
+                            crate::files::file_jobs::export_name,
+                        );
                         out.push(Action::AskPath(panel_path(
                             NAME,
                             OUT,

@@ -277,3 +277,9 @@ pub fn heightmap_job(import: HeightmapImport) -> Job {
         Ok(JobOutput::opened(import.build(progress)?, None, None))
     })
 }
+
+/// The name exports suggest: the project's file name, or `untitled` before it is saved (never
+/// the generator's description, such as a biome list).
+pub fn export_name(doc: &crate::document::Document) -> String {
+    doc.path().map_or_else(|| "untitled".to_owned(), stem)
+}

@@ -11,6 +11,7 @@
 //! ```
 
 pub mod heightmap;
+pub mod maps;
 pub mod sidecar;
 pub mod splat;
 pub mod top_surface;
@@ -18,6 +19,7 @@ pub mod top_surface;
 pub use heightmap::{
     check_map_size, quantize_heights, r16_bytes, resample_heights, sample_height, MAX_MAP_SIDE,
 };
+pub use maps::{SplatMap, TerrainMaps, TerrainMapsRequest, WeightLayers};
 pub use sidecar::{layer_file_names, sidecar_json, Encoding, SidecarFiles};
 pub use splat::{material_weights, ranked_materials, rgba_of, weight_planes};
 pub use top_surface::{scan_top_surface, TopSurface, MAX_SCAN_COLUMNS};
@@ -26,65 +28,6 @@ use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{MaterialTable, VoxelBox, CHUNK_SIZE, MATERIAL_COUNT};
 use crate::{Error, Result};
-
-/// What to export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TerrainMapsRequest {
-    /// The columns (X, Z) and the Y range (mapped to 0..=65535) to export: usually the world's box.
-    pub region: VoxelBox,
-    /// The maps' size in pixels; `None`: one pixel per column.
-    pub size: Option<[u32; 2]>,
-    /// Make an RGBA splat map of the four most used surface materials.
-    pub splat: bool,
-    /// Make one weight map per surface material.
-    pub layers: bool,
-}
-
-/// An RGBA splat map.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SplatMap {
-    /// The materials of channels R, G, B, A in order (at most four).
-    pub materials: Vec<u8>,
-    /// 4 bytes per pixel, rows by Z; each pixel's bytes sum to 255.
-    pub rgba: Vec<u8>,
-}
-
-/// One 8-bit weight map per surface material.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct WeightLayers {
-    /// The materials, most used first.
-    pub materials: Vec<u8>,
-    /// One plane of one byte per pixel per material, in `materials` order; at each pixel the planes
-    /// sum to 255.
-    pub planes: Vec<Vec<u8>>,
-}
-
-/// Everything an export writes, in memory.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TerrainMaps {
-    /// The box exported.
-    pub region: VoxelBox,
-    /// Its columns along X and Z.
-    pub columns: [usize; 2],
-    /// Map width in pixels (along X).
-    pub width: u32,
-    /// Map height in pixels (along Z).
-    pub height: u32,
-    /// World Y of sample 0 and of sample 65535.
-    pub y_range: [i32; 2],
-    /// `width × height` samples, rows by Z.
-    pub samples: Vec<u16>,
-    /// Surface materials with the columns each covers, most first.
-    pub surface_materials: Vec<(u8, u64)>,
-    /// Columns whose surface hides matter below air.
-    pub overhang_columns: u64,
-    /// Columns with no surface (exported at `y_range[0]`).
-    pub empty_columns: u64,
-    /// The splat map, when asked for.
-    pub splat: Option<SplatMap>,
-    /// The weight layers, when asked for.
-    pub layers: Option<WeightLayers>,
-}
 
 /// Check a request before any work: a box in range and not flat, a map size in range, and the
 /// number of columns read under [`MAX_SCAN_COLUMNS`].

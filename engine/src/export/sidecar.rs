@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::TerrainMaps;
+use super::maps::TerrainMaps;
 use crate::voxel::MaterialTable;
 
 /// The sidecar's `format` value.
