@@ -30,25 +30,9 @@
 //! summing the children's midpoints and planes; the children go on in that buffer. Validation happens
 //! once, in the pass that gathers triangle bounds.
 
-use super::partition::{self, side_facts, PartitionWork};
+use super::partition::{self, side_facts, Item, PartitionWork};
 use super::{BoxGrid, KdTree, Node, TriangleMesh, MAX_TRIANGLES};
 use crate::{Error, Result};
-
-/// One triangle (or one quad) while building: its bounds and (first) triangle id.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Item {
-    pub(super) min: [f32; 3],
-    pub(super) max: [f32; 3],
-    pub(super) id: u32,
-}
-
-impl Item {
-    /// Twice the midpoint on `axis` (halving is not needed to compare).
-    #[inline]
-    pub(super) fn mid2(&self, axis: usize) -> f32 {
-        self.min[axis] + self.max[axis]
-    }
-}
 
 /// Reusable buffers for [`KdTree::rebuild`].
 #[derive(Debug, Clone, Default)]

@@ -24,11 +24,26 @@
 //! the items in the new order to a second buffer (the builder's children then work in that one),
 //! summing each side's [`SideFacts`] on the way, which spares the builder its own pass over them.
 //! Even three items mispredict often enough that this is faster (a two-quad node has its own code in
-//! the builder); the swap loop stays as the twin the tests compare against.
+//! the builder); the swap loop stays as the twin the tests compare against. The builder's [`Item`]
+//! (one triangle or quad) lives here, below both.
 
-use super::build::Item;
+/// One triangle (or one quad) while building: its bounds and (first) triangle id.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Item {
+    pub(super) min: [f32; 3],
+    pub(super) max: [f32; 3],
+    pub(super) id: u32,
+}
 
-/// Reusable buffers of [`by_queue`].
+impl Item {
+    /// Twice the midpoint on `axis` (halving is not needed to compare).
+    #[inline]
+    pub(super) fn mid2(&self, axis: usize) -> f32 {
+        self.min[axis] + self.max[axis]
+    }
+}
+
+/// Reusable buffers of [`queue_order`] and [`gather`].
 #[derive(Debug, Clone, Default)]
 pub(super) struct PartitionWork {
     /// Item indices: the items below the plane, then (from `n`) the queue of those above.
