@@ -26,7 +26,7 @@ pub use top_surface::{scan_top_surface, TopSurface, MAX_SCAN_COLUMNS};
 
 use crate::progress::Progress;
 use crate::storage::Grid;
-use crate::voxel::{MaterialTable, VoxelBox, CHUNK_SIZE, MATERIAL_COUNT};
+use crate::voxel::{MaterialTable, CHUNK_SIZE, MATERIAL_COUNT};
 use crate::{Error, Result};
 
 /// Check a request before any work: a box in range and not flat, a map size in range, and the

@@ -4,7 +4,7 @@
 //!   node with n triangles, region R (root: the mesh bounds; child: R cut by its parent's plane):
 //!     axis  = longest axis of R
 //!     split = mean of the triangle midpoints on that axis
-//!     left  = midpoint < split, right = the rest          (one in-place partition)
+//!     left  = midpoint < split, right = the rest          (in the order of an in-place swap partition)
 //!     if a side holds under 25 %: left = the lowest midpoints (select_nth), right = the rest
 //!     if n is even and the sides are odd: move the triangle nearest the split across, so both
 //!     sides stay even
@@ -25,32 +25,22 @@
 //! node's recovered box as tall as the cell. Even sides mean every leaf but at most one holds two
 //! triangles: `n` triangles make at most `n` nodes (12 bytes per triangle).
 //!
-//! Each level costs two linear passes over the node's triangles: the partition, then the children's
-//! midpoint sums and planes. Validation happens once, in the pass that gathers triangle bounds.
+//! Each level costs two linear passes over the node's triangles: the partition ([`super::partition`],
+//! without a branch per triangle), then moving them into a second buffer in their new order while
+//! summing the children's midpoints and planes; the children go on in that buffer. Validation happens
+//! once, in the pass that gathers triangle bounds.
 
+use super::partition::{self, side_facts, Item, PartitionWork};
 use super::{BoxGrid, KdTree, Node, TriangleMesh, MAX_TRIANGLES};
 use crate::{Error, Result};
-
-/// One triangle (or one quad) while building: its bounds and (first) triangle id.
-#[derive(Debug, Clone, Copy)]
-struct Item {
-    min: [f32; 3],
-    max: [f32; 3],
-    id: u32,
-}
-
-impl Item {
-    /// Twice the midpoint on `axis` (halving is not needed to compare).
-    #[inline]
-    fn mid2(&self, axis: usize) -> f32 {
-        self.min[axis] + self.max[axis]
-    }
-}
 
 /// Reusable buffers for [`KdTree::rebuild`].
 #[derive(Debug, Clone, Default)]
 pub struct BuildScratch {
     items: Vec<Item>,
+    /// As long as `items`: the partition's second buffer.
+    spare: Vec<Item>,
+    work: PartitionWork,
 }
 
 /// What the builder knows about a node: its region (the box a query recovers for it: the root
@@ -112,10 +102,15 @@ impl KdTree {
         mesh.check()?;
         let quads = mesh.is_quads();
         let (min, max) = gather(mesh, quads, &mut scratch.items);
-        let items = &mut scratch.items[..];
-        if items.is_empty() {
+        let Some(&first) = scratch.items.first() else {
             return Ok(());
+        };
+        let n = scratch.items.len();
+        if scratch.spare.len() < n {
+            scratch.spare.resize(n, first);
         }
+        scratch.work.reserve(n);
+        let items = &mut scratch.items[..];
         self.bounds_min = min;
         self.bounds_max = max;
         self.triangle_count = count as u32;
@@ -129,7 +124,13 @@ impl KdTree {
         };
         let per_leaf = if quads { 1 } else { 2 };
         self.grid = BoxGrid::new(min, max);
-        self.depth = split(items, &mut self.nodes, 0, &root, per_leaf, &self.grid) as u32;
+        let mut builder = Builder {
+            nodes: &mut self.nodes,
+            per_leaf,
+            grid: &self.grid,
+            work: &mut scratch.work,
+        };
+        self.depth = builder.split(items, &mut scratch.spare[..n], 0, &root) as u32;
         Ok(())
     }
 }
@@ -183,81 +184,114 @@ fn mid2_sums(items: &[Item]) -> [f32; 3] {
     s
 }
 
-/// Fill node `at` with the subtree over `items` (its region and sums in `cell`); returns the subtree
-/// depth. `per_leaf` is 2 for triangles, 1 for quads (a quad leaf holds its two triangles).
-fn split(
-    items: &mut [Item],
-    nodes: &mut Vec<Node>,
-    at: usize,
-    cell: &Cell,
+/// The state one build threads through its recursion.
+struct Builder<'a> {
+    nodes: &'a mut Vec<Node>,
+    /// 2 for triangles, 1 for quads (a quad leaf holds its two triangles).
     per_leaf: usize,
-    grid: &BoxGrid,
-) -> usize {
-    let n = items.len();
-    if n <= per_leaf {
-        nodes[at] = leaf_node(items, per_leaf, grid);
-        return 1;
-    }
-    let even = per_leaf == 2 && n.is_multiple_of(2);
-    let axis = cell.longest_axis();
-    let mean2 = cell.mid2_sum[axis] / n as f32;
-    let mut left = 0;
-    for j in 0..n {
-        if items[j].mid2(axis) < mean2 {
-            items.swap(left, j);
-            left += 1;
+    grid: &'a BoxGrid,
+    work: &'a mut PartitionWork,
+}
+
+impl Builder<'_> {
+    /// Fill node `at` with the subtree over `items` (its region and sums in `cell`); returns the
+    /// subtree depth. `spare` is as long as `items`; a partition may write the items there and go
+    /// on in it, so either may hold them afterwards.
+    fn split(&mut self, items: &mut [Item], spare: &mut [Item], at: usize, cell: &Cell) -> usize {
+        let (per_leaf, grid) = (self.per_leaf, self.grid);
+        let n = items.len();
+        if n <= per_leaf {
+            self.nodes[at] = leaf_node(items, per_leaf, grid);
+            return 1;
         }
-    }
-    let key = |it: &Item| it.mid2(axis);
-    if left * 4 < n || (n - left) * 4 < n {
-        // Skewed: the lower half by midpoint goes left (an even count when `n` is even).
-        left = n / 2;
-        if even && left % 2 == 1 {
-            left -= 1;
+        let even = per_leaf == 2 && n.is_multiple_of(2);
+        let axis = cell.longest_axis();
+        let mean2 = cell.mid2_sum[axis] / n as f32;
+        // The partition writes the items to `spare` in their new order; the rest goes on there.
+        let order = partition::queue_order(items, axis, mean2, self.work);
+        let mut facts = Some(partition::gather(items, spare, self.work, order, axis));
+        let (items, spare, mut left) = (spare, items, order.left);
+        let key = |it: &Item| it.mid2(axis);
+        if left * 4 < n || (n - left) * 4 < n {
+            // Skewed: the lower half by midpoint goes left (an even count when `n` is even).
+            left = n / 2;
+            if even && left % 2 == 1 {
+                left -= 1;
+            }
+            items.select_nth_unstable_by(left, |a, b| key(a).total_cmp(&key(b)));
+            facts = None;
+        } else if even && left % 2 == 1 {
+            // Keep both sides even so that every leaf below holds two triangles: move the item
+            // nearest the split across, toward the larger side's surplus.
+            if left * 2 < n {
+                let j = left + arg_min(&items[left..], key);
+                items.swap(left, j);
+                left += 1;
+            } else {
+                let j = arg_max(&items[..left], key);
+                items.swap(left - 1, j);
+                left -= 1;
+            }
+            facts = None;
         }
-        items.select_nth_unstable_by(left, |a, b| key(a).total_cmp(&key(b)));
-    } else if even && left % 2 == 1 {
-        // Keep both sides even so that every leaf below holds two triangles: move the item nearest
-        // the split across, toward the larger side's surplus.
-        if left * 2 < n {
-            let j = left + arg_min(&items[left..], key);
-            items.swap(left, j);
-            left += 1;
-        } else {
-            let j = arg_max(&items[..left], key);
-            items.swap(left - 1, j);
-            left -= 1;
-        }
+        let (lo, hi) = items.split_at_mut(left);
+        let (lo_spare, hi_spare) = spare.split_at_mut(left);
+        let [lf, hf] = facts.unwrap_or_else(|| [side_facts(lo, axis), side_facts(hi, axis)]);
+        let mut lc = Cell {
+            mid2_sum: lf.sums,
+            ..*cell
+        };
+        let mut hc = Cell {
+            mid2_sum: hf.sums,
+            ..*cell
+        };
+        lc.max[axis] = lf.max;
+        hc.min[axis] = hf.min;
+        let child = self.nodes.len();
+        self.nodes.push(Node::leaf(&[0]));
+        self.nodes.push(Node::leaf(&[0]));
+        self.nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
+        let dl = self.side(lo, lo_spare, child, &lc);
+        let dh = self.side(hi, hi_spare, child + 1, &hc);
+        1 + dl.max(dh)
     }
-    let (lo, hi) = items.split_at_mut(left);
-    let (lo_sums, (lo_max, _)) = side_facts(lo, axis);
-    let (hi_sums, (_, hi_min)) = side_facts(hi, axis);
-    let mut lc = Cell {
-        mid2_sum: lo_sums,
-        ..*cell
-    };
-    let mut hc = Cell {
-        mid2_sum: hi_sums,
-        ..*cell
-    };
-    lc.max[axis] = lo_max;
-    hc.min[axis] = hi_min;
-    let child = nodes.len();
-    nodes.push(Node::leaf(&[0]));
-    nodes.push(Node::leaf(&[0]));
-    nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
-    // Leaves are made here rather than by a call each (half of all nodes are leaves).
-    let mut side = |items: &mut [Item], at: usize, cell: &Cell| {
-        if items.len() <= per_leaf {
-            nodes[at] = leaf_node(items, per_leaf, grid);
+
+    /// [`Builder::split`] of one side, with leaves and quad pairs made here rather than by a call
+    /// each (half of all nodes are leaves).
+    #[inline]
+    fn side(&mut self, items: &mut [Item], spare: &mut [Item], at: usize, cell: &Cell) -> usize {
+        if items.len() <= self.per_leaf {
+            self.nodes[at] = leaf_node(items, self.per_leaf, self.grid);
             1
+        } else if self.per_leaf == 1 && items.len() == 2 {
+            self.split_quad_pair(items, at, cell)
         } else {
-            split(items, nodes, at, cell, per_leaf, grid)
+            self.split(items, spare, at, cell)
         }
-    };
-    let dl = side(lo, child, &lc);
-    let dh = side(hi, child + 1, &hc);
-    1 + dl.max(dh)
+    }
+
+    /// [`Builder::split`] of exactly two quads, without its loops: the same partition (the general
+    /// code's swap when only the second quad lies below the mean, and its `select_nth` when neither
+    /// or both do), the same planes and two quad leaves. Half of a quad tree's branches or more end
+    /// here.
+    #[inline]
+    fn split_quad_pair(&mut self, items: &mut [Item], at: usize, cell: &Cell) -> usize {
+        let axis = cell.longest_axis();
+        let mean2 = cell.mid2_sum[axis] / 2.0;
+        let below = [0, 1].map(|k| items[k].mid2(axis) < mean2);
+        if below[0] == below[1] {
+            items.select_nth_unstable_by(1, |a, b| a.mid2(axis).total_cmp(&b.mid2(axis)));
+        } else if below[1] {
+            items.swap(0, 1);
+        }
+        let child = self.nodes.len();
+        for it in &items[..2] {
+            let leaf = Node::quad_leaf(it.id, self.grid.quantize(it.min, it.max));
+            self.nodes.push(leaf);
+        }
+        self.nodes[at] = Node::branch(axis, [items[0].max[axis], items[1].min[axis]], child);
+        2
+    }
 }
 
 /// The leaf of at most `per_leaf` items: a quad leaf with its quantized box for one quad, else the
@@ -274,21 +308,6 @@ fn leaf_node(items: &[Item], per_leaf: usize, grid: &BoxGrid) -> Node {
             Node::leaf(&ids[..items.len()])
         }
     }
-}
-
-/// The doubled-midpoint sums of `items` and, on `axis`, the largest `max` and the smallest `min`, in
-/// one pass (each in item order, as separate passes would add them).
-fn side_facts(items: &[Item], axis: usize) -> ([f32; 3], (f32, f32)) {
-    let mut s = [0.0f32; 3];
-    let (mut hi, mut lo) = (f32::NEG_INFINITY, f32::INFINITY);
-    for it in items {
-        for (a, v) in s.iter_mut().enumerate() {
-            *v += it.mid2(a);
-        }
-        hi = hi.max(it.max[axis]);
-        lo = lo.min(it.min[axis]);
-    }
-    (s, (hi, lo))
 }
 
 /// Index of the item with the smallest key (the first of equals).

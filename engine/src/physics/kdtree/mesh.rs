@@ -95,19 +95,30 @@ impl TriangleMesh for MeshRef<'_> {
             ));
         }
         let n = self.positions.len();
-        if let Some((k, &i)) = self
-            .indices
-            .iter()
-            .enumerate()
-            .find(|&(_, &i)| i as usize >= n)
-        {
-            return bad(format!(
-                "triangle {} uses vertex {i} but there are {n}",
-                k / 3
-            ));
+        // One branch-free pass (the largest index) proves every index in range; the first bad one is
+        // looked for only when it fails.
+        let largest = self.indices.iter().fold(0u32, |m, &i| m.max(i));
+        let in_range = self.indices.is_empty() || (largest as usize) < n;
+        if !in_range {
+            if let Some((k, &i)) = self
+                .indices
+                .iter()
+                .enumerate()
+                .find(|&(_, &i)| i as usize >= n)
+            {
+                return bad(format!(
+                    "triangle {} uses vertex {i} but there are {n}",
+                    k / 3
+                ));
+            }
         }
         // Usually every position is finite and one pass proves it; otherwise each used one is checked.
-        if !self.positions.iter().flatten().all(|c| c.is_finite()) {
+        let finite = self
+            .positions
+            .as_flattened()
+            .iter()
+            .fold(true, |ok, c| ok & c.is_finite());
+        if !finite {
             if let Some(&i) = self
                 .indices
                 .iter()

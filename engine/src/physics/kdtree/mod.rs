@@ -46,6 +46,7 @@ mod build;
 #[cfg(test)]
 mod kdtree_tests;
 mod mesh;
+mod partition;
 mod query;
 #[cfg(test)]
 mod test_meshes;

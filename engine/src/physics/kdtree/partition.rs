@@ -1,0 +1,216 @@
+//! The kD builder's partition of a node's items by a plane, without a branch per item.
+//!
+//! The builder's trees are defined by an in-place swap partition (its scalar twin, [`by_swaps`]):
+//!
+//! ```text
+//!   left = 0
+//!   for j in 0..n:  if below(j) { swap(left, j); left += 1 }
+//! ```
+//!
+//! Its order matters beyond the two sets: children sum their items' midpoints in item order (float
+//! rounding) and a skewed side is cut by `select_nth`, so a faster partition must leave the items in
+//! exactly that order. Before step `j` the slots `left..j` hold the items above the plane seen so far,
+//! as a queue: an item above joins the back, and an item below takes slot `left`, whose item (the
+//! queue's front) moves to slot `j`, the back. So the result is the items below in their order, then
+//! the queue:
+//!
+//! ```text
+//!   below:  front[left++] = j;  if the queue is not empty: queue.push(queue.pop_front())
+//!   above:  queue.push(j)
+//! ```
+//!
+//! [`queue_order`] runs that on item indices with selects instead of branches (the plane test is a coin
+//! toss near the top of a tree, so the swap loop mispredicts about once per two items), and [`gather`] writes
+//! the items in the new order to a second buffer (the builder's children then work in that one),
+//! summing each side's [`SideFacts`] on the way, which spares the builder its own pass over them.
+//! Even three items mispredict often enough that this is faster (a two-quad node has its own code in
+//! the builder); the swap loop stays as the twin the tests compare against. The builder's [`Item`]
+//! (one triangle or quad) lives here, below both.
+
+/// One triangle (or one quad) while building: its bounds and (first) triangle id.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Item {
+    pub(super) min: [f32; 3],
+    pub(super) max: [f32; 3],
+    pub(super) id: u32,
+}
+
+impl Item {
+    /// Twice the midpoint on `axis` (halving is not needed to compare).
+    #[inline]
+    pub(super) fn mid2(&self, axis: usize) -> f32 {
+        self.min[axis] + self.max[axis]
+    }
+}
+
+/// Reusable buffers of [`queue_order`] and [`gather`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct PartitionWork {
+    /// Item indices: the items below the plane, then (from `n`) the queue of those above.
+    order: Vec<u32>,
+}
+
+impl PartitionWork {
+    /// Make room for nodes of up to `n` items.
+    pub(super) fn reserve(&mut self, n: usize) {
+        if self.order.len() < 2 * n {
+            self.order.resize(2 * n, 0);
+        }
+    }
+}
+
+/// Where [`queue_order`] left the new order in its work buffers.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct QueueOrder {
+    /// Items below the plane (`work.order[..left]`).
+    pub(super) left: usize,
+    /// The queue of the items above: `work.order[n + head..n + tail]`.
+    head: usize,
+    tail: usize,
+}
+
+/// The order [`by_swaps`] would give `items` for `mid2(axis) < mean2`, as item indices in `work`
+/// (which must have room for them: [`PartitionWork::reserve`]); [`gather`] moves the items.
+pub(super) fn queue_order(
+    items: &[Item],
+    axis: usize,
+    mean2: f32,
+    work: &mut PartitionWork,
+) -> QueueOrder {
+    let n = items.len();
+    let (front, queue) = work.order[..2 * n].split_at_mut(n);
+    let (mut left, mut head, mut tail) = (0usize, 0usize, 0usize);
+    for (j, it) in items.iter().enumerate() {
+        let below = it.mid2(axis) < mean2;
+        // `left <= j` and `head <= tail <= j`: every index is in range.
+        front[left] = j as u32;
+        left += usize::from(below);
+        let rotate = below & (head != tail);
+        let queued = queue[head.min(n - 1)];
+        queue[tail] = std::hint::select_unpredictable(rotate, queued, j as u32);
+        tail += usize::from(!below | rotate);
+        head += usize::from(rotate);
+    }
+    QueueOrder { left, head, tail }
+}
+
+/// Write `items` to `out` (as long as `items`) in the order [`queue_order`] found, and return the
+/// [`side_facts`] of the two sides on `axis`, summed in the same order.
+pub(super) fn gather(
+    items: &[Item],
+    out: &mut [Item],
+    work: &PartitionWork,
+    order: QueueOrder,
+    axis: usize,
+) -> [SideFacts; 2] {
+    let n = items.len();
+    let (front, queue) = work.order[..2 * n].split_at(n);
+    let (lo, hi) = out.split_at_mut(order.left);
+    let mut facts = [SideFacts::new(), SideFacts::new()];
+    for (o, &k) in lo.iter_mut().zip(&front[..order.left]) {
+        *o = items[k as usize];
+        facts[0].add(o, axis);
+    }
+    for (o, &k) in hi.iter_mut().zip(&queue[order.head..order.tail]) {
+        *o = items[k as usize];
+        facts[1].add(o, axis);
+    }
+    facts
+}
+
+/// What a child needs of the items on one side of a split: their doubled-midpoint sums, and on the
+/// split axis their largest `max` and smallest `min`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct SideFacts {
+    pub(super) sums: [f32; 3],
+    pub(super) max: f32,
+    pub(super) min: f32,
+}
+
+impl SideFacts {
+    fn new() -> Self {
+        Self {
+            sums: [0.0; 3],
+            max: f32::NEG_INFINITY,
+            min: f32::INFINITY,
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, it: &Item, axis: usize) {
+        for (a, v) in self.sums.iter_mut().enumerate() {
+            *v += it.mid2(a);
+        }
+        self.max = self.max.max(it.max[axis]);
+        self.min = self.min.min(it.min[axis]);
+    }
+}
+
+/// The [`SideFacts`] of `items` on `axis`, in item order.
+pub(super) fn side_facts(items: &[Item], axis: usize) -> SideFacts {
+    let mut facts = SideFacts::new();
+    for it in items {
+        facts.add(it, axis);
+    }
+    facts
+}
+
+/// Partition `items` by `mid2(axis) < mean2` with the swap loop; returns the number below.
+#[cfg(test)]
+fn by_swaps(items: &mut [Item], axis: usize, mean2: f32) -> usize {
+    let mut left = 0;
+    for j in 0..items.len() {
+        if items[j].mid2(axis) < mean2 {
+            items.swap(left, j);
+            left += 1;
+        }
+    }
+    left
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    fn item(rng: &mut ChaCha8Rng, id: u32, levels: u32) -> Item {
+        // Few distinct midpoints, so that ties with the mean and runs of one side are common.
+        let min = std::array::from_fn(|_| rng.random_range(0..levels) as f32);
+        Item {
+            min,
+            max: min.map(|v| v + rng.random_range(0..3) as f32),
+            id,
+        }
+    }
+
+    #[test]
+    fn queue_partition_equals_the_swap_loop() {
+        let mut rng = ChaCha8Rng::seed_from_u64(33);
+        let mut work = PartitionWork::default();
+        for round in 0..3000 {
+            let n = rng.random_range(1..200);
+            let levels = [2, 3, 8, 1000][round % 4];
+            let items: Vec<Item> = (0..n).map(|id| item(&mut rng, id as u32, levels)).collect();
+            let axis = rng.random_range(0..3);
+            let mean2 = match round % 3 {
+                0 => items.iter().map(|it| it.mid2(axis)).sum::<f32>() / n as f32,
+                1 => items[rng.random_range(0..n)].mid2(axis),
+                _ => rng.random_range(-1.0..2.0 * levels as f32 + 4.0),
+            };
+            let mut swapped = items.clone();
+            let mut queued = items.clone();
+            queued.iter_mut().for_each(|it| it.id = u32::MAX);
+            work.reserve(n);
+            let left_swaps = by_swaps(&mut swapped, axis, mean2);
+            let order = queue_order(&items, axis, mean2, &mut work);
+            let facts = gather(&items, &mut queued, &work, order, axis);
+            assert_eq!(order.left, left_swaps, "round {round}");
+            let ids = |v: &[Item]| v.iter().map(|it| it.id).collect::<Vec<_>>();
+            assert_eq!(ids(&queued), ids(&swapped), "round {round}");
+            let (lo, hi) = swapped.split_at(left_swaps);
+            assert_eq!(facts, [side_facts(lo, axis), side_facts(hi, axis)]);
+        }
+    }
+}
