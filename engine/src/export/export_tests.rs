@@ -2,7 +2,7 @@
 //! and liquid columns, gaps between stored chunks, boxes, cancellation.
 
 use super::*;
-use crate::voxel::{Voxel, VoxelPos};
+use crate::voxel::{Voxel, VoxelBox, VoxelPos};
 
 /// Grass and Rock in the built-in table (1 is Water, a liquid).
 const GRASS: u8 = 2;
