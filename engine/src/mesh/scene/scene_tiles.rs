@@ -1,0 +1,223 @@
+//! Cutting the welded world meshes of each level into tiles, and making the levels and collision the
+//! mesher has no mip for.
+//!
+//! ```text
+//!   level mesh (world)            tiles of N voxels, by triangle centroid
+//!   ┌───────────────┐             ┌───────┬───────┐
+//!   │ /\/\/\/\/\/\/ │   ──cut──>  │ /\/\/\│/\/\/\ │   a border vertex is copied into
+//!   │ \/\/\/\/\/\/\ │             │ \/\/\/\/\/\/\ │   both tiles, at the same world
+//!   └───────────────┘             └───────┴───────┘   position (exact: integer corners)
+//! ```
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::scene_simplify::{simplify_collision, simplify_level};
+use super::SceneOptions;
+use crate::mesh::weld::Welded;
+use crate::progress::Progress;
+use crate::Result;
+
+/// One level (or the collision) of one tile, in the tile's local coordinates.
+#[derive(Debug, Default, Clone)]
+pub(super) struct TileLevel {
+    /// Positions relative to the tile's corner, world units.
+    pub positions: Vec<[f32; 3]>,
+    /// Unit normals.
+    pub normals: Vec<[f32; 3]>,
+    /// Linear baked light (white without a bake).
+    pub light: Vec<[f32; 3]>,
+    /// The four material ids of each vertex, heaviest first, flag bits dropped.
+    pub slots: Vec<[u8; 4]>,
+    /// Their weights, summing to 255.
+    pub weights: Vec<[u8; 4]>,
+    /// Solid triangles.
+    pub solid: Vec<u32>,
+    /// Liquid triangles.
+    pub water: Vec<u32>,
+}
+
+impl TileLevel {
+    /// Triangles over both lists.
+    pub fn triangles(&self) -> usize {
+        (self.solid.len() + self.water.len()) / 3
+    }
+
+    /// A copy holding only the vertices `solid` and `water` use, in first-use order.
+    pub fn compacted(&self, solid: &[u32], water: &[u32]) -> TileLevel {
+        let mut out = TileLevel::default();
+        let mut map: FxHashMap<u32, u32> = FxHashMap::default();
+        for (src, water_list) in [(solid, false), (water, true)] {
+            for &v in src {
+                let next = out.positions.len() as u32;
+                let local = *map.entry(v).or_insert_with(|| {
+                    out.push_from(self, v as usize);
+                    next
+                });
+                if water_list {
+                    out.water.push(local);
+                } else {
+                    out.solid.push(local);
+                }
+            }
+        }
+        out
+    }
+
+    fn push_from(&mut self, src: &TileLevel, k: usize) {
+        self.positions.push(src.positions[k]);
+        self.normals.push(src.normals[k]);
+        self.light.push(src.light[k]);
+        self.slots.push(src.slots[k]);
+        self.weights.push(src.weights[k]);
+    }
+}
+
+/// One tile: its index, its corner and its meshes.
+#[derive(Debug, Clone)]
+pub(super) struct Tile {
+    /// Tile index along X.
+    pub x: i32,
+    /// Tile index along Z.
+    pub z: i32,
+    /// World voxel position of the tile's local origin: (x·N, 0, z·N).
+    pub corner: [i32; 3],
+    /// Levels of detail, finest first (a level may be empty).
+    pub levels: Vec<TileLevel>,
+    /// The collision mesh (solid only), when asked for.
+    pub collision: Option<TileLevel>,
+}
+
+/// Triangles of one level that fall in one tile, as indices into that level's welded mesh.
+#[derive(Default)]
+struct Picked {
+    solid: Vec<u32>,
+    water: Vec<u32>,
+}
+
+/// Cut every level of `levels` into tiles of `options.tile_voxels`, add simplified levels up to
+/// `options.lods` and collision when asked. Advances `progress` by `units` in all, a share per tile.
+///
+/// # Errors
+/// [`crate::Error::Cancelled`] when `progress` is cancelled.
+pub(super) fn cut_tiles(
+    levels: &[Welded],
+    options: &SceneOptions<'_>,
+    units: u64,
+    progress: &Progress,
+) -> Result<Vec<Tile>> {
+    let n = i64::from(options.tile_voxels);
+    let mut picks: FxHashMap<(i32, i32), Vec<Picked>> = FxHashMap::default();
+    for (l, w) in levels.iter().enumerate() {
+        let o = [i64::from(w.origin.x), i64::from(w.origin.z)];
+        for (list, water) in [(&w.solid, false), (&w.water, true)] {
+            for tri in list.chunks_exact(3) {
+                let c = |a: usize| {
+                    let s: f64 = tri
+                        .iter()
+                        .map(|&v| f64::from(w.positions[v as usize][a]))
+                        .sum();
+                    (s / 3.0).floor() as i64
+                };
+                let key = (
+                    (c(0) + o[0]).div_euclid(n) as i32,
+                    (c(2) + o[1]).div_euclid(n) as i32,
+                );
+                let entry = picks.entry(key).or_default();
+                entry.resize_with(levels.len(), Picked::default);
+                let p = &mut entry[l];
+                if water {
+                    p.water.extend_from_slice(tri);
+                } else {
+                    p.solid.extend_from_slice(tri);
+                }
+            }
+        }
+    }
+    let mut keys: Vec<(i32, i32)> = picks.keys().copied().collect();
+    keys.sort_unstable_by_key(|&(x, z)| (z, x));
+    let count = keys.len().max(1) as u64;
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let tiles = keys
+        .par_iter()
+        .map(|&key| {
+            progress.check()?;
+            let tile = build_tile(key, &picks[&key], levels, options);
+            let i = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            progress.advance((i + 1) * units / count - i * units / count);
+            Ok(tile)
+        })
+        .collect::<Result<Vec<Tile>>>()?;
+    Ok(tiles)
+}
+
+/// The meshes of tile `key` from its picked triangles.
+fn build_tile(
+    (x, z): (i32, i32),
+    picked: &[Picked],
+    levels: &[Welded],
+    options: &SceneOptions<'_>,
+) -> Tile {
+    let n = options.tile_voxels as i32;
+    let corner = [x.saturating_mul(n), 0, z.saturating_mul(n)];
+    let mut out: Vec<TileLevel> = levels
+        .iter()
+        .zip(picked)
+        .map(|(w, p)| localize(w, p, corner))
+        .collect();
+    while out.len() < options.lods as usize {
+        let coarser = out
+            .last()
+            .map(|prev| simplify_level(prev, out.len() as u32));
+        out.push(coarser.unwrap_or_default());
+    }
+    let collision = options.collision.then(|| simplify_collision(&out[0]));
+    Tile {
+        x,
+        z,
+        corner,
+        levels: out,
+        collision,
+    }
+}
+
+/// The picked triangles of `w` with their own vertices, relative to `corner`.
+fn localize(w: &Welded, p: &Picked, corner: [i32; 3]) -> TileLevel {
+    let shift = [
+        (corner[0] - w.origin.x) as f32,
+        (corner[1] - w.origin.y) as f32,
+        (corner[2] - w.origin.z) as f32,
+    ];
+    let mut out = TileLevel::default();
+    let mut map: FxHashMap<u32, u32> = FxHashMap::default();
+    for (src, water) in [(&p.solid, false), (&p.water, true)] {
+        for &v in src {
+            let next = out.positions.len() as u32;
+            let local = *map.entry(v).or_insert_with(|| {
+                let k = v as usize;
+                let q = w.positions[k];
+                out.positions
+                    .push([q[0] - shift[0], q[1] - shift[1], q[2] - shift[2]]);
+                out.normals.push(w.normals[k]);
+                out.light.push(w.light[k]);
+                let (slots, weights) = strongest_first(w.slots[k], w.weights[k]);
+                out.slots.push(slots);
+                out.weights.push(weights);
+                next
+            });
+            if water {
+                out.water.push(local);
+            } else {
+                out.solid.push(local);
+            }
+        }
+    }
+    out
+}
+
+/// A vertex's four materials (flag bits dropped) and weights, heaviest first (ties keep order).
+fn strongest_first(slots: [u8; 4], weights: [u8; 4]) -> ([u8; 4], [u8; 4]) {
+    let mut pairs = [0, 1, 2, 3].map(|i| (weights[i], slots[i] & 0x3f));
+    pairs.sort_by(|a, b| b.0.cmp(&a.0));
+    (pairs.map(|p| p.1), pairs.map(|p| p.0))
+}
