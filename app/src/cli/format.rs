@@ -21,6 +21,8 @@ pub enum Format {
     Glb,
     /// Baked light: 3 bytes (R, G, B) per voxel, X fastest, then Y, then Z; 0,0,0 without light.
     Light,
+    /// A glTF scene of tiles with levels of detail, materials, light and collision (.glb or .gltf).
+    Scene,
     /// A grayscale PNG heightmap, 8- or 16-bit (colour images by luminance); import only.
     Heightmap,
 }
@@ -37,6 +39,7 @@ impl Format {
             Format::Glb => "glb",
             Format::Light => "light",
             Format::Heightmap => "heightmap",
+            Format::Scene => "scene",
         }
     }
 
@@ -48,6 +51,7 @@ impl Format {
             "rle" => Some(Format::Rle),
             "obj" => Some(Format::Obj),
             "glb" => Some(Format::Glb),
+            "gltf" => Some(Format::Scene),
             _ => None,
         }
     }

@@ -49,6 +49,7 @@ mod progress;
 mod project_edit;
 mod raycast;
 mod render;
+mod scene;
 mod sculpt;
 mod sea_level;
 

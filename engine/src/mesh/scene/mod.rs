@@ -145,9 +145,14 @@ impl<'a> SceneOptions<'a> {
         }
         if let Some(r) = self.region {
             if r.is_empty() || r.intersect(&self.world).is_empty() {
+                let f = |b: &VoxelBox| {
+                    let (l, h) = (b.min, b.max);
+                    format!("{},{},{},{},{},{}", l.x, l.y, l.z, h.x, h.y, h.z)
+                };
                 return Err(Error::Invalid(format!(
-                    "the export box {r:?} lies outside the world {:?}",
-                    self.world
+                    "the export box {} lies outside the world {}: nothing to export",
+                    f(&r),
+                    f(&self.world)
                 )));
             }
         }
