@@ -11,6 +11,7 @@ use super::shortcuts::ShortcutsWindow;
 use super::statistics::StatisticsWindow;
 use crate::brush::ToolsPanel;
 use crate::enhance::EnhancePanel;
+use crate::files::export_scene::ExportSceneWindow;
 use crate::files::import_heightmap::ImportHeightmapWindow;
 use crate::files::recent::RecentWindow;
 use crate::generate::{GenerateRegionPanel, NewWorldWindow};
@@ -33,6 +34,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(MaterialsPanel::default()),
         Box::new(NewWorldWindow::default()),
         Box::new(ImportHeightmapWindow::default()),
+        Box::new(ExportSceneWindow::default()),
         Box::new(RecentWindow::default()),
         Box::new(ShortcutsWindow),
         Box::new(StatisticsWindow::default()),

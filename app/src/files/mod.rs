@@ -3,6 +3,7 @@
 //! Files window.
 
 pub mod autosave;
+pub mod export_scene;
 pub mod file_jobs;
 pub mod heightmap;
 pub mod import_heightmap;
