@@ -192,8 +192,14 @@ fn export_scene_writes_tiles_with_the_options_chosen_in_its_window() {
     assert_eq!(&bytes[..4], b"glTF");
     let json_len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
     let text = String::from_utf8_lossy(&bytes[20..20 + json_len]);
-    assert!(text.contains("\"tile_1_1\""), "16-voxel tiles of a 32-voxel world");
-    assert!(text.contains("tile_0_0_LOD1") && !text.contains("_LOD2"), "two levels");
+    assert!(
+        text.contains("\"tile_1_1\""),
+        "16-voxel tiles of a 32-voxel world"
+    );
+    assert!(
+        text.contains("tile_0_0_LOD1") && !text.contains("_LOD2"),
+        "two levels"
+    );
     assert!(!text.contains("-col"), "collision switched off");
     assert!(
         h.query_by_label("Tile size").is_none(),
