@@ -107,6 +107,21 @@ pub(super) fn cut_tiles(
     progress: &Progress,
 ) -> Result<Vec<Tile>> {
     let n = i64::from(options.tile_voxels);
+    // Triangles of the world's outer walls can have their centroid a hair outside it: they join
+    // the edge tile rather than make a tile of their own.
+    let extent = options
+        .region
+        .map_or(options.world, |r| r.intersect(&options.world));
+    let range = |lo: i32, hi: i32| {
+        (
+            i64::from(lo).div_euclid(n),
+            (i64::from(hi) - 1).max(i64::from(lo)).div_euclid(n),
+        )
+    };
+    let (xr, zr) = (
+        range(extent.min.x, extent.max.x),
+        range(extent.min.z, extent.max.z),
+    );
     let mut picks: FxHashMap<(i32, i32), Vec<Picked>> = FxHashMap::default();
     for (l, w) in levels.iter().enumerate() {
         let o = [i64::from(w.origin.x), i64::from(w.origin.z)];
@@ -120,8 +135,8 @@ pub(super) fn cut_tiles(
                     (s / 3.0).floor() as i64
                 };
                 let key = (
-                    (c(0) + o[0]).div_euclid(n) as i32,
-                    (c(2) + o[1]).div_euclid(n) as i32,
+                    (c(0) + o[0]).div_euclid(n).clamp(xr.0, xr.1) as i32,
+                    (c(2) + o[1]).div_euclid(n).clamp(zr.0, zr.1) as i32,
                 );
                 let entry = picks.entry(key).or_default();
                 entry.resize_with(levels.len(), Picked::default);
