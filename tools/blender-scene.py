@@ -66,7 +66,8 @@ if out:
     r = bpy.context.scene.render
     r.engine = "CYCLES"
     bpy.context.scene.cycles.device = "CPU"
-    bpy.context.scene.cycles.samples = 16
+    bpy.context.scene.cycles.samples = 24
+    bpy.context.scene.cycles.use_denoising = False
     r.resolution_x, r.resolution_y = 800, 500
     r.filepath = out
     r.image_settings.file_format = "PNG"
