@@ -510,7 +510,8 @@ fn meshopt_scene_is_smaller_and_decodes() {
 fn bad_options_are_refused_before_work() {
     let size = [64, 32, 64];
     let world_box = bounds(size);
-    let cases: [(&str, fn(&mut SceneOptions<'_>)); 5] = [
+    type Change = fn(&mut SceneOptions<'_>);
+    let cases: [(&str, Change); 5] = [
         ("tile size 0", |o| o.tile_voxels = 0),
         ("tile wider than the world", |o| o.tile_voxels = 65),
         ("0 levels", |o| o.lods = 0),

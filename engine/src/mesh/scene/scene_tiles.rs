@@ -233,6 +233,6 @@ fn localize(w: &Welded, p: &Picked, corner: [i32; 3]) -> TileLevel {
 /// A vertex's four materials (flag bits dropped) and weights, heaviest first (ties keep order).
 fn strongest_first(slots: [u8; 4], weights: [u8; 4]) -> ([u8; 4], [u8; 4]) {
     let mut pairs = [0, 1, 2, 3].map(|i| (weights[i], slots[i] & 0x3f));
-    pairs.sort_by(|a, b| b.0.cmp(&a.0));
+    pairs.sort_by_key(|p| std::cmp::Reverse(p.0));
     (pairs.map(|p| p.1), pairs.map(|p| p.0))
 }
