@@ -14,8 +14,9 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use super::scene_bin::{Layout, SceneBin, BYTE, FLOAT, UNSIGNED_BYTE, UNSIGNED_SHORT};
-use super::scene_tiles::{Tile, TileLevel};
-use super::{SceneCompression, SceneContainer, SceneOptions, SceneStats};
+use super::scene_level::TileLevel;
+use super::scene_options::{SceneCompression, SceneContainer, SceneOptions, SceneStats};
+use super::scene_tiles::Tile;
 use crate::mesh::gltf::{majority_material, material_json, planar_uv};
 use crate::voxel::{Material, MaterialTable};
 use crate::Result;

@@ -6,7 +6,7 @@ use meshopt::simplify::{simplify, SimplifyOptions};
 use meshopt::utilities::typed_to_bytes;
 use meshopt::VertexDataAdapter;
 
-use super::scene_tiles::TileLevel;
+use super::scene_level::TileLevel;
 
 /// Largest distance, in voxels, a collision mesh may stray from level 0 (the contract says 1; the
 /// simplifier's error is an estimate, so it aims below).

@@ -8,9 +8,10 @@ use serde_json::Value;
 use super::scene_tiles::{cut_tiles, Tile};
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
-use crate::voxel::VoxelPos;
+use crate::voxel::{VoxelBox, VoxelPos};
+use crate::Error;
 
-fn world(size: [u32; 3]) -> Grid {
+pub(super) fn world(size: [u32; 3]) -> Grid {
     let settings = GeneratorSettings {
         preset: Preset::Canyons,
         size,
@@ -19,7 +20,7 @@ fn world(size: [u32; 3]) -> Grid {
     generate(&settings, &MaterialTable::builtin(), &Progress::new()).expect("generates")
 }
 
-fn bounds(size: [u32; 3]) -> VoxelBox {
+pub(super) fn bounds(size: [u32; 3]) -> VoxelBox {
     VoxelBox::from_min_size(VoxelPos::new(0, 0, 0), size)
 }
 
@@ -135,7 +136,7 @@ fn tile_borders_meet_without_cracks_at_every_level() {
 }
 
 /// The JSON and binary chunks of a `.glb`.
-fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
+pub(super) fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
     assert_eq!(&bytes[..4], b"glTF");
     let len = |at: usize| {
         u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]) as usize
@@ -152,7 +153,7 @@ fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
 }
 
 /// The raw elements of accessor `a` of a plain (uncompressed) scene.
-fn accessor_bytes(doc: &Value, bin: &[u8], a: u64) -> Vec<Vec<u8>> {
+pub(super) fn accessor_bytes(doc: &Value, bin: &[u8], a: u64) -> Vec<Vec<u8>> {
     let acc = &doc["accessors"][a as usize];
     let view = &doc["bufferViews"][acc["bufferView"].as_u64().expect("view") as usize];
     let offset = view["byteOffset"].as_u64().unwrap_or(0) as usize;
@@ -180,7 +181,7 @@ fn scene(grid: &Grid, options: &SceneOptions<'_>) -> (Value, Vec<u8>, SceneStats
     (doc, bin, stats)
 }
 
-fn node<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
+pub(super) fn node<'a>(doc: &'a Value, name: &str) -> Option<&'a Value> {
     doc["nodes"].as_array()?.iter().find(|n| n["name"] == name)
 }
 
@@ -459,54 +460,6 @@ fn light_none_leaves_color_out_and_bake_writes_it() {
 }
 
 #[test]
-fn meshopt_scene_is_smaller_and_decodes() {
-    let size = [96, 64, 96];
-    let grid = world(size);
-    let mut options = SceneOptions::new(bounds(size));
-    let (plain, _) =
-        scene_bytes(&grid, &MaterialTable::builtin(), &options, &Progress::new()).expect("plain");
-    options.compression = SceneCompression::Meshopt;
-    let (packed, _) =
-        scene_bytes(&grid, &MaterialTable::builtin(), &options, &Progress::new()).expect("packed");
-    assert!(
-        packed.len() * 2 < plain.len(),
-        "{} vs {}",
-        packed.len(),
-        plain.len()
-    );
-    let (doc, bin) = split_glb(&packed);
-    let required = doc["extensionsRequired"].as_array().expect("required");
-    assert_eq!(required.len(), 2);
-    assert_eq!(
-        doc["buffers"][1]["extensions"]["EXT_meshopt_compression"]["fallback"],
-        true
-    );
-    let mut decoded = 0;
-    for view in doc["bufferViews"].as_array().expect("views") {
-        let Some(ext) = view["extensions"].get("EXT_meshopt_compression") else {
-            continue;
-        };
-        let at = ext["byteOffset"].as_u64().expect("offset") as usize;
-        let data = &bin[at..at + ext["byteLength"].as_u64().expect("len") as usize];
-        let count = ext["count"].as_u64().expect("count") as usize;
-        match (ext["mode"].as_str(), ext["byteStride"].as_u64()) {
-            (Some("TRIANGLES"), _) => {
-                meshopt::encoding::decode_index_buffer::<u32>(data, count).expect("indices");
-            }
-            (_, Some(4)) => {
-                meshopt::encoding::decode_vertex_buffer::<[u8; 4]>(data, count).expect("vertices");
-            }
-            (_, Some(8)) => {
-                meshopt::encoding::decode_vertex_buffer::<[u8; 8]>(data, count).expect("vertices");
-            }
-            _ => {}
-        }
-        decoded += 1;
-    }
-    assert!(decoded > 20);
-}
-
-#[test]
 fn bad_options_are_refused_before_work() {
     let size = [64, 32, 64];
     let world_box = bounds(size);
@@ -548,57 +501,4 @@ fn cancelled_export_stops() {
         &p,
     );
     assert!(matches!(err, Err(Error::Cancelled)));
-}
-
-#[test]
-fn meshopt_positions_decode_to_the_plain_positions_on_the_lattice() {
-    let size = [96, 64, 96];
-    let grid = world(size);
-    let table = MaterialTable::builtin();
-    let mut options = SceneOptions::new(bounds(size));
-    options.tile_voxels = 48;
-    let (plain, _) = scene_bytes(&grid, &table, &options, &Progress::new()).expect("plain");
-    options.compression = SceneCompression::Meshopt;
-    let (packed, _) = scene_bytes(&grid, &table, &options, &Progress::new()).expect("packed");
-    let (pdoc, pbin) = split_glb(&plain);
-    let (qdoc, qbin) = split_glb(&packed);
-    let mut compared = 0;
-    for n in pdoc["nodes"].as_array().expect("nodes") {
-        let Some(mesh) = n["mesh"].as_u64() else {
-            continue;
-        };
-        let name = n["name"].as_str().expect("name");
-        let q = node(&qdoc, name).expect("same node in the packed scene");
-        let scale = q["scale"][0].as_f64().expect("scale");
-        let shift: Vec<f64> = (0..3)
-            .map(|a| q["translation"][a].as_f64().expect("t"))
-            .collect();
-        let pos = pdoc["meshes"][mesh as usize]["primitives"][0]["attributes"]["POSITION"]
-            .as_u64()
-            .expect("position");
-        let plain_pos = accessor_bytes(&pdoc, &pbin, pos);
-        let qmesh = q["mesh"].as_u64().expect("mesh") as usize;
-        let qpos = qdoc["meshes"][qmesh]["primitives"][0]["attributes"]["POSITION"]
-            .as_u64()
-            .expect("position");
-        let acc = &qdoc["accessors"][qpos as usize];
-        let view = &qdoc["bufferViews"][acc["bufferView"].as_u64().expect("view") as usize];
-        let ext = &view["extensions"]["EXT_meshopt_compression"];
-        let at = ext["byteOffset"].as_u64().expect("offset") as usize;
-        let data = &qbin[at..at + ext["byteLength"].as_u64().expect("len") as usize];
-        let decoded: Vec<[u16; 4]> =
-            meshopt::encoding::decode_vertex_buffer(data, plain_pos.len()).expect("decodes");
-        for (p, d) in plain_pos.iter().zip(&decoded) {
-            for a in 0..3 {
-                let f = f32::from_le_bytes([p[4 * a], p[4 * a + 1], p[4 * a + 2], p[4 * a + 3]]);
-                let back = shift[a] + f64::from(d[a]) * scale;
-                assert!(
-                    (back - f64::from(f)).abs() <= scale * 0.5 + 1e-6,
-                    "{name}: {back} vs {f}"
-                );
-            }
-            compared += 1;
-        }
-    }
-    assert!(compared > 10_000, "{compared} vertices compared");
 }
