@@ -55,7 +55,7 @@ use crate::Result;
 /// Progress counts chunks meshed at every mip level, then tiles finished.
 ///
 /// # Errors
-/// As [`SceneOptions::check`]; [`Error::Cancelled`] when `progress` is cancelled; [`Error::Invalid`]
+/// As [`SceneOptions::check`]; [`crate::Error::Cancelled`] when `progress` is cancelled; [`crate::Error::Invalid`]
 /// when the file would exceed glTF's 4 GiB.
 pub fn scene_bytes(
     grid: &Grid,
@@ -95,7 +95,7 @@ pub fn scene_bytes(
 /// [`scene_bytes`] written atomically to `path`.
 ///
 /// # Errors
-/// As [`scene_bytes`]; [`Error::Io`] when the file cannot be written.
+/// As [`scene_bytes`]; [`crate::Error::Io`] when the file cannot be written.
 pub fn export_scene(
     grid: &Grid,
     table: &MaterialTable,
