@@ -170,3 +170,40 @@ fn import_heightmap_shows_a_preview_and_the_bit_depth() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn export_scene_writes_tiles_with_the_options_chosen_in_its_window() {
+    let dir = temp("scene");
+    let file = saved_world(&dir, "tiles.strata");
+    let mut h = editor(&dir, Start::Open(file));
+    menu(&mut h, "File", "Export Scene (glTF)");
+    h.get_by_label("Tile size").set_value_accesskit(16.0);
+    h.get_by_label("Levels of detail").set_value_accesskit(2.0);
+    h.get_by_label("Collision mesh (tile_X_Z-col)").click();
+    h.run_steps(2);
+    h.get_by_label("Export…").click();
+    h.run_steps(3);
+    h.get(field("tiles.glb"));
+    h.get_by_label("Save").click();
+    h.run_steps(3);
+    h.state_mut().wait_for_job();
+    h.run_steps(3);
+    let bytes = std::fs::read(dir.join("tiles.glb")).expect("the scene was written");
+    assert_eq!(&bytes[..4], b"glTF");
+    let json_len = u32::from_le_bytes([bytes[12], bytes[13], bytes[14], bytes[15]]) as usize;
+    let text = String::from_utf8_lossy(&bytes[20..20 + json_len]);
+    assert!(
+        text.contains("\"tile_1_1\""),
+        "16-voxel tiles of a 32-voxel world"
+    );
+    assert!(
+        text.contains("tile_0_0_LOD1") && !text.contains("_LOD2"),
+        "two levels"
+    );
+    assert!(!text.contains("-col"), "collision switched off");
+    assert!(
+        h.query_by_label("Tile size").is_none(),
+        "the window closes once the export starts"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

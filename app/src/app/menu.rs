@@ -78,6 +78,9 @@ fn file_menu(ui: &mut egui::Ui, view: &View<'_>, out: &mut Vec<Action>) {
     if item(ui, has_doc && idle, "Export Mesh (OBJ / glTF)…", None) {
         out.push(Action::AskPath(PathPurpose::ExportMesh(name.clone())));
     }
+    if item(ui, has_doc && idle, "Export Scene (glTF)…", None) {
+        out.push(Action::ShowPanel(crate::files::export_scene::NAME));
+    }
     if item(ui, has_doc && idle, "Export godot_voxel Regions…", None) {
         out.push(Action::AskPath(PathPurpose::ExportVxr));
     }

@@ -12,6 +12,7 @@ use super::statistics::StatisticsWindow;
 use crate::brush::ToolsPanel;
 use crate::enhance::EnhancePanel;
 use crate::files::export_heightmap::ExportHeightmapWindow;
+use crate::files::export_scene::ExportSceneWindow;
 use crate::files::import_heightmap::ImportHeightmapWindow;
 use crate::files::recent::RecentWindow;
 use crate::generate::{GenerateRegionPanel, NewWorldWindow};
@@ -37,6 +38,7 @@ pub fn registry() -> Vec<Box<dyn Panel>> {
         Box::new(NewWorldWindow::default()),
         Box::new(ImportHeightmapWindow::default()),
         Box::new(ExportHeightmapWindow::default()),
+        Box::new(ExportSceneWindow::default()),
         Box::new(RecentWindow::default()),
         Box::new(ShortcutsWindow),
         Box::new(StatisticsWindow::default()),

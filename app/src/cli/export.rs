@@ -18,6 +18,7 @@ use super::heightmap_export::HeightmapArgs;
 use super::mesh::export_mesh;
 use super::progress::with_bar;
 use super::project_edit::refuse_clobbering;
+use super::scene::{export_scene, CompressArg, LightArg, OnOff, SceneArgs};
 use super::Format;
 use crate::{AppError, AppResult};
 
@@ -57,6 +58,18 @@ pub struct ExportArgs {
     /// Heightmap: also write one 8-bit weight map per surface material into this folder.
     #[arg(long)]
     layers: Option<PathBuf>,
+    /// Tile side in voxels for --format scene (default 128).
+    #[arg(long)]
+    tile: Option<u32>,
+    /// Collision nodes for --format scene (default on).
+    #[arg(long, value_enum)]
+    collision: Option<OnOff>,
+    /// Baked light as COLOR_0 for --format scene (default: bake when the project has one).
+    #[arg(long, value_enum)]
+    light: Option<LightArg>,
+    /// Vertex compression for --format scene (default none).
+    #[arg(long, value_enum)]
+    compress: Option<CompressArg>,
 }
 
 impl ExportArgs {
@@ -78,7 +91,19 @@ impl ExportArgs {
             size,
             splat,
             layers,
+            tile,
+            collision,
+            light,
+            compress,
         } = self;
+        let scene = SceneArgs {
+            tile,
+            lods,
+            collision,
+            light,
+            compress,
+            region: region.clone(),
+        };
         let format = format
             .or_else(|| Format::from_extension(&out))
             .or_else(|| heightmap_extension(&out))
@@ -95,9 +120,10 @@ impl ExportArgs {
             region,
         };
         if format == Format::Heightmap {
-            if compression.is_some() || lods.is_some() || lod.is_some() || no_light {
+            if compression.is_some() || lods.is_some() || lod.is_some() || no_light || scene.any() {
                 return Err(AppError::Usage(
-                    "--compression, --lods, --lod and --no-light do not apply to --format heightmap"
+                    "--compression, --lods, --lod, --no-light, --tile, --collision, --light and \
+                     --compress do not apply to --format heightmap"
                         .into(),
                 ));
             }
@@ -115,6 +141,20 @@ impl ExportArgs {
             writes.push(obj_material_path(&out));
         }
         refuse_clobbering(&[&file], None, &writes)?;
+        if format == Format::Scene {
+            if compression.is_some() || lod.is_some() || no_light {
+                return Err(AppError::Usage(
+                    "--compression, --lod and --no-light do not apply to --format scene (see --compress, --lods, --light)".into(),
+                ));
+            }
+            return export_scene(&file, &out, &scene);
+        }
+        if scene.any() {
+            return Err(AppError::Usage(format!(
+                "--tile, --collision, --light and --compress apply to --format scene, not {}",
+                format.name()
+            )));
+        }
         if let Format::Obj | Format::Glb = format {
             if compression.is_some() || lods.is_some() {
                 return Err(AppError::Usage(

@@ -21,6 +21,8 @@ pub enum Format {
     Glb,
     /// Baked light: 3 bytes (R, G, B) per voxel, X fastest, then Y, then Z; 0,0,0 without light.
     Light,
+    /// A glTF scene of tiles with levels of detail, materials, light and collision (.glb or .gltf).
+    Scene,
     /// A grayscale heightmap: import reads 8- or 16-bit PNGs (colour images by luminance); export
     /// writes the top surface as a 16-bit PNG or a little-endian `.r16` with a JSON sidecar.
     Heightmap,
@@ -38,6 +40,7 @@ impl Format {
             Format::Glb => "glb",
             Format::Light => "light",
             Format::Heightmap => "heightmap",
+            Format::Scene => "scene",
         }
     }
 
@@ -49,6 +52,7 @@ impl Format {
             "rle" => Some(Format::Rle),
             "obj" => Some(Format::Obj),
             "glb" => Some(Format::Glb),
+            "gltf" => Some(Format::Scene),
             _ => None,
         }
     }

@@ -175,7 +175,7 @@ fn run(
     }
     match format {
         Format::Raw | Format::Rle => {}
-        Format::Obj | Format::Glb | Format::Light => {
+        Format::Obj | Format::Glb | Format::Light | Format::Scene => {
             return Err(AppError::Usage(
                 "import supports --format raw, rle, vxr and v4, and heightmap for PNG images"
                     .into(),

@@ -50,6 +50,7 @@ mod progress;
 mod project_edit;
 mod raycast;
 mod render;
+mod scene;
 mod script;
 mod sculpt;
 mod sea_level;

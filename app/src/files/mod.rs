@@ -4,6 +4,7 @@
 
 pub mod autosave;
 pub mod export_heightmap;
+pub mod export_scene;
 pub mod file_jobs;
 pub mod heightmap;
 pub mod heightmap_export;

@@ -93,11 +93,20 @@ impl Bin {
 
 /// The material of each triangle: the one most of its corners take (ties: the first corner's).
 fn triangle_material(w: &Welded, tri: &[u32]) -> u8 {
-    let m = |k: usize| w.material[tri[k] as usize] & 0x3f;
-    if m(1) == m(2) {
-        m(1)
+    majority_material(tri.iter().map(|&v| w.material[v as usize]))
+}
+
+/// The material most of a triangle's three corner materials name (ties: the first corner's), flag
+/// bits dropped.
+pub(crate) fn majority_material(corners: impl Iterator<Item = u8>) -> u8 {
+    let mut m = [0u8; 3];
+    for (slot, c) in m.iter_mut().zip(corners) {
+        *slot = c & 0x3f;
+    }
+    if m[1] == m[2] {
+        m[1]
     } else {
-        m(0)
+        m[0]
     }
 }
 
@@ -106,22 +115,30 @@ fn planar_uvs(w: &Welded) -> Vec<[f32; 2]> {
     w.positions
         .iter()
         .zip(&w.normals)
-        .map(|(p, n)| {
-            let a = n.map(f32::abs);
-            let (u, v) = if a[1] >= a[0] && a[1] >= a[2] {
-                (p[0], p[2])
-            } else if a[0] >= a[2] {
-                (p[2], -p[1])
-            } else {
-                (p[0], -p[1])
-            };
-            [u / TEXTURE_TILE_VOXELS, v / TEXTURE_TILE_VOXELS]
-        })
+        .map(|(p, n)| planar_uv(*p, *n))
         .collect()
 }
 
+/// The planar texture coordinate of a vertex at `p` with normal `n`: `p` projected along the normal's
+/// largest axis, one repeat per [`TEXTURE_TILE_VOXELS`].
+pub(crate) fn planar_uv(p: [f32; 3], n: [f32; 3]) -> [f32; 2] {
+    let a = n.map(f32::abs);
+    let (u, v) = if a[1] >= a[0] && a[1] >= a[2] {
+        (p[0], p[2])
+    } else if a[0] >= a[2] {
+        (p[2], -p[1])
+    } else {
+        (p[0], -p[1])
+    };
+    [u / TEXTURE_TILE_VOXELS, v / TEXTURE_TILE_VOXELS]
+}
+
 /// The glTF material of project material `m` (`texture`: its glTF texture index, if any).
-fn material_json(m: &Material, liquid_alpha: f32, texture: Option<usize>) -> (Value, bool) {
+pub(crate) fn material_json(
+    m: &Material,
+    liquid_alpha: f32,
+    texture: Option<usize>,
+) -> (Value, bool) {
     let (r, g, b) = m.color;
     let alpha = if m.liquid { liquid_alpha } else { 1.0 };
     let roughness = m.look.map_or(0.9, |l| l.roughness);

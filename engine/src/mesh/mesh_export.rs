@@ -167,7 +167,7 @@ pub(crate) fn mesh_world(
     region: Option<VoxelBox>,
     light: Option<&LightMap>,
     progress: &Progress,
-    mut after_chunk: impl FnMut(&Welded, Marks) -> Result<()>,
+    after_chunk: impl FnMut(&Welded, Marks) -> Result<()>,
 ) -> Result<Welded> {
     if lod > MAX_LOD {
         return Err(Error::Invalid(format!(
@@ -179,8 +179,36 @@ pub(crate) fn mesh_world(
     }
     let chunks = chunks_to_mesh(grid, lod, region);
     progress.start(chunks.len() as u64);
+    mesh_chunks(
+        grid,
+        table,
+        lod,
+        region,
+        &chunks,
+        light,
+        progress,
+        after_chunk,
+    )
+}
+
+/// Mesh `chunks` (from [`chunks_to_mesh`]) at `lod` and weld them in order, advancing `progress` by
+/// one per chunk without declaring its total (the caller does, so several passes share one bar).
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the export's inputs, its chunk list and its per-chunk callback"
+)]
+pub(crate) fn mesh_chunks(
+    grid: &Grid,
+    table: &MaterialTable,
+    lod: u32,
+    region: Option<VoxelBox>,
+    chunks: &[ChunkPos],
+    light: Option<&LightMap>,
+    progress: &Progress,
+    mut after_chunk: impl FnMut(&Welded, Marks) -> Result<()>,
+) -> Result<Welded> {
     let mut welded = Welded::new(table);
-    welded.origin = export_origin(&chunks);
+    welded.origin = export_origin(chunks);
     let origin = welded.origin;
     let mut bufs: Vec<MeshBuffer> = Vec::new();
     bufs.resize_with(BATCH.min(chunks.len()), MeshBuffer::new);
@@ -236,7 +264,7 @@ pub fn surface_owners(p: ChunkPos) -> [ChunkPos; 4] {
 /// Chunks that can own surface: stored chunks and their −X, −Y and −Z neighbours (an empty chunk owns
 /// the edges into the chunk above it), those near `region` when there is one. Sorted Z, Y, X. The
 /// work follows the stored chunks, never the box's volume, so a box of any size is cheap.
-fn chunks_to_mesh(grid: &Grid, lod: u32, region: Option<VoxelBox>) -> Vec<ChunkPos> {
+pub(crate) fn chunks_to_mesh(grid: &Grid, lod: u32, region: Option<VoxelBox>) -> Vec<ChunkPos> {
     let set: FxHashSet<ChunkPos> = grid.chunks().flat_map(|(p, _)| surface_owners(p)).collect();
     let mut v: Vec<ChunkPos> = match region {
         None => set.into_iter().collect(),

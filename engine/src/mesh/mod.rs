@@ -63,6 +63,7 @@ mod node;
 pub(crate) mod obj;
 mod qef;
 mod ramp;
+mod scene;
 mod skirt;
 pub(crate) mod weld;
 
@@ -76,3 +77,7 @@ pub(crate) use mesher::mesh_chunk_with;
 pub use mesher::{mesh, mesh_chunk, samples_per_chunk};
 pub use node::{mesh_node, NodeKey};
 pub use obj::obj_material_path;
+pub use scene::{
+    export_scene, scene_bytes, SceneCompression, SceneContainer, SceneOptions, SceneStats,
+    DEFAULT_SCENE_LODS, DEFAULT_TILE_VOXELS, MAX_SCENE_LODS,
+};

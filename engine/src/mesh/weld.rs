@@ -35,6 +35,10 @@ pub(crate) struct Welded {
     pub light: Vec<[f32; 3]>,
     /// Heaviest material of each vertex.
     pub material: Vec<u8>,
+    /// The mesher's four material ids of each vertex, heaviest first (flag bits kept).
+    pub slots: Vec<[u8; 4]>,
+    /// The weights of `slots`, summing to 255.
+    pub weights: Vec<[u8; 4]>,
     /// Solid triangles (global indices).
     pub solid: Vec<u32>,
     /// Water triangles (global indices).
@@ -106,6 +110,8 @@ impl Welded {
             self.colors.push(c);
             self.light.push([1.0; 3]);
             self.material.push(buf.materials[k][0]);
+            self.slots.push(buf.materials[k]);
+            self.weights.push(buf.weights[k]);
         }
         self.remap[k] = g;
         g

@@ -1,0 +1,110 @@
+//! The glTF *scene* export: the world as streaming tiles with levels of detail, material slots,
+//! blend weights, baked light and collision, for a game engine to take as a finished level.
+//!
+//! ```text
+//!   world ──mesh_chunks at LOD 0..=3 (one welded mesh per level, chunk seams exact)──┐
+//!                                                                                    │ cut by
+//!   tile_X_Z (translation X·N, 0, Z·N)                                               │ triangle
+//!    ├─ tile_X_Z_LOD0   mesh: one primitive per material   extras {triangles}        │ centroid
+//!    │                  + MSFT_lod {ids: [LOD1, LOD2, ...]}                          ▼
+//!    ├─ tile_X_Z_LOD1   (levels past 3: meshopt simplification of the level before)
+//!    ├─ ...
+//!    └─ tile_X_Z-col    positions only, ≤ ¼ of LOD0's triangles, within 1 voxel of it
+//! ```
+//!
+//! # Crack-free tiles
+//! Every level is one world mesh welded from chunk meshes (which agree bit for bit along chunk
+//! faces), cut into tiles by triangle centroid: a triangle goes to exactly one tile and the vertices
+//! two tiles share are the same world positions in both. Local positions are the world position less
+//! the tile's integer corner, which `f32` subtracts exactly below 2²⁴, and quantized positions
+//! (`--compress meshopt`) sit on one lattice of `1/q` voxel for the whole scene. Simplified levels
+//! and collision keep every tile-border vertex (meshopt's `LockBorder`), so the cut stays closed.
+//!
+//! # Rationale
+//! Levels 1 to 3 come from the mesher's mips: meshing a mip costs a fraction of level 0 and gives a
+//! shape that follows the voxels rather than one triangle budget. Deeper levels and collision come
+//! from meshopt's simplifier, whose error bound is what keeps collision within a voxel of the
+//! surface.
+
+mod scene_bin;
+mod scene_doc;
+mod scene_level;
+#[cfg(test)]
+mod scene_meshopt_tests;
+mod scene_options;
+mod scene_simplify;
+#[cfg(test)]
+mod scene_tests;
+mod scene_tiles;
+
+pub use scene_options::{
+    SceneCompression, SceneContainer, SceneOptions, SceneStats, DEFAULT_SCENE_LODS,
+    DEFAULT_TILE_VOXELS, MAX_SCENE_LODS,
+};
+
+use std::path::Path;
+
+use super::mesh_export::{chunks_to_mesh, mesh_chunks};
+use super::MAX_LOD;
+use crate::progress::Progress;
+use crate::storage::Grid;
+use crate::voxel::MaterialTable;
+use crate::Result;
+
+/// Build the scene of `grid` as the bytes of a `.glb` or `.gltf` file (see the module docs).
+/// Progress counts chunks meshed at every mip level, then tiles finished.
+///
+/// # Errors
+/// As [`SceneOptions::check`]; [`crate::Error::Cancelled`] when `progress` is cancelled; [`crate::Error::Invalid`]
+/// when the file would exceed glTF's 4 GiB.
+pub fn scene_bytes(
+    grid: &Grid,
+    table: &MaterialTable,
+    options: &SceneOptions<'_>,
+    progress: &Progress,
+) -> Result<(Vec<u8>, SceneStats)> {
+    options.check()?;
+    let mesh_levels = options.lods.min(MAX_LOD + 1);
+    let chunk_lists: Vec<_> = (0..mesh_levels)
+        .map(|lod| chunks_to_mesh(grid, lod, options.region))
+        .collect();
+    let chunk_units: usize = chunk_lists.iter().map(Vec::len).sum();
+    // Tiles are counted after meshing; until then one unit per chunk of level 0 stands for them.
+    progress.start((chunk_units + chunk_lists[0].len()) as u64);
+    let mut levels = Vec::with_capacity(options.lods as usize);
+    for (lod, chunks) in (0u32..).zip(&chunk_lists) {
+        progress.check()?;
+        levels.push(mesh_chunks(
+            grid,
+            table,
+            lod,
+            options.region,
+            chunks,
+            options.light,
+            progress,
+            |_, _| Ok(()),
+        )?);
+    }
+    let tiles = scene_tiles::cut_tiles(&levels, options, chunk_lists[0].len() as u64, progress)?;
+    drop(levels);
+    let (bytes, mut stats) = scene_doc::write_scene(&tiles, table, options)?;
+    stats.bytes = bytes.len();
+    Ok((bytes, stats))
+}
+
+/// [`scene_bytes`] written atomically to `path`.
+///
+/// # Errors
+/// As [`scene_bytes`]; [`crate::Error::Io`] when the file cannot be written.
+pub fn export_scene(
+    grid: &Grid,
+    table: &MaterialTable,
+    options: &SceneOptions<'_>,
+    path: &Path,
+    progress: &Progress,
+) -> Result<SceneStats> {
+    let (bytes, stats) = scene_bytes(grid, table, options, progress)?;
+    progress.check()?;
+    crate::format::write_atomic(path, &bytes)?;
+    Ok(stats)
+}
