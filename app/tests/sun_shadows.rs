@@ -4,8 +4,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use common::{ok, s, temp_dir};
 use strata::app::{LEFT_WIDTH, RIGHT_WIDTH};
 
@@ -18,20 +16,20 @@ fn view(world: &std::path::Path, dir: &std::path::Path, light_view: &str) -> ima
     )
     .expect("camera path");
     let shots = dir.join(format!("shots-{light_view}"));
-    let out = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1280x800x24"])
-        .arg(env!("CARGO_BIN_EXE_strata"))
-        .args(["open", s(world), "--camera-path", s(&camera)])
-        .args(["--screenshots", s(&shots), "--window-size", "1280,800"])
-        .args(["--light-view", light_view])
-        .env("STRATA_CONFIG_DIR", dir.join("config"))
-        .env("LIBGL_ALWAYS_SOFTWARE", "1")
-        .output()
-        .expect("xvfb-run must be installed (apt-get install xvfb); .ci/run installs it");
-    assert!(
-        out.status.success(),
-        "editor failed under Xvfb: {}",
-        String::from_utf8_lossy(&out.stderr)
+    common::xvfb_strata(
+        dir,
+        &[
+            "open",
+            s(world),
+            "--camera-path",
+            s(&camera),
+            "--screenshots",
+            s(&shots),
+            "--window-size",
+            "1280,800",
+            "--light-view",
+            light_view,
+        ],
     );
     image::open(shots.join("000-settled.png"))
         .expect("screenshot PNG")

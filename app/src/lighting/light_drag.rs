@@ -16,6 +16,7 @@
 //! pointer; a ray nearly parallel to the plane (or the axis) leaves it where it was.
 
 use strata_engine::light::PlacedLight;
+use strata_engine::vec3::{add, dot, scale, sub};
 
 use super::light_gizmo::AxisDrag;
 use crate::viewport::camera::PickRay;
@@ -149,22 +150,6 @@ fn intersect((point, normal): ([f32; 3], [f32; 3]), ray: &PickRay) -> Option<[f3
     }
     let t = dot(sub(point, ray.origin), normal) / denom;
     (t > 0.0 && t.is_finite()).then(|| add(ray.origin, scale(ray.dir, t)))
-}
-
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn scale(a: [f32; 3], s: f32) -> [f32; 3] {
-    [a[0] * s, a[1] * s, a[2] * s]
 }
 
 #[cfg(test)]

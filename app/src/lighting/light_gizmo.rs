@@ -10,6 +10,8 @@
 //!          Z ▼
 //! ```
 
+use strata_engine::vec3::{add, dot, scale, sub};
+
 use crate::viewport::camera::PickRay;
 use crate::viewport::overlay::{Overlay, SolidKind};
 
@@ -139,22 +141,6 @@ impl AxisDrag {
         let (s, t, _) = closest(self.start, unit(self.axis), ray)?;
         (t > 0.0).then(|| along(self.start, self.axis, s - self.grabbed))
     }
-}
-
-fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn add(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] + b[0], a[1] + b[1], a[2] + b[2]]
-}
-
-fn scale(a: [f32; 3], s: f32) -> [f32; 3] {
-    [a[0] * s, a[1] * s, a[2] * s]
 }
 
 #[cfg(test)]

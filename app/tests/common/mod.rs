@@ -64,12 +64,20 @@ pub fn new_world(dir: &Path, name: &str, preset: &str, size: &str, seed: u32) ->
 /// window to `shot` and return it; `extra` adds arguments to `strata open` (e.g. `--lod off`).
 /// Preferences go to `dir/config`.
 pub fn xvfb_screenshot(world: &Path, shot: &Path, dir: &Path, extra: &[&str]) -> image::RgbaImage {
+    let mut args = vec!["open", s(world), "--screenshot", s(shot)];
+    args.extend(["--window-size", "1024,700"]);
+    args.extend(extra);
+    xvfb_strata(dir, &args);
+    image::open(shot).expect("screenshot PNG").to_rgba8()
+}
+
+/// Run `strata args` under Xvfb (1280×800) with Mesa's software GL, preferences in `dir/config`,
+/// and require success.
+pub fn xvfb_strata(dir: &Path, args: &[&str]) -> Output {
     let out = Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x800x24"])
         .arg(env!("CARGO_BIN_EXE_strata"))
-        .args(["open", s(world), "--screenshot", s(shot)])
-        .args(["--window-size", "1024,700"])
-        .args(extra)
+        .args(args)
         .env("STRATA_CONFIG_DIR", dir.join("config"))
         .env("LIBGL_ALWAYS_SOFTWARE", "1")
         .output()
@@ -79,7 +87,7 @@ pub fn xvfb_screenshot(world: &Path, shot: &Path, dir: &Path, extra: &[&str]) ->
         "editor failed under Xvfb: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    image::open(shot).expect("screenshot PNG").to_rgba8()
+    out
 }
 
 /// Give the project at `world` the close three-quarter view the editor opened every world with

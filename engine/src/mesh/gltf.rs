@@ -259,18 +259,26 @@ fn finish(mut doc: Value, bin: Bin) -> Result<Vec<u8>> {
         doc["bufferViews"] = Value::Array(bin.views);
         doc["accessors"] = Value::Array(bin.accessors);
     }
-    let mut json_bytes =
+    let json_bytes =
         serde_json::to_vec(&doc).map_err(|e| Error::Invalid(format!("glTF JSON: {e}")))?;
-    while !json_bytes.len().is_multiple_of(4) {
-        json_bytes.push(b' ');
-    }
     while !bin_bytes.len().is_multiple_of(4) {
         bin_bytes.push(0);
     }
-    let has_bin = !bin_bytes.is_empty();
-    let total = 12 + 8 + json_bytes.len() + if has_bin { 8 + bin_bytes.len() } else { 0 };
+    glb_container(json_bytes, &bin_bytes, "mesh")
+}
+
+/// The `.glb` layout around `json_bytes` and `bin` (already a multiple of 4 bytes long): header,
+/// JSON chunk (space-padded), BIN chunk when not empty. `what` names the content in the error.
+///
+/// # Errors
+/// [`Error::Invalid`] when the file would be over 4 GiB.
+pub(crate) fn glb_container(mut json_bytes: Vec<u8>, bin: &[u8], what: &str) -> Result<Vec<u8>> {
+    while !json_bytes.len().is_multiple_of(4) {
+        json_bytes.push(b' ');
+    }
+    let total = 12 + 8 + json_bytes.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
     let total = u32::try_from(total)
-        .map_err(|_| Error::Invalid("the mesh is too large for a .glb file (4 GiB)".into()))?;
+        .map_err(|_| Error::Invalid(format!("the {what} is too large for a .glb file (4 GiB)")))?;
     let mut out = Vec::with_capacity(total as usize);
     out.extend_from_slice(b"glTF");
     out.extend_from_slice(&2u32.to_le_bytes());
@@ -278,10 +286,10 @@ fn finish(mut doc: Value, bin: Bin) -> Result<Vec<u8>> {
     out.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
     out.extend_from_slice(b"JSON");
     out.extend_from_slice(&json_bytes);
-    if has_bin {
-        out.extend_from_slice(&(bin_bytes.len() as u32).to_le_bytes());
+    if !bin.is_empty() {
+        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
         out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(&bin_bytes);
+        out.extend_from_slice(bin);
     }
     Ok(out)
 }

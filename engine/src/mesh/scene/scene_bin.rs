@@ -215,7 +215,7 @@ impl SceneBin {
         if text {
             return Ok(json_bytes);
         }
-        glb(json_bytes, &self.bytes)
+        crate::mesh::gltf::glb_container(json_bytes, &self.bytes, "scene")
     }
 }
 
@@ -238,29 +238,6 @@ fn encode_vertices(raw: &[u8], stride: usize) -> meshopt::Result<Vec<u8>> {
         12 => encode::<12>(raw),
         _ => encode::<16>(raw),
     }
-}
-
-/// The `.glb` layout: header, JSON chunk (space-padded), BIN chunk (zero-padded) when not empty.
-fn glb(mut json_bytes: Vec<u8>, bin: &[u8]) -> Result<Vec<u8>> {
-    while !json_bytes.len().is_multiple_of(4) {
-        json_bytes.push(b' ');
-    }
-    let total = 12 + 8 + json_bytes.len() + if bin.is_empty() { 0 } else { 8 + bin.len() };
-    let total = u32::try_from(total)
-        .map_err(|_| Error::Invalid("the scene is too large for a .glb file (4 GiB)".into()))?;
-    let mut out = Vec::with_capacity(total as usize);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&total.to_le_bytes());
-    out.extend_from_slice(&(json_bytes.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json_bytes);
-    if !bin.is_empty() {
-        out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
-        out.extend_from_slice(b"BIN\0");
-        out.extend_from_slice(bin);
-    }
-    Ok(out)
 }
 
 /// Standard base64 with padding (RFC 4648), for data URIs.

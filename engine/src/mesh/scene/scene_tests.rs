@@ -335,41 +335,8 @@ fn one_primitive_per_material_with_weights_summing_to_one() {
 
 /// Distance from `p` to triangle `t`.
 fn point_triangle(p: [f32; 3], t: [[f32; 3]; 3]) -> f32 {
-    use crate::vec3::{add, dot, scale, sub};
-    let (a, b, c) = (t[0], t[1], t[2]);
-    let closest = |p: [f32; 3]| -> [f32; 3] {
-        let (ab, ac, ap) = (sub(b, a), sub(c, a), sub(p, a));
-        let (d1, d2) = (dot(ab, ap), dot(ac, ap));
-        if d1 <= 0.0 && d2 <= 0.0 {
-            return a;
-        }
-        let bp = sub(p, b);
-        let (d3, d4) = (dot(ab, bp), dot(ac, bp));
-        if d3 >= 0.0 && d4 <= d3 {
-            return b;
-        }
-        let vc = d1 * d4 - d3 * d2;
-        if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            return add(a, scale(ab, d1 / (d1 - d3)));
-        }
-        let cp = sub(p, c);
-        let (d5, d6) = (dot(ab, cp), dot(ac, cp));
-        if d6 >= 0.0 && d5 <= d6 {
-            return c;
-        }
-        let vb = d5 * d2 - d1 * d6;
-        if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            return add(a, scale(ac, d2 / (d2 - d6)));
-        }
-        let va = d3 * d6 - d5 * d4;
-        if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-            return add(b, scale(sub(c, b), (d4 - d3) / ((d4 - d3) + (d5 - d6))));
-        }
-        let denom = 1.0 / (va + vb + vc);
-        add(a, add(scale(ab, vb * denom), scale(ac, vc * denom)))
-    };
-    let q = closest(p);
-    dot(sub(p, q), sub(p, q)).sqrt()
+    let q = crate::physics::body::math::closest_point_on_triangle(p, t);
+    crate::vec3::length(crate::vec3::sub(p, q))
 }
 
 #[test]
