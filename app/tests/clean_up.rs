@@ -2,37 +2,23 @@
 //! leftovers of older versions' digging, lone thin voxels) turns to Air as one undo step, and Undo
 //! brings it back.
 
+mod common;
+
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 use strata::app::action::{Action, BoxEdit};
-use strata::app::{EditorApp, Start};
+use strata::app::EditorApp;
 use strata::physics::physics_panel::NAME;
 use strata::physics::stray_cleanup::BUTTON;
-use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::storage::Grid;
 use strata_engine::voxel::{Voxel, VoxelBox, VoxelPos};
 
 const SIZE: [f32; 2] = [1280.0, 900.0];
 
+/// An editor on a flat 64×40×64 world with the Physics panel shown.
 fn editor(name: &str) -> Harness<'static, EditorApp> {
-    let dir = std::env::temp_dir().join(format!("strata-cleanup-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let settings = GeneratorSettings {
-        preset: Preset::Flat,
-        size: [64, 40, 64],
-        seed: 1,
-    };
-    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
-    app.wait_for_job();
-    app.panels
-        .restore_open(&["Tools".to_owned(), NAME.to_owned()]);
-    let mut h = Harness::builder()
-        .with_size(SIZE)
-        .with_max_steps(1000)
-        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
-    h.run_steps(2);
-    h
+    common::editor::flat_editor(&format!("cleanup-{name}"), NAME, SIZE)
 }
 
 /// Thin Rock in the air: what digging left before carving ended in Air.

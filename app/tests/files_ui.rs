@@ -3,6 +3,8 @@
 //! exists is created (never the folder above it written into), and Import Heightmap shows a
 //! preview and the bit depth before importing.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use eframe::egui::accesskit::Role;
@@ -10,10 +12,7 @@ use egui_kittest::kittest::{By, Queryable};
 use egui_kittest::Harness;
 
 use strata::app::{EditorApp, Start};
-use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::gen::{GeneratorSettings, Preset};
-
-const SIZE: [f32; 2] = [1280.0, 800.0];
 
 fn temp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("strata-files-{name}-{}", std::process::id()));
@@ -22,36 +21,19 @@ fn temp(name: &str) -> PathBuf {
     d
 }
 
-/// A small world saved as `dir/NAME`, generated as a biome-free preset.
+/// A small world saved as `dir/NAME`.
 fn saved_world(dir: &Path, name: &str) -> PathBuf {
     let settings = GeneratorSettings {
         preset: Preset::Hills,
         size: [32, 32, 32],
         seed: 4,
     };
-    let table = strata_engine::voxel::MaterialTable::builtin();
-    let grid =
-        strata_engine::gen::generate(&settings, &table, &strata_engine::progress::Progress::new())
-            .expect("generate");
-    let file = dir.join(name);
-    Project::new(ProjectHeader::new("biome mix", settings.bounds()), grid)
-        .save(&file)
-        .expect("save");
-    file
+    common::editor::saved_world(dir, name, settings, "biome mix")
 }
 
 /// An editor on `start` whose file prompts use the in-app browser, starting in `dir`.
 fn editor(dir: &Path, start: Start) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(start, false, Some(dir.join("config")));
-    app.wait_for_job();
-    app.prefs.in_app_file_browser = true;
-    app.prefs.last_folder = Some(dir.to_path_buf());
-    let mut h = Harness::builder()
-        .with_size(SIZE)
-        .with_max_steps(1000)
-        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
-    h.run_steps(2);
-    h
+    common::editor::browsing_editor(dir, start)
 }
 
 /// The text field holding `text`.

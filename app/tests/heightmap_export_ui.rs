@@ -2,6 +2,8 @@
 //! the project's name, the Unreal size preset and the weight-layer option reach the files written by
 //! the background job, and the status bar says what was written.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use eframe::egui::accesskit::Role;
@@ -9,7 +11,6 @@ use egui_kittest::kittest::{By, Queryable};
 use egui_kittest::Harness;
 
 use strata::app::{EditorApp, Start};
-use strata_engine::format::project::{Project, ProjectHeader};
 use strata_engine::gen::{GeneratorSettings, Preset};
 
 fn temp(name: &str) -> PathBuf {
@@ -19,34 +20,19 @@ fn temp(name: &str) -> PathBuf {
     d
 }
 
+/// A small world saved as `dir/NAME`.
 fn saved_world(dir: &Path, name: &str) -> PathBuf {
     let settings = GeneratorSettings {
         preset: Preset::Mountains,
         size: [64, 64, 48],
         seed: 5,
     };
-    let table = strata_engine::voxel::MaterialTable::builtin();
-    let grid =
-        strata_engine::gen::generate(&settings, &table, &strata_engine::progress::Progress::new())
-            .expect("generate");
-    let file = dir.join(name);
-    Project::new(ProjectHeader::new("peaks", settings.bounds()), grid)
-        .save(&file)
-        .expect("save");
-    file
+    common::editor::saved_world(dir, name, settings, "peaks")
 }
 
+/// An editor on `start` whose file prompts use the in-app browser, starting in `dir`.
 fn editor(dir: &Path, start: Start) -> Harness<'static, EditorApp> {
-    let mut app = EditorApp::new(start, false, Some(dir.join("config")));
-    app.wait_for_job();
-    app.prefs.in_app_file_browser = true;
-    app.prefs.last_folder = Some(dir.to_path_buf());
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .with_max_steps(1000)
-        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
-    h.run_steps(2);
-    h
+    common::editor::browsing_editor(dir, start)
 }
 
 #[test]

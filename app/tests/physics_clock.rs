@@ -2,36 +2,22 @@
 //! software-GL frame rate), a dropped body's simulation keeps real time, and the Physics status
 //! reports the true ratio of simulated to wall-clock seconds.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use eframe::egui::Pos2;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::app::{EditorApp, Start};
+use strata::app::EditorApp;
 use strata::physics::physics_panel::{PhysicsPanel, NAME};
-use strata_engine::gen::{GeneratorSettings, Preset};
 
 const SIZE: [f32; 2] = [1280.0, 800.0];
 
+/// An editor on a flat 64×40×64 world with the Physics panel shown.
 fn editor(name: &str) -> Harness<'static, EditorApp> {
-    let dir = std::env::temp_dir().join(format!("strata-clock-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let settings = GeneratorSettings {
-        preset: Preset::Flat,
-        size: [64, 40, 64],
-        seed: 1,
-    };
-    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
-    app.wait_for_job();
-    app.panels
-        .restore_open(&["Tools".to_owned(), NAME.to_owned()]);
-    let mut h = Harness::builder()
-        .with_size(SIZE)
-        .with_max_steps(1000)
-        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
-    h.run_steps(2);
-    h
+    common::editor::flat_editor(&format!("clock-{name}"), NAME, SIZE)
 }
 
 fn panel<'a>(h: &'a Harness<'_, EditorApp>) -> &'a PhysicsPanel {

@@ -3,6 +3,8 @@
 //! sinks, digging under a resting body wakes it and it falls (and undo lifts it back out), and Cleanup
 //! deletes a floating piece as one undo step.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use eframe::egui::Pos2;
@@ -10,10 +12,9 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 use strata::app::action::{Action, BoxEdit};
-use strata::app::{EditorApp, Start};
+use strata::app::EditorApp;
 use strata::physics::physics_panel::{PhysicsPanel, NAME};
 use strata::viewport::overlay::{Overlay, SolidKind};
-use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::physics::body::BodyState;
 use strata_engine::physics::Body;
 use strata_engine::storage::Grid;
@@ -24,24 +25,7 @@ const SIZE: [f32; 2] = [1280.0, 800.0];
 
 /// An editor on a flat 64×40×64 world with the Physics panel shown.
 fn editor(name: &str) -> Harness<'static, EditorApp> {
-    let dir = std::env::temp_dir().join(format!("strata-physics-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let settings = GeneratorSettings {
-        preset: Preset::Flat,
-        size: [64, 40, 64],
-        seed: 1,
-    };
-    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
-    app.wait_for_job();
-    // Only the Physics panel on the right, so its widgets are on screen.
-    app.panels
-        .restore_open(&["Tools".to_owned(), NAME.to_owned()]);
-    let mut h = Harness::builder()
-        .with_size(SIZE)
-        .with_max_steps(1000)
-        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
-    h.run_steps(2);
-    h
+    common::editor::flat_editor(&format!("physics-{name}"), NAME, SIZE)
 }
 
 fn panel<'a>(h: &'a mut Harness<'_, EditorApp>) -> &'a mut PhysicsPanel {

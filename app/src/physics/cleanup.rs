@@ -144,29 +144,18 @@ impl Cleanup {
         owner: &'static str,
         out: &mut Vec<Action>,
     ) {
-        ui.horizontal(|ui| match &self.running {
-            Some(progress) => {
-                if ui.button("Cancel Search").clicked() {
-                    progress.cancel();
-                }
-                ui.add(egui::ProgressBar::new(progress.fraction()));
-            }
-            None => {
-                if ui
-                    .add_enabled(
-                        !self.stray.searching(),
-                        egui::Button::new("Find Floating Terrain"),
-                    )
-                    .on_hover_text(
-                        "Find solid pieces that no longer touch the bottom of the world \
-                         (in the background)",
-                    )
-                    .clicked()
-                {
-                    self.start(doc, owner, out);
-                }
-            }
+        let searching = self.stray.searching();
+        let start = super::job_row::job_row(ui, self.running.as_ref(), "Cancel Search", |ui| {
+            ui.add_enabled(!searching, egui::Button::new("Find Floating Terrain"))
+                .on_hover_text(
+                    "Find solid pieces that no longer touch the bottom of the world \
+                     (in the background)",
+                )
+                .clicked()
         });
+        if start {
+            self.start(doc, owner, out);
+        }
         if let Some(r) = &self.report {
             let report = ui.weak(r);
             if std::mem::take(&mut self.fresh) {

@@ -2,6 +2,7 @@
 //! Cleanup of floating terrain and of invisible matter. The simulation reads the document's one physics world.
 
 pub mod cleanup;
+pub mod job_row;
 pub mod physics_draw;
 pub mod physics_panel;
 pub mod playground;

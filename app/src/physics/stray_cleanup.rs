@@ -89,26 +89,17 @@ impl StrayCleanup {
         owner: &'static str,
         out: &mut Vec<Action>,
     ) {
-        ui.horizontal(|ui| match &self.running {
-            Some(progress) => {
-                if ui.button("Cancel Clean-up").clicked() {
-                    progress.cancel();
-                }
-                ui.add(egui::ProgressBar::new(progress.fraction()));
-            }
-            None => {
-                let clicked = ui
-                    .add_enabled(!busy, egui::Button::new(BUTTON))
-                    .on_hover_text(
-                        "Turn matter no surface shows (thin leftovers of digging) into Air, \
-                         as one undo step",
-                    )
-                    .clicked();
-                if clicked {
-                    self.start(doc, owner, out);
-                }
-            }
+        let start = super::job_row::job_row(ui, self.running.as_ref(), "Cancel Clean-up", |ui| {
+            ui.add_enabled(!busy, egui::Button::new(BUTTON))
+                .on_hover_text(
+                    "Turn matter no surface shows (thin leftovers of digging) into Air, \
+                     as one undo step",
+                )
+                .clicked()
         });
+        if start {
+            self.start(doc, owner, out);
+        }
         if let Some(r) = &self.report {
             ui.weak(r);
         }

@@ -1,6 +1,8 @@
 //! Helpers shared by the command-line tests: run the real `strata` binary and make scratch folders.
 #![allow(dead_code)] // each test binary uses its own subset
 
+pub mod editor;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
