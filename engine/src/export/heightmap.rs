@@ -113,21 +113,10 @@ pub fn r16_bytes(samples: &[u16]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::voxel::{VoxelBox, VoxelPos};
 
     fn surface(width: usize, depth: usize, heights: Vec<f32>) -> TopSurface {
-        TopSurface {
-            region: VoxelBox::new(
-                VoxelPos::new(0, 0, 0),
-                VoxelPos::new(width as i32, 64, depth as i32),
-            ),
-            width,
-            depth,
-            materials: vec![1; heights.len()],
-            heights,
-            overhang_columns: 0,
-            empty_columns: 0,
-        }
+        let materials = vec![1; heights.len()];
+        TopSurface::for_tests(width, depth, 64, heights, materials)
     }
 
     #[test]

@@ -143,21 +143,10 @@ pub fn rgba_of(weights: &[u8], k: usize) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::voxel::{VoxelBox, VoxelPos};
 
     fn surface(width: usize, depth: usize, materials: Vec<u8>) -> TopSurface {
-        TopSurface {
-            region: VoxelBox::new(
-                VoxelPos::new(0, 0, 0),
-                VoxelPos::new(width as i32, 8, depth as i32),
-            ),
-            width,
-            depth,
-            heights: vec![1.0; materials.len()],
-            materials,
-            overhang_columns: 0,
-            empty_columns: 0,
-        }
+        let heights = vec![1.0; materials.len()];
+        TopSurface::for_tests(width, depth, 8, heights, materials)
     }
 
     #[test]

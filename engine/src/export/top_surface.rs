@@ -323,3 +323,30 @@ fn walk_chunk_column(
     walks.iter_mut().for_each(|w| w.finish(y0));
     walks
 }
+
+#[cfg(test)]
+impl TopSurface {
+    /// A surface of `width × depth` columns over a box `top` voxels high, without overhangs or
+    /// empty columns (the heightmap and splat tests' fixture).
+    pub(crate) fn for_tests(
+        width: usize,
+        depth: usize,
+        top: i32,
+        heights: Vec<f32>,
+        materials: Vec<u8>,
+    ) -> Self {
+        use crate::voxel::VoxelPos;
+        Self {
+            region: VoxelBox::new(
+                VoxelPos::new(0, 0, 0),
+                VoxelPos::new(width as i32, top, depth as i32),
+            ),
+            width,
+            depth,
+            heights,
+            materials,
+            overhang_columns: 0,
+            empty_columns: 0,
+        }
+    }
+}
