@@ -148,12 +148,7 @@ mod tests {
     use super::*;
 
     fn ray(origin: [f32; 3], toward: [f32; 3]) -> PickRay {
-        let d = sub(toward, origin);
-        let len = dot(d, d).sqrt();
-        PickRay {
-            origin,
-            dir: scale(d, 1.0 / len),
-        }
+        PickRay::through(origin, toward).expect("two points")
     }
 
     #[test]

@@ -58,6 +58,18 @@ pub struct PickRay {
     pub dir: [f32; 3],
 }
 
+impl PickRay {
+    /// The ray from `origin` through `toward` (`None` when they are the same point).
+    pub fn through(origin: [f32; 3], toward: [f32; 3]) -> Option<Self> {
+        let d = [0, 1, 2].map(|a| toward[a] - origin[a]);
+        let len = d.iter().map(|c| c * c).sum::<f32>().sqrt();
+        (len > 0.0 && len.is_finite()).then(|| Self {
+            origin,
+            dir: d.map(|c| c / len),
+        })
+    }
+}
+
 impl EditorCamera {
     /// The camera a project file saved (target, yaw, pitch with positive looking down, distance).
     pub fn from_saved(saved: &SavedCamera) -> Self {
