@@ -2,14 +2,14 @@
 //! blend weights, baked light and collision, for a game engine to take as a finished level.
 //!
 //! ```text
-//!   world ──mesh_chunks at LOD 0..=3 (one welded mesh per level, chunk seams exact)──┐
+//!   world ──mesh_chunks at LOD 0, 2, 3 (one welded mesh per level, chunk seams exact)─┐
 //!                                                                                    │ cut by
 //!   tile_X_Z (translation X·N, 0, Z·N)                                               │ triangle
 //!    ├─ tile_X_Z_LOD0   mesh: one primitive per material   extras {triangles}        │ centroid
 //!    │                  + MSFT_lod {ids: [LOD1, LOD2, ...]}                          ▼
-//!    ├─ tile_X_Z_LOD1   (levels past 3: meshopt simplification of the level before)
+//!    ├─ tile_X_Z_LOD1   meshopt simplification of LOD0 (also levels past 3, of the level before)
 //!    ├─ ...
-//!    └─ tile_X_Z-col    positions only, ≤ ¼ of LOD0's triangles, within 1 voxel of it
+//!    └─ tile_X_Z-col    LOD1's solid, positions only, ≤ ¼ of LOD0's triangles, within 1 voxel
 //! ```
 //!
 //! # Crack-free tiles
@@ -21,10 +21,12 @@
 //! and collision keep every tile-border vertex (meshopt's `LockBorder`), so the cut stays closed.
 //!
 //! # Rationale
-//! Levels 1 to 3 come from the mesher's mips: meshing a mip costs a fraction of level 0 and gives a
-//! shape that follows the voxels rather than one triangle budget. Deeper levels and collision come
-//! from meshopt's simplifier, whose error bound is what keeps collision within a voxel of the
-//! surface.
+//! Levels 2 and 3 come from the mesher's mips: meshing a mip costs a fraction of level 0 and gives a
+//! shape that follows the voxels rather than one triangle budget. Level 1 and collision are one and
+//! the same meshopt simplification of level 0 (a quarter of its triangles within 0.6 voxel): the
+//! collision mesh needs that simplification anyway, it fits level 0 closer than mip 1 (which strays
+//! up to 1.2 voxels), and it costs less than meshing mip 1 did. Deeper levels come from the
+//! simplifier too; its error bound is what keeps collision within a voxel of the surface.
 
 mod scene_bin;
 mod scene_doc;
@@ -45,7 +47,6 @@ pub use scene_options::{
 use std::path::Path;
 
 use super::mesh_export::{chunks_to_mesh, mesh_chunks};
-use super::MAX_LOD;
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::MaterialTable;
@@ -64,15 +65,16 @@ pub fn scene_bytes(
     progress: &Progress,
 ) -> Result<(Vec<u8>, SceneStats)> {
     options.check()?;
-    let mesh_levels = options.lods.min(MAX_LOD + 1);
-    let chunk_lists: Vec<_> = (0..mesh_levels)
-        .map(|lod| chunks_to_mesh(grid, lod, options.region))
+    let lods = scene_tiles::meshed_lods(options.lods);
+    let chunk_lists: Vec<_> = lods
+        .iter()
+        .map(|&lod| chunks_to_mesh(grid, lod, options.region))
         .collect();
     let chunk_units: usize = chunk_lists.iter().map(Vec::len).sum();
     // Tiles are counted after meshing; until then one unit per chunk of level 0 stands for them.
     progress.start((chunk_units + chunk_lists[0].len()) as u64);
     let mut levels = Vec::with_capacity(options.lods as usize);
-    for (lod, chunks) in (0u32..).zip(&chunk_lists) {
+    for (&lod, chunks) in lods.iter().zip(&chunk_lists) {
         progress.check()?;
         levels.push(mesh_chunks(
             grid,

@@ -1,5 +1,5 @@
-//! Simplified meshes for the scene export: levels of detail past the mesher's deepest mip, and the
-//! collision mesh, both from meshopt's edge-collapse simplifier with every tile-border vertex locked
+//! Simplified meshes for the scene export: level 1, the levels past the mesher's deepest mip, and
+//! the collision mesh, all from meshopt's edge-collapse simplifier with every tile-border vertex locked
 //! (so neighbouring tiles still meet) and its error measured in voxels.
 
 use meshopt::simplify::{simplify, SimplifyOptions};
@@ -47,26 +47,40 @@ pub(super) fn simplify_level(prev: &TileLevel, lod: u32) -> TileLevel {
     prev.compacted(&solid, &water)
 }
 
-/// The collision mesh of a tile from its level 0: solid triangles only, at most a quarter of level
-/// 0's triangles, within [`COLLISION_ERROR_VOXELS`] of it as far as the simplifier can tell. When the
-/// error bound stops it short of the quarter, it goes on with a looser bound (a triangle budget is a
-/// promise the engine's physics relies on); when the locked tile border alone holds more than the
-/// budget (tiles of a few voxels), the border is unlocked too.
-pub(super) fn simplify_collision(lod0: &TileLevel) -> TileLevel {
-    let cap = lod0.triangles() / COLLISION_REDUCTION;
-    let mut solid = Vec::new();
-    for unlock_border in [false, true] {
-        let mut error = COLLISION_ERROR_VOXELS;
-        solid = simplify_list(lod0, &lod0.solid, cap, error, unlock_border);
-        while solid.len() / 3 > cap && error < 64.0 {
-            error *= 2.0;
-            solid = simplify_list(lod0, &solid, cap, error, unlock_border);
-        }
-        if solid.len() / 3 <= cap {
-            break;
-        }
+/// `start` (indices over `level`) reduced to at most `cap` triangles: within
+/// [`COLLISION_ERROR_VOXELS`] as far as the simplifier can tell, and when that bound stops it short of
+/// `cap`, on with a looser bound (a triangle budget is a promise the engine's physics relies on).
+fn reduce_to(level: &TileLevel, start: &[u32], cap: usize, unlock_border: bool) -> Vec<u32> {
+    let mut error = COLLISION_ERROR_VOXELS;
+    let mut solid = simplify_list(level, start, cap, error, unlock_border);
+    while solid.len() / 3 > cap && error < 64.0 {
+        error *= 2.0;
+        solid = simplify_list(level, &solid, cap, error, unlock_border);
     }
-    let mut out = lod0.compacted(&solid, &[]);
+    solid
+}
+
+/// Level 1 of a tile from its level 0: the solid reduced to at most a quarter of level 0's
+/// triangles within [`COLLISION_ERROR_VOXELS`] as far as it goes (the collision budget, so the
+/// collision mesh is this level's solid whenever the locked border allows it), the liquid as
+/// [`simplify_level`] reduces it. Tile borders stay locked, so neighbouring tiles still meet.
+pub(super) fn simplify_first(lod0: &TileLevel) -> TileLevel {
+    let cap = lod0.triangles() / COLLISION_REDUCTION;
+    let solid = reduce_to(lod0, &lod0.solid, cap, false);
+    let water = simplify_list(lod0, &lod0.water, lod0.water.len() / 12, 2.0, false);
+    lod0.compacted(&solid, &water)
+}
+
+/// The collision mesh of a tile: the solid of `first` (its [`simplify_first`] level), at most a
+/// quarter of level 0's triangles. When the locked tile border alone holds more than that budget
+/// (tiles of a few voxels), level 0 is simplified again with the border unlocked.
+pub(super) fn collision_from(lod0: &TileLevel, first: &TileLevel) -> TileLevel {
+    let cap = lod0.triangles() / COLLISION_REDUCTION;
+    let mut out = if first.solid.len() / 3 <= cap {
+        first.compacted(&first.solid, &[])
+    } else {
+        lod0.compacted(&reduce_to(lod0, &lod0.solid, cap, true), &[])
+    };
     out.normals.clear();
     out.light.clear();
     out.slots.clear();

@@ -14,8 +14,9 @@ use rustc_hash::FxHashMap;
 
 pub(super) use super::scene_level::TileLevel;
 use super::scene_options::SceneOptions;
-use super::scene_simplify::{simplify_collision, simplify_level};
+use super::scene_simplify::{collision_from, simplify_first, simplify_level};
 use crate::mesh::weld::Welded;
+use crate::mesh::MAX_LOD;
 use crate::progress::Progress;
 use crate::Result;
 
@@ -41,8 +42,15 @@ struct Picked {
     water: Vec<u32>,
 }
 
-/// Cut every level of `levels` into tiles of `options.tile_voxels`, add simplified levels up to
-/// `options.lods` and collision when asked. Advances `progress` by `units` in all, a share per tile.
+/// The mip levels the mesher makes for a scene of `lods` levels: 0, and 2 up to the mesher's deepest
+/// mip. Level 1 is level 0 simplified (the collision mesh's own reduction, so one simplification
+/// serves both, and a closer fit than mip 1); levels past the deepest mip are simplified too.
+pub(super) fn meshed_lods(lods: u32) -> Vec<u32> {
+    std::iter::once(0).chain(2..lods.min(MAX_LOD + 1)).collect()
+}
+
+/// Cut every level of `levels` (the meshes of [`meshed_lods`], in order) into tiles of
+/// `options.tile_voxels`, add the simplified levels up to `options.lods` and collision when asked. Advances `progress` by `units` in all, a share per tile.
 ///
 /// # Errors
 /// [`crate::Error::Cancelled`] when `progress` is cancelled.
@@ -121,18 +129,27 @@ fn build_tile(
 ) -> Tile {
     let n = options.tile_voxels as i32;
     let corner = [x.saturating_mul(n), 0, z.saturating_mul(n)];
-    let mut out: Vec<TileLevel> = levels
+    let mut local = levels
         .iter()
         .zip(picked)
-        .map(|(w, p)| localize(w, p, corner))
-        .collect();
+        .map(|(w, p)| localize(w, p, corner));
+    let lod0 = local.next().unwrap_or_default();
+    let first = (options.lods > 1 || options.collision).then(|| simplify_first(&lod0));
+    let collision = first
+        .as_ref()
+        .filter(|_| options.collision)
+        .map(|f| collision_from(&lod0, f));
+    let mut out = vec![lod0];
+    if options.lods > 1 {
+        out.extend(first);
+    }
+    out.extend(local);
     while out.len() < options.lods as usize {
         let coarser = out
             .last()
             .map(|prev| simplify_level(prev, out.len() as u32));
         out.push(coarser.unwrap_or_default());
     }
-    let collision = options.collision.then(|| simplify_collision(&out[0]));
     Tile {
         x,
         z,
