@@ -239,8 +239,52 @@ pub(crate) fn mesh_chunks(
     Ok(welded)
 }
 
+/// Mesh `chunks` (from [`chunks_to_mesh`]) at `lod`, one buffer each in the same order (no scratch
+/// kept), in parallel, advancing `progress` by one per chunk without declaring its total. For a caller
+/// that welds them its own way (the scene export welds each tile apart, in parallel); the returned
+/// origin is what the positions are relative to, as [`mesh_chunks`]'s weld.
+///
+/// # Errors
+/// [`Error::Cancelled`] when `progress` is cancelled.
+pub(crate) fn mesh_chunk_buffers(
+    grid: &Grid,
+    table: &MaterialTable,
+    lod: u32,
+    region: Option<VoxelBox>,
+    chunks: &[ChunkPos],
+    progress: &Progress,
+) -> Result<(VoxelPos, Vec<MeshBuffer>)> {
+    let origin = export_origin(chunks);
+    let mut out = Vec::with_capacity(chunks.len());
+    for batch in chunks.chunks(BATCH) {
+        progress.check()?;
+        let meshed: Vec<MeshBuffer> = batch
+            .par_iter()
+            .map_init(
+                || (Vec::new(), MeshBuffer::new()),
+                |(scratch, buf), &pos| {
+                    let clip =
+                        region.filter(|r| !r.contains_box(&MeshInput::padded_box(pos.voxel_box())));
+                    mesh_for_export(grid, pos, lod, table, clip, origin, scratch, buf);
+                    let mut kept = MeshBuffer::new();
+                    kept.positions = std::mem::take(&mut buf.positions);
+                    kept.normals = std::mem::take(&mut buf.normals);
+                    kept.materials = std::mem::take(&mut buf.materials);
+                    kept.weights = std::mem::take(&mut buf.weights);
+                    kept.solid_indices = std::mem::take(&mut buf.solid_indices);
+                    kept.water_indices = std::mem::take(&mut buf.water_indices);
+                    kept
+                },
+            )
+            .collect();
+        out.extend(meshed);
+        progress.advance(batch.len() as u64);
+    }
+    Ok((origin, out))
+}
+
 /// Multiply the colours of vertices `from..` by the light sampled at their positions.
-fn light_vertices(w: &mut Welded, from: usize, light: &LightMap) {
+pub(crate) fn light_vertices(w: &mut Welded, from: usize, light: &LightMap) {
     let origin = w.origin;
     let colors = w.colors[from..].iter_mut().zip(&mut w.light[from..]);
     for ((c, lit), p) in colors.zip(&w.positions[from..]) {

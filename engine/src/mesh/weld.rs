@@ -18,6 +18,17 @@ pub(crate) struct Marks {
     pub water: usize,
 }
 
+/// What [`Welded::add_where`] does with one triangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TriangleUse {
+    /// Weld its corners and keep it (unless two corners weld together).
+    Keep,
+    /// Weld its corners only: their attributes are then this triangle's, as in a whole weld.
+    WeldOnly,
+    /// Leave it out.
+    Skip,
+}
+
 /// The growing welded mesh.
 #[derive(Debug, Default)]
 pub(crate) struct Welded {
@@ -67,16 +78,33 @@ impl Welded {
 
     /// Add one chunk's solid and water triangles (skirts are left out).
     pub fn add(&mut self, buf: &MeshBuffer) {
+        self.add_where(buf, |_| TriangleUse::Keep);
+    }
+
+    /// Add one chunk's solid and water triangles as `choose` says, given each triangle's corner
+    /// positions. A vertex takes its attributes from the first triangle that welds it, so a caller
+    /// welding part of a mesh gets the attributes a weld of all of it would give by welding (without
+    /// keeping) every earlier triangle that shares a position with a kept one.
+    pub fn add_where(
+        &mut self,
+        buf: &MeshBuffer,
+        mut choose: impl FnMut(&[[f32; 3]; 3]) -> TriangleUse,
+    ) {
         self.remap.clear();
         self.remap.resize(buf.vertex_count(), u32::MAX);
         for (water, list) in [(false, &buf.solid_indices), (true, &buf.water_indices)] {
             for tri in list.chunks_exact(3) {
+                let keep = match choose(&[0, 1, 2].map(|k| buf.positions[tri[k] as usize])) {
+                    TriangleUse::Skip => continue,
+                    TriangleUse::WeldOnly => false,
+                    TriangleUse::Keep => true,
+                };
                 let t = [
                     self.vertex(buf, tri[0], water),
                     self.vertex(buf, tri[1], water),
                     self.vertex(buf, tri[2], water),
                 ];
-                if t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
+                if !keep || t[0] == t[1] || t[1] == t[2] || t[0] == t[2] {
                     continue;
                 }
                 let out = if water {

@@ -2,7 +2,7 @@
 //! blend weights, baked light and collision, for a game engine to take as a finished level.
 //!
 //! ```text
-//!   world ──mesh_chunks at LOD 0, 2, 3 (one welded mesh per level, chunk seams exact)─┐
+//!   world ──chunk meshes at LOD 0, 2, 3 (chunk seams exact), welded per tile──────────┐
 //!                                                                                    │ cut by
 //!   tile_X_Z (translation X·N, 0, Z·N)                                               │ triangle
 //!    ├─ tile_X_Z_LOD0   mesh: one primitive per material   extras {triangles}        │ centroid
@@ -13,9 +13,10 @@
 //! ```
 //!
 //! # Crack-free tiles
-//! Every level is one world mesh welded from chunk meshes (which agree bit for bit along chunk
-//! faces), cut into tiles by triangle centroid: a triangle goes to exactly one tile and the vertices
-//! two tiles share are the same world positions in both. Local positions are the world position less
+//! Every level is meshed a chunk at a time (chunk meshes agree bit for bit along chunk faces) and
+//! cut into tiles by triangle centroid: a triangle goes to exactly one tile, each tile welds its own
+//! triangles by position bits, and the vertices two tiles share are the same world positions in
+//! both. Local positions are the world position less
 //! the tile's integer corner, which `f32` subtracts exactly below 2²⁴, and quantized positions
 //! (`--compress meshopt`) sit on one lattice of `1/q` voxel for the whole scene. Simplified levels
 //! and collision keep every tile-border vertex (meshopt's `LockBorder`), so the cut stays closed.
@@ -38,6 +39,8 @@ mod scene_simplify;
 #[cfg(test)]
 mod scene_tests;
 mod scene_tiles;
+#[cfg(test)]
+mod scene_weld_tests;
 
 pub use scene_options::{
     SceneCompression, SceneContainer, SceneOptions, SceneStats, DEFAULT_SCENE_LODS,
@@ -46,7 +49,7 @@ pub use scene_options::{
 
 use std::path::Path;
 
-use super::mesh_export::{chunks_to_mesh, mesh_chunks};
+use super::mesh_export::{chunks_to_mesh, mesh_chunk_buffers};
 use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::MaterialTable;
@@ -73,21 +76,25 @@ pub fn scene_bytes(
     let chunk_units: usize = chunk_lists.iter().map(Vec::len).sum();
     // Tiles are counted after meshing; until then one unit per chunk of level 0 stands for them.
     progress.start((chunk_units + chunk_lists[0].len()) as u64);
-    let mut levels = Vec::with_capacity(options.lods as usize);
+    let mut levels = Vec::with_capacity(lods.len());
     for (&lod, chunks) in lods.iter().zip(&chunk_lists) {
         progress.check()?;
-        levels.push(mesh_chunks(
-            grid,
-            table,
+        let (origin, meshes) =
+            mesh_chunk_buffers(grid, table, lod, options.region, chunks, progress)?;
+        levels.push(scene_tiles::LevelChunks {
             lod,
-            options.region,
-            chunks,
-            options.light,
-            progress,
-            |_, _| Ok(()),
-        )?);
+            origin,
+            positions: chunks.clone(),
+            chunks: meshes,
+        });
     }
-    let tiles = scene_tiles::cut_tiles(&levels, options, chunk_lists[0].len() as u64, progress)?;
+    let tiles = scene_tiles::cut_tiles(
+        &levels,
+        table,
+        options,
+        chunk_lists[0].len() as u64,
+        progress,
+    )?;
     drop(levels);
     let (bytes, mut stats) = scene_doc::write_scene(&tiles, table, options)?;
     stats.bytes = bytes.len();

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::scene_tiles::{cut_tiles, Tile};
+use super::scene_tiles::{cut_tiles, LevelChunks, Tile};
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::voxel::{VoxelBox, VoxelPos};
@@ -31,20 +31,18 @@ fn tiles_of(grid: &Grid, options: &SceneOptions<'_>) -> Vec<Tile> {
         .into_iter()
         .map(|lod| {
             let chunks = chunks_to_mesh(grid, lod, options.region);
-            mesh_chunks(
-                grid,
-                &table,
+            let (origin, meshes) =
+                mesh_chunk_buffers(grid, &table, lod, None, &chunks, &Progress::new())
+                    .expect("meshes");
+            LevelChunks {
                 lod,
-                None,
-                &chunks,
-                None,
-                &Progress::new(),
-                |_, _| Ok(()),
-            )
-            .expect("meshes")
+                origin,
+                positions: chunks,
+                chunks: meshes,
+            }
         })
         .collect();
-    cut_tiles(&levels, options, 1, &Progress::new()).expect("cuts")
+    cut_tiles(&levels, &table, options, 1, &Progress::new()).expect("cuts")
 }
 
 /// World position bits of every corner of every solid triangle of level `l` over all tiles.
