@@ -77,7 +77,14 @@ impl TriangleMesh for MeshRef<'_> {
     fn quad_corners(&self, first: u32) -> [[f32; 3]; 4] {
         let i = first as usize * 3;
         let q = &self.indices[i..i + 6];
-        [q[0], q[1], q[2], q[5]].map(|v| self.positions[v as usize])
+        let p = self.positions;
+        // Written out: `[..].map` of four lookups is not always inlined.
+        [
+            p[q[0] as usize],
+            p[q[1] as usize],
+            p[q[2] as usize],
+            p[q[5] as usize],
+        ]
     }
 
     fn check(&self) -> Result<()> {
