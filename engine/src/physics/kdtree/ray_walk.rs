@@ -54,9 +54,6 @@ const _: () = assert!(
     DEEP_STACK > MAX_DEPTH && DEEP_STACK.is_power_of_two() && SHALLOW_STACK.is_power_of_two()
 );
 
-/// One stack entry: a node index and the ray segment inside it.
-type Entry = (u32, f32, f32);
-
 /// What a walk knows about its ray, computed once: per-axis data in 4-entry arrays so that the 2-bit
 /// axis field indexes them without a bounds check.
 struct RayWalk {
@@ -178,7 +175,11 @@ impl RayWalk {
         let mut limit = max_t;
         // Every segment in hand is cut to `reach` (the best hit so far, padded) when it is taken.
         let mut reach = limit + pad;
-        let mut stack: [Entry; N] = [(0, 0.0, 0.0); N];
+        // The stack as three arrays (node, segment start, segment end): each slot is addressed by
+        // a scaled index, with no multiply by an entry size.
+        let mut stack_node = [0u32; N];
+        let mut stack_lo = [0f32; N];
+        let mut stack_hi = [0f32; N];
         let mut len = 0usize;
         let (mut at, mut lo, mut hi) = (0usize, self.lo, self.hi);
         loop {
@@ -201,7 +202,10 @@ impl RayWalk {
                 // so the walk branches once per branch node, on the near test: when the near child
                 // is skipped, the far one (if kept) is popped at once below. The slot is free (`len`
                 // stays below the tree's depth), so the mask never wraps.
-                stack[len % N] = ((child + 1 - n) as u32, max_of(lo, t_in), hi);
+                let slot = len % N;
+                stack_node[slot] = (child + 1 - n) as u32;
+                stack_lo[slot] = max_of(lo, t_in);
+                stack_hi[slot] = hi;
                 len += usize::from(far_ok);
                 if near_ok {
                     at = child + n;
@@ -214,9 +218,10 @@ impl RayWalk {
                     return;
                 };
                 len = next;
-                let (n, l, h) = stack[len % N];
+                let slot = len % N;
+                let l = stack_lo[slot];
                 if l <= limit {
-                    (at, lo, hi) = (n as usize, l, min_of(h, reach));
+                    (at, lo, hi) = (stack_node[slot] as usize, l, min_of(stack_hi[slot], reach));
                     break;
                 }
             }
