@@ -217,6 +217,28 @@ fn raycasts_match_brute_force() {
     }
 }
 
+/// A tree deeper than the walk's small stack (16 entries) walks on the large one and still finds
+/// every closest hit; so do the shallow trees beside it (the small stack filled to its depth).
+#[test]
+fn deep_and_shallow_trees_walk_on_stacks_that_fit() {
+    let mut rng = ChaCha8Rng::seed_from_u64(33);
+    let mut depths = Vec::new();
+    for n in [3, 40, 20_000] {
+        let m = quad_soup(&mut rng, n, false);
+        let tree = KdTree::build(&m.mesh()).expect("builds");
+        tree.assert_valid(&m.mesh());
+        depths.push(tree.depth());
+        let (lo, hi) = tree.bounds();
+        for _ in 0..300 {
+            let ray = random_ray(&mut rng, &m, lo, hi);
+            let got = tree.raycast(&m.mesh(), &ray, 1000.0);
+            assert_eq!(got.map(|h| h.t), brute_closest(&m, &ray, 1000.0), "{}: {ray:?}", m.name);
+        }
+    }
+    assert!(depths[2] > 16, "the big soup must need the large stack: {depths:?}");
+    assert!(depths[..2].iter().all(|&d| d <= 16), "{depths:?}");
+}
+
 /// How well-posed a hit on triangle `tri` is: `(|cos|` of the incidence angle, smallest barycentric
 /// coordinate`)`; `None` when the ray misses its plane inside the triangle.
 fn conditioning(m: &Mesh, ray: &Ray, tri: usize) -> (f64, f64) {
