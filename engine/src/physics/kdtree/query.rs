@@ -117,15 +117,21 @@ impl KdTree {
     ) -> Option<RayHit> {
         let mut best: Option<(f32, u32)> = None;
         let dir_len2 = dot(ray.dir, ray.dir);
-        self.walk(ray, max_t, |node, limit| {
-            self.leaf_hits(mesh, ray, dir_len2, node, |id, t| {
-                if t >= 0.0 && t <= *limit && accept(id) && best.is_none_or(|(bt, _)| t < bt) {
-                    best = Some((t, id));
-                    *limit = t;
-                }
-                false
-            })
-        });
+        // Inlined into the walk: a call would make the walk spill its ray data around it.
+        self.walk(
+            ray,
+            max_t,
+            #[inline(always)]
+            |node, limit| {
+                self.leaf_hits(mesh, ray, dir_len2, node, |id, t| {
+                    if t >= 0.0 && t <= *limit && accept(id) && best.is_none_or(|(bt, _)| t < bt) {
+                        best = Some((t, id));
+                        *limit = t;
+                    }
+                    false
+                })
+            },
+        );
         best.map(|(t, triangle)| {
             let [a, b, c] = mesh.corners(triangle);
             let n = cross(sub(b, a), sub(c, a));
@@ -146,12 +152,17 @@ impl KdTree {
     pub fn raycast_any<M: TriangleMesh + ?Sized>(&self, mesh: &M, ray: &Ray, max_t: f32) -> bool {
         let mut found = false;
         let dir_len2 = dot(ray.dir, ray.dir);
-        self.walk(ray, max_t, |node, _| {
-            self.leaf_hits(mesh, ray, dir_len2, node, |_, t| {
-                found = t >= 0.0 && t <= max_t;
-                found
-            })
-        });
+        self.walk(
+            ray,
+            max_t,
+            #[inline(always)]
+            |node, _| {
+                self.leaf_hits(mesh, ray, dir_len2, node, |_, t| {
+                    found = t >= 0.0 && t <= max_t;
+                    found
+                })
+            },
+        );
         found
     }
 
