@@ -88,7 +88,7 @@ impl RayWalk {
         let [dx, dy, dz] = ray.dir;
         let inv = [1.0 / dx, 1.0 / dy, 1.0 / dz, 0.0];
         let (mut lo, mut hi) = (0.0f32, max_t);
-        for a in 0..3 {
+        for (a, &ia) in inv.iter().take(3).enumerate() {
             let (o, d) = (ray.origin[a], ray.dir[a]);
             let (bmin, bmax) = (tree.bounds_min[a], tree.bounds_max[a]);
             if d.abs() < PARALLEL {
@@ -97,13 +97,13 @@ impl RayWalk {
                 }
                 continue;
             }
-            let (ta, tb) = ((bmin - o) * inv[a], (bmax - o) * inv[a]);
+            let (ta, tb) = ((bmin - o) * ia, (bmax - o) * ia);
             // Ordered with min / max, not a branch (either sign is as likely).
             let (ta, tb) = (min_of(ta, tb), max_of(ta, tb));
             lo = lo.max(pad(ta, true));
             hi = hi.min(pad(tb, false));
         }
-        if !(lo <= hi) {
+        if lo > hi {
             return None;
         }
         // One absolute pad for the whole walk: at least the relative pad of every crossing inside
