@@ -12,10 +12,13 @@
 //! ```
 //!
 //! The crossings use `1 / dir` computed once per ray (the root box's crossings too), and the sign of
-//! `dir[axis]` picks the near child by index (`child + sign`), without a branch. The walk descends
-//! into the near child and pushes the far one; an entry whose `t_lo` lies beyond the best hit so far
-//! is dropped when popped (early termination), and the segment in hand is cut back to the best hit
-//! whenever that moves, so a branch never clips against it. The plane crossings are rounded floats,
+//! `dir[axis]` picks the near child by index (`child + sign`), without a branch. Both child tests
+//! are as good as random, so a branch node branches on one of them only: the far child is written
+//! to the stack top every time and kept (the stack length grows by its test's result), then the walk
+//! descends into the near child, or pops at once when the ray misses it. An entry whose `t_lo` lies
+//! beyond the best hit so far is dropped when popped (early termination), and a popped segment is
+//! cut back to the best hit (the walk always pops after a leaf), so a branch never clips against
+//! it. The plane crossings are rounded floats,
 //! so each is widened before it bounds a segment: by [`SEGMENT_PAD`] times the largest `|t|` of the
 //! ray's segment in the tree bounds, one absolute pad per ray that is at least the relative pad of
 //! every crossing that matters. A triangle lying exactly in a split plane (common on voxel terrain)
