@@ -217,6 +217,79 @@ fn raycasts_match_brute_force() {
     }
 }
 
+/// A tree deeper than the walk's small stack (16 entries) walks on the large one: a row of 2^17
+/// specks along X, each beside the ray's path, and a wall behind them. A ray along the row keeps the
+/// far child of every branch on its way down (depth − 1 entries, more than 16), and its only hit is
+/// the wall in the last of them; shallow trees walk on the small stack.
+#[test]
+fn deep_and_shallow_trees_walk_on_stacks_that_fit() {
+    let n = 1u32 << 17;
+    let mut positions = Vec::new();
+    let mut indices = Vec::new();
+    let mut quad = |corners: [[f32; 3]; 4]| {
+        let b = positions.len() as u32;
+        positions.extend(corners);
+        indices.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+    };
+    for k in 0..n {
+        let x = k as f32;
+        quad([
+            [x, 0.45, 0.0],
+            [x, 0.5, 0.0],
+            [x, 0.5, 0.05],
+            [x, 0.45, 0.05],
+        ]);
+    }
+    // The whole row is one unit across, so every branch splits X (the longest side of its region).
+    let wall = n as f32 + 1.0;
+    quad([
+        [wall, -0.5, -0.5],
+        [wall, 0.5, -0.5],
+        [wall, 0.5, 0.5],
+        [wall, -0.5, 0.5],
+    ]);
+    let row = Mesh {
+        name: "row of specks".into(),
+        positions,
+        indices,
+    };
+    let tree = KdTree::build(&row.mesh()).expect("builds");
+    assert!(tree.depth() > 17, "depth {}", tree.depth());
+    let mut rng = ChaCha8Rng::seed_from_u64(33);
+    for _ in 0..20 {
+        let origin = [
+            -1.0,
+            rng.random_range(-0.4..0.4),
+            rng.random_range(-0.4..0.4),
+        ];
+        let ray = Ray {
+            origin,
+            dir: [1.0, 0.0, 0.0],
+        };
+        let hit = tree.raycast(&row.mesh(), &ray, f32::INFINITY);
+        assert_eq!(hit.map(|h| h.triangle / 2), Some(n), "{ray:?}");
+        assert_eq!(hit.map(|h| h.t), Some(wall + 1.0));
+    }
+    for m in [
+        quad_soup(&mut rng, 3, false),
+        quad_soup(&mut rng, 40, false),
+    ] {
+        let tree = KdTree::build(&m.mesh()).expect("builds");
+        assert!(tree.depth() <= 16, "{}: depth {}", m.name, tree.depth());
+        let (lo, hi) = tree.bounds();
+        for _ in 0..300 {
+            let ray = random_ray(&mut rng, &m, lo, hi);
+            let got = tree.raycast(&m.mesh(), &ray, 1000.0);
+            assert_eq!(
+                got.map(|h| h.t),
+                brute_closest(&m, &ray, 1000.0),
+                "{}: {ray:?}",
+                m.name
+            );
+        }
+    }
+}
+
 /// How well-posed a hit on triangle `tri` is: `(|cos|` of the incidence angle, smallest barycentric
 /// coordinate`)`; `None` when the ray misses its plane inside the triangle.
 fn conditioning(m: &Mesh, ray: &Ray, tri: usize) -> (f64, f64) {

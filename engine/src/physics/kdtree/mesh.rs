@@ -70,14 +70,25 @@ impl TriangleMesh for MeshRef<'_> {
         let ix = self.indices;
         !ix.is_empty()
             && ix.len().is_multiple_of(6)
-            && ix.chunks_exact(6).all(|q| q[0] == q[3] && q[2] == q[4])
+            && ix
+                .chunks_exact(6)
+                .fold(true, |ok, q| ok & (q[0] == q[3]) & (q[2] == q[4]))
     }
 
-    #[inline]
+    // Always inlined: the builder's gather pass calls it once per quad, and a call returns the
+    // corners through memory.
+    #[inline(always)]
     fn quad_corners(&self, first: u32) -> [[f32; 3]; 4] {
         let i = first as usize * 3;
         let q = &self.indices[i..i + 6];
-        [q[0], q[1], q[2], q[5]].map(|v| self.positions[v as usize])
+        let p = self.positions;
+        // Written out: `[..].map` of four lookups is not always inlined.
+        [
+            p[q[0] as usize],
+            p[q[1] as usize],
+            p[q[2] as usize],
+            p[q[5] as usize],
+        ]
     }
 
     fn check(&self) -> Result<()> {

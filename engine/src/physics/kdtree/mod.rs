@@ -48,6 +48,7 @@ mod kdtree_tests;
 mod mesh;
 mod partition;
 mod query;
+mod ray_walk;
 #[cfg(test)]
 mod test_meshes;
 mod tree;

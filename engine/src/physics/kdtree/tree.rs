@@ -127,6 +127,12 @@ impl Node {
         (self.meta >> 2) as usize
     }
 
+    /// A quad leaf's first triangle id (the second is the next one).
+    #[inline(always)]
+    pub(super) fn first_triangle(&self) -> u32 {
+        self.words[0]
+    }
+
     /// A leaf's triangle ids.
     #[inline]
     pub fn triangles(&self) -> LeafTriangles {
