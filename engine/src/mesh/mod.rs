@@ -56,6 +56,8 @@ mod lod_fidelity;
 pub(crate) mod mesh_export;
 mod mesh_field;
 #[cfg(test)]
+mod mesh_digest_tests;
+#[cfg(test)]
 mod mesh_tests;
 mod mesher;
 mod nets;
