@@ -17,6 +17,7 @@
 //! Materials missing from the table are treated as smooth solids with a neutral grey color, so meshing
 //! never fails on unexpected ids.
 
+use super::one_material_rows::{lone_densities, scan_lone};
 use crate::voxel::{MaterialTable, Shaping, Voxel, MATERIAL_COUNT};
 
 /// Which of the two surfaces a pass extracts.
@@ -125,6 +126,9 @@ pub(crate) const ROW_IN: u8 = 1;
 /// Row state: the row has inside and outside samples.
 pub(crate) const ROW_MIXED: u8 = 2;
 
+/// [`Rows::lone`] of a row with two or more non-air materials.
+const MIXED_MATERIALS: u8 = u8::MAX;
+
 /// Per-row facts about a filled box, reused between calls.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Rows {
@@ -136,6 +140,9 @@ pub(crate) struct Rows {
     pub needed: Vec<bool>,
     /// Rows that are one voxel repeated (narrow boxes only).
     pub uniform: Vec<bool>,
+    /// The one non-air material id of each row of air and one material, [`MIXED_MATERIALS`] for
+    /// other rows (narrow boxes only).
+    pub lone: Vec<u8>,
     /// Rows holding a liquid voxel, found by the last [`Surface::Solid`] fill (narrow boxes only).
     pub wet: Vec<bool>,
 }
@@ -171,12 +178,7 @@ pub(crate) fn fill_density(
     out: &mut Vec<f32>,
     rows: &mut Rows,
 ) -> Summary {
-    // Bit 0: matter of this surface; bit 1: liquid.
-    let mut code = [0u8; MATERIAL_COUNT];
-    for (c, class) in code.iter_mut().zip(lut.class.iter()) {
-        *c = u8::from(MaterialLut::member(surface, *class))
-            | (u8::from(*class == Class::Liquid) << 1);
-    }
+    let code = material_codes(lut, surface);
     rows.state.clear();
     rows.bits.clear();
     if size[0] <= 64 {
@@ -201,8 +203,20 @@ pub(crate) fn fill_density(
     summary(&rows.state, liquid)
 }
 
+/// Each material's code for `surface`: bit 0 set when it is matter of the surface, bit 1 when it is
+/// a liquid.
+pub(crate) fn material_codes(lut: &MaterialLut, surface: Surface) -> [u8; MATERIAL_COUNT] {
+    let mut code = [0u8; MATERIAL_COUNT];
+    for (c, class) in code.iter_mut().zip(lut.class.iter()) {
+        *c = u8::from(MaterialLut::member(surface, *class))
+            | (u8::from(*class == Class::Liquid) << 1);
+    }
+    code
+}
+
+/// The density of voxel `v` whose material has code `code` (see [`material_codes`]).
 #[inline]
-fn density_of(code: u8, v: Voxel) -> f32 {
+pub(crate) fn density_of(code: u8, v: Voxel) -> f32 {
     DENSITY_OR_EMPTY[(usize::from(code & 1) << 8) | usize::from(v.occupancy)]
 }
 
@@ -233,7 +247,7 @@ fn is_uniform(row: &[Voxel]) -> bool {
 /// Inside bits of a row of at most 64 voxels (bit `x` set when voxel `x` is matter of the surface
 /// more than half full); ORs the voxels' codes into `codes`.
 #[inline]
-fn inside_bits(row: &[Voxel], code: &[u8; MATERIAL_COUNT], codes: &mut u8) -> u64 {
+pub(crate) fn inside_bits(row: &[Voxel], code: &[u8; MATERIAL_COUNT], codes: &mut u8) -> u64 {
     let mut bits = 0u64;
     let mut seen = 0u8;
     for (k, group) in row.chunks(8).enumerate() {
@@ -268,10 +282,12 @@ fn fill_narrow(
         rows.wet.clear();
     }
     rows.uniform.clear();
+    rows.lone.clear();
     for (r, row) in voxels.chunks_exact(nx).enumerate() {
         if !solid && rows.wet.get(r) == Some(&false) {
             // No liquid: every sample is outside the water field (written as one EMPTY repeated).
             rows.uniform.push(true);
+            rows.lone.push(0);
             rows.bits.push(0);
             rows.state.push(ROW_OUT);
             continue;
@@ -282,11 +298,23 @@ fn fill_narrow(
         // Inside: matter of this surface (bit 0) with occupancy above one half (byte > 127).
         let b = if uniform {
             // Most rows (air above the ground, rock below it) are one voxel repeated.
-            let c = code[usize::from(row[0].material & 0x3f)];
+            let id = row[0].material & 0x3f;
+            rows.lone.push(id);
+            let c = code[usize::from(id)];
             row_liquid |= c;
             full * u64::from(c & (row[0].occupancy >> 7) & 1)
         } else {
-            inside_bits(row, code, &mut row_liquid)
+            let scan = scan_lone(row);
+            rows.lone.push(scan.material.unwrap_or(MIXED_MATERIALS));
+            match scan.material {
+                // Air and one material: one code for the row.
+                Some(id) => {
+                    let c = code[usize::from(id)];
+                    row_liquid |= c;
+                    scan.inside * u64::from(c & 1)
+                }
+                None => inside_bits(row, code, &mut row_liquid),
+            }
         };
         rows.bits.push(b);
         rows.state.push(row_state(b != 0, b != full));
@@ -335,8 +363,14 @@ fn fill_narrow(
                 row[0],
             ));
         } else {
-            for (o, v) in dst.iter_mut().zip(row) {
-                *o = density_of(code[usize::from(v.material & 0x3f)], *v);
+            match rows.lone[r] {
+                MIXED_MATERIALS => {
+                    for (o, v) in dst.iter_mut().zip(row) {
+                        *o = density_of(code[usize::from(v.material & 0x3f)], *v);
+                    }
+                }
+                id if code[usize::from(id)] & 1 == 1 => lone_densities(row, dst),
+                _ => dst.fill(EMPTY),
             }
         }
     }
@@ -400,11 +434,7 @@ mod tests {
     fn packed_inside_bits_match_voxel_by_voxel() {
         let table = MaterialTable::builtin();
         let lut = MaterialLut::new(&table);
-        let mut code = [0u8; MATERIAL_COUNT];
-        for (c, class) in code.iter_mut().zip(lut.class.iter()) {
-            *c = u8::from(MaterialLut::member(Surface::Solid, *class))
-                | (u8::from(*class == Class::Liquid) << 1);
-        }
+        let code = material_codes(&lut, Surface::Solid);
         // A seeded xorshift over materials and occupancies, rows of every length up to 64.
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {

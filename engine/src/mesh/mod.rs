@@ -62,6 +62,7 @@ mod mesh_tests;
 mod mesher;
 mod nets;
 mod node;
+mod one_material_rows;
 pub(crate) mod obj;
 mod qef;
 mod ramp;
