@@ -120,8 +120,8 @@ fn mesher_output_is_unchanged_on_seeded_worlds() {
         ..BiomeSettings::default()
     };
     let settings = WorldSettings::with_biomes([128, 64, 128], 5, mix);
-    let grid = generate_world(&settings, &MaterialTable::builtin(), &Progress::new())
-        .expect("generates");
+    let grid =
+        generate_world(&settings, &MaterialTable::builtin(), &Progress::new()).expect("generates");
     worlds.push(("nine-biome mix seed 5".into(), grid));
     worlds.push(("heightmap import".into(), heightmap_world()));
     worlds.push(("islands with a basin".into(), pool_world()));

@@ -72,6 +72,8 @@ const fn density_table() -> [f32; 256] {
 
 /// Density of an empty sample.
 pub(crate) const EMPTY: f32 = -0.5;
+/// Density of a full sample (occupancy byte 255).
+pub(crate) const FULL: f32 = 0.5;
 
 impl MaterialLut {
     /// Tables for `table`; ids past its end are smooth grey solids.
