@@ -128,8 +128,8 @@ pub(crate) const ROW_IN: u8 = 1;
 /// Row state: the row has inside and outside samples.
 pub(crate) const ROW_MIXED: u8 = 2;
 
-/// [`Rows::lone`] of a row with two or more non-air materials.
-const MIXED_MATERIALS: u8 = u8::MAX;
+/// [`Rows::lone`] of a row whose non-air voxels differ in material.
+pub(crate) const MIXED_MATERIALS: u16 = 0x100;
 
 /// Per-row facts about a filled box, reused between calls.
 #[derive(Debug, Default, Clone)]
@@ -142,9 +142,9 @@ pub(crate) struct Rows {
     pub needed: Vec<bool>,
     /// Rows that are one voxel repeated (narrow boxes only).
     pub uniform: Vec<bool>,
-    /// The one non-air material id of each row of air and one material, [`MIXED_MATERIALS`] for
-    /// other rows (narrow boxes only).
-    pub lone: Vec<u8>,
+    /// The material byte of every voxel of each row that can be matter of the surface (0 when none
+    /// can), or [`MIXED_MATERIALS`] (narrow boxes only).
+    pub lone: Vec<u16>,
     /// Rows holding a liquid voxel, found by the last [`Surface::Solid`] fill (narrow boxes only).
     pub wet: Vec<bool>,
 }
@@ -183,6 +183,7 @@ pub(crate) fn fill_density(
     let code = material_codes(lut, surface);
     rows.state.clear();
     rows.bits.clear();
+    rows.lone.clear();
     if size[0] <= 64 {
         return fill_narrow(voxels, size, &code, surface, out, rows);
     }
@@ -284,7 +285,6 @@ fn fill_narrow(
         rows.wet.clear();
     }
     rows.uniform.clear();
-    rows.lone.clear();
     for (r, row) in voxels.chunks_exact(nx).enumerate() {
         if !solid && rows.wet.get(r) == Some(&false) {
             // No liquid: every sample is outside the water field (written as one EMPTY repeated).
@@ -301,17 +301,17 @@ fn fill_narrow(
         let b = if uniform {
             // Most rows (air above the ground, rock below it) are one voxel repeated.
             let id = row[0].material & 0x3f;
-            rows.lone.push(id);
+            rows.lone.push(if id == 0 { 0 } else { row[0].material.into() });
             let c = code[usize::from(id)];
             row_liquid |= c;
             full * u64::from(c & (row[0].occupancy >> 7) & 1)
         } else {
             let scan = scan_lone(row);
-            rows.lone.push(scan.material.unwrap_or(MIXED_MATERIALS));
+            rows.lone.push(scan.material.map_or(MIXED_MATERIALS, u16::from));
             match scan.material {
                 // Air and one material: one code for the row.
-                Some(id) => {
-                    let c = code[usize::from(id)];
+                Some(material) => {
+                    let c = code[usize::from(material & 0x3f)];
                     row_liquid |= c;
                     scan.inside * u64::from(c & 1)
                 }
@@ -371,7 +371,9 @@ fn fill_narrow(
                         *o = density_of(code[usize::from(v.material & 0x3f)], *v);
                     }
                 }
-                id if code[usize::from(id)] & 1 == 1 => lone_densities(row, dst),
+                material if code[usize::from(material & 0x3f)] & 1 == 1 => {
+                    lone_densities(row, dst)
+                }
                 _ => dst.fill(EMPTY),
             }
         }

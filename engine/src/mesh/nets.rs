@@ -44,7 +44,9 @@ use super::buffer::MeshBuffer;
 use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
 use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::input::{MeshInput, BORDER};
-use super::mesh_field::{fill_density, Class, MaterialLut, Surface, EMPTY, FULL, ROW_MIXED};
+use super::mesh_field::{
+    fill_density, Class, MaterialLut, Surface, EMPTY, FULL, MIXED_MATERIALS, ROW_MIXED,
+};
 use super::qef;
 use super::ramp;
 use super::vertex_blend::blend;
@@ -89,6 +91,7 @@ pub(crate) fn extract(
             density: &density,
             rows: &rows.state,
             bits: &rows.bits,
+            lone: &rows.lone,
             strides: strides(input.size),
             scale: input.scale(),
             step: input.scale() as i32,
@@ -120,6 +123,8 @@ struct Ctx<'a> {
     rows: &'a [u8],
     /// Inside bits of each X row when rows fit in 64 samples (else empty), index `z · ny + y`.
     bits: &'a [u64],
+    /// Each row's one material byte (`Rows::lone`) on narrow boxes, else empty.
+    lone: &'a [u16],
     strides: [usize; 3],
     /// Voxels per sample (`input.scale()`), as a float and as an integer.
     scale: f32,
@@ -205,30 +210,54 @@ impl Ctx<'_> {
     ) {
         let g = |k: usize| self.density[i + self.off[k]];
         let d = [g(0), g(1), g(2), g(3), g(4), g(5), g(6), g(7)];
+        // The blend does not depend on the component: one per cell.
+        let blended = match self.shared_material(cell) {
+            Some(material) => ([material, 0, 0, 0], [255, 0, 0, 0]),
+            None => blend(self.input, &self.off, i, &d, mask),
+        };
+        let corners = Corners { d, mask, blended };
         cell_mask[i] = mask;
-        cell_vertex[i] = self.make_vertex(cell, i, &d, mask, 0, out);
+        cell_vertex[i] = self.make_vertex(cell, i, &corners, 0, out);
         for component in 1..COUNT[usize::from(mask)] {
-            self.make_vertex(cell, i, &d, mask, component, out);
+            self.make_vertex(cell, i, &corners, component, out);
         }
+    }
+
+    /// The material byte of every voxel of `cell`'s corners that can be matter of the surface, when
+    /// the four sample rows through them agree on one (see `Rows::lone`); then every matter corner
+    /// holds it and `blend` would return it alone.
+    #[inline]
+    fn shared_material(&self, cell: [usize; 3]) -> Option<u8> {
+        let ny = self.input.size[1];
+        let row = cell[2] * ny + cell[1];
+        let lone = self.lone.get(row..row + ny + 2)?;
+        let mut shared = 0u16;
+        for l in [lone[0], lone[1], lone[ny], lone[ny + 1]] {
+            if l == MIXED_MATERIALS || (l != 0 && shared != 0 && l != shared) {
+                return None;
+            }
+            shared |= l;
+        }
+        u8::try_from(shared).ok().filter(|&m| m != 0)
     }
 
     fn make_vertex(
         &self,
         cell: [usize; 3],
         i: usize,
-        d: &[f32; 8],
-        mask: u8,
+        corners: &Corners,
         component: u8,
         out: &mut MeshBuffer,
     ) -> u32 {
-        let (materials, weights) = blend(self.input, &self.off, i, d, mask);
+        let (d, mask) = (&corners.d, corners.mask);
+        let (materials, weights) = corners.blended;
         let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
         // Full resolution keeps plain interpolation (see `Coarse`): its ripple is a few hundredths of
         // a voxel, and it is the mesher's hot path.
         let coarse = (self.input.lod > 0).then(|| self.coarse(cell, i, d, mask));
         // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
         let mut edges = [0u8; 12];
-        let mut ts = [0.0f32; 12];
+        let mut points = [[0.0f32; 3]; 12];
         let mut n = 0;
         let mut sum = [0.0f32; 3];
         let m = usize::from(mask);
@@ -248,7 +277,7 @@ impl Ctx<'_> {
             sum[1] += p[1];
             sum[2] += p[2];
             edges[n] = e;
-            ts[n] = t;
+            points[n] = p;
             n += 1;
         }
         let inv = 1.0 / n as f32;
@@ -260,7 +289,7 @@ impl Ctx<'_> {
                 (self.strides, &self.off),
                 d,
                 &edges[..n],
-                &ts[..n],
+                &points[..n],
                 mass,
             )
         } else {
@@ -483,6 +512,16 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// What every vertex of one surface cell shares.
+struct Corners {
+    /// The corner densities.
+    d: [f32; 8],
+    /// The inside corners (bit `k` = corner `k`).
+    mask: u8,
+    /// Material slots and weights (`vertex_blend::blend`).
+    blended: ([u8; 4], [u8; 4]),
 }
 
 /// Vertex placement on the mips (LOD > 0), where a sample spans 2 to 8 voxels and plain interpolation

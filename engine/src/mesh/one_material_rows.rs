@@ -25,6 +25,8 @@ const ID_MASK: u8 = 0x3f;
 
 /// Each 16-bit lane's material id (voxels as lanes: material in the low byte, occupancy high).
 const IDS: u64 = 0x003f_003f_003f_003f;
+/// Each lane's whole material byte (id and flag bits).
+const BYTES: u64 = 0x00ff_00ff_00ff_00ff;
 /// Bit 6 of each lane.
 const BIT6: u64 = 0x0040_0040_0040_0040;
 /// Carries bit `6 + 16·j` (lane `j`'s flag) to bit `51 + j`; the other products land elsewhere and
@@ -47,10 +49,11 @@ fn word(q: &[Voxel; 4]) -> u64 {
 }
 
 /// What one pass over a row of at most 64 voxels finds: whether its non-air voxels share one
-/// material, and which voxels are non-air and more than half full.
+/// material byte, and which voxels are non-air and more than half full.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct LoneRow {
-    /// The one non-air material id (0 when every voxel is air), or `None` for two or more.
+    /// The material byte every non-air voxel has (0 when every voxel is air), or `None` when they
+    /// differ (in id or in the flag bits above it).
     pub material: Option<u8>,
     /// Bit `x` set when voxel `x` is not air and its occupancy is above 127: the row's inside bits
     /// when `material` is matter of the surface being meshed.
@@ -60,13 +63,13 @@ pub(crate) struct LoneRow {
 /// Scan `row` (at most 64 voxels) four voxels at a time as 64-bit words (see [`LoneRow`]).
 ///
 /// Per lane: the id is non-zero exactly when `id + 63` reaches bit 6 (ids are below 64, so no lane
-/// carries into the next); the occupancy's top bit shifted down by 9 meets it there. The ids of
-/// non-air lanes are ORed and ANDed (air lanes count as all ones in the AND): all non-air ids are
-/// equal exactly when the two agree.
+/// carries into the next); the occupancy's top bit shifted down by 9 meets it there. The material
+/// bytes of non-air lanes are ORed and ANDed (air lanes count as zero in the OR and all ones in the
+/// AND): all non-air bytes are equal exactly when the two agree.
 #[inline]
 pub(crate) fn scan_lone(row: &[Voxel]) -> LoneRow {
     debug_assert!(row.len() <= 64);
-    let (mut any, mut all) = (0u64, IDS);
+    let (mut any, mut all) = (0u64, BYTES);
     let mut inside = 0u64;
     let (quads, tail) = row.as_chunks::<4>();
     // The tail padded with air, which is neither inside nor a material.
@@ -75,15 +78,15 @@ pub(crate) fn scan_lone(row: &[Voxel]) -> LoneRow {
     let words = quads.iter().chain((!tail.is_empty()).then_some(&last));
     for (k, quad) in words.enumerate() {
         let w = word(quad);
-        let ids = w & IDS;
-        let matter = (ids + IDS) & BIT6;
-        any |= ids;
-        all &= ids | ((matter ^ BIT6) >> 6) * 0x3f;
-        let flags = matter & (w >> 9);
+        let non_air = ((w & IDS) + IDS) & BIT6;
+        let non_air_lanes = (non_air >> 6) * 0xff;
+        any |= w & non_air_lanes;
+        all &= (w & BYTES) | (non_air_lanes ^ BYTES);
+        let flags = non_air & (w >> 9);
         inside |= ((flags.wrapping_mul(GATHER4) >> 51) & 0xf) << (4 * k);
     }
     let lanes = |x: u64, f: fn(u64, u64) -> u64| {
-        let (a, b, c, d) = (x & 0x3f, x >> 16 & 0x3f, x >> 32 & 0x3f, x >> 48 & 0x3f);
+        let (a, b, c, d) = (x & 0xff, x >> 16 & 0xff, x >> 32 & 0xff, x >> 48 & 0xff);
         f(f(a, b), f(c, d)) as u8
     };
     let (any, all) = (lanes(any, |a, b| a | b), lanes(all, |a, b| a & b));
@@ -147,9 +150,13 @@ mod tests {
                 (0..len)
                     .map(|_| {
                         let r = next();
-                        let flags = if r & 0x3000 == 0 { 0x40 } else { 0 };
-                        let m = if r & 1 == 0 { flags } else { id | flags };
-                        Voxel::new(m, (r >> 16) as u8)
+                        // Air sometimes carries flag bits above its id 0.
+                        let air = if r & 0x3000 == 0 { 0x40 } else { 0 };
+                        let m = if r & 1 == 0 { air } else { id };
+                        Voxel {
+                            material: m,
+                            occupancy: (r >> 16) as u8,
+                        }
                     })
                     .collect()
             })
@@ -206,8 +213,14 @@ mod tests {
             row[1 + gap] = one;
             assert_eq!(lone(&row), None, "gap {gap}");
         }
-        // Flag bits above the id do not make a second material.
-        assert_eq!(lone(&[Voxel::new(0x43, 9), rock]), Some(3));
+        // Air with flag bits is still air; a flagged byte of the same id is another material byte.
+        let raw = |material: u8| Voxel {
+            material,
+            occupancy: 200,
+        };
+        assert_eq!(lone(&[raw(0x40), rock]), Some(3));
+        assert_eq!(lone(&[raw(0x43), rock]), None);
+        assert_eq!(lone(&[raw(0x43), Voxel::AIR, raw(0x43)]), Some(0x43));
     }
 
     #[test]
@@ -219,20 +232,23 @@ mod tests {
                     state ^= state << 13;
                     state ^= state >> 7;
                     state ^= state << 17;
-                    Voxel::new((state & 0xff) as u8, (state >> 8) as u8)
+                    Voxel {
+                        material: (state & 0xff) as u8,
+                        occupancy: (state >> 8) as u8,
+                    }
                 })
                 .collect();
             let want = row.iter().enumerate().fold(0u64, |bits, (x, v)| {
                 bits | u64::from(v.material & ID_MASK != 0 && v.occupancy > 127) << x
             });
-            let ids: std::collections::BTreeSet<u8> = row
-                .iter()
-                .map(|v| v.material & ID_MASK)
-                .filter(|&id| id != 0)
-                .collect();
             let scan = scan_lone(&row);
             assert_eq!(scan.inside, want, "row of {len}");
-            assert_eq!(scan.material.is_some(), ids.len() <= 1, "row of {len}");
+            let bytes: std::collections::BTreeSet<u8> = row
+                .iter()
+                .filter(|v| v.material & ID_MASK != 0)
+                .map(|v| v.material)
+                .collect();
+            assert_eq!(scan.material.is_some(), bytes.len() <= 1, "row of {len}");
         }
     }
 }
