@@ -301,13 +301,15 @@ fn fill_narrow(
         let b = if uniform {
             // Most rows (air above the ground, rock below it) are one voxel repeated.
             let id = row[0].material & 0x3f;
-            rows.lone.push(if id == 0 { 0 } else { row[0].material.into() });
+            rows.lone
+                .push(if id == 0 { 0 } else { row[0].material.into() });
             let c = code[usize::from(id)];
             row_liquid |= c;
             full * u64::from(c & (row[0].occupancy >> 7) & 1)
         } else {
             let scan = scan_lone(row);
-            rows.lone.push(scan.material.map_or(MIXED_MATERIALS, u16::from));
+            rows.lone
+                .push(scan.material.map_or(MIXED_MATERIALS, u16::from));
             match scan.material {
                 // Air and one material: one code for the row.
                 Some(material) => {
@@ -371,9 +373,7 @@ fn fill_narrow(
                         *o = density_of(code[usize::from(v.material & 0x3f)], *v);
                     }
                 }
-                material if code[usize::from(material & 0x3f)] & 1 == 1 => {
-                    lone_densities(row, dst)
-                }
+                material if code[usize::from(material & 0x3f)] & 1 == 1 => lone_densities(row, dst),
                 _ => dst.fill(EMPTY),
             }
         }
