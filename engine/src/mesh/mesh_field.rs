@@ -373,7 +373,9 @@ fn fill_narrow(
                         *o = density_of(code[usize::from(v.material & 0x3f)], *v);
                     }
                 }
-                material if code[usize::from(material & 0x3f)] & 1 == 1 => lone_densities(row, dst),
+                material if code[usize::from(material & 0x3f)] & 1 == 1 => {
+                    lone_densities(row, dst, EMPTY)
+                }
                 _ => dst.fill(EMPTY),
             }
         }
@@ -384,6 +386,67 @@ fn fill_narrow(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seeded rows of air and one material (`id`), with every occupancy, and some flagged ids.
+    fn rows(id: u8) -> Vec<Vec<Voxel>> {
+        let mut state = 0x2545_f491_4f6c_dd1du64 ^ u64::from(id);
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (1..=64)
+            .map(|len| {
+                (0..len)
+                    .map(|_| {
+                        let r = next();
+                        // Air sometimes carries flag bits above its id 0.
+                        let air = if r & 0x3000 == 0 { 0x40 } else { 0 };
+                        let m = if r & 1 == 0 { air } else { id };
+                        Voxel {
+                            material: m,
+                            occupancy: (r >> 16) as u8,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lone_kernels_equal_the_per_voxel_lookup() {
+        let table = MaterialTable::builtin();
+        for surface in [Surface::Solid, Surface::Water] {
+            let code = material_codes(&MaterialLut::new(&table), surface);
+            for id in 0..64u8 {
+                for row in rows(id) {
+                    let scan = scan_lone(&row);
+                    let found = scan.material.expect("air and one material");
+                    let all_air = row.iter().all(|v| v.material & 0x3f == 0);
+                    assert_eq!(found, if all_air { 0 } else { id });
+                    let member = code[usize::from(found)] & 1 == 1;
+                    let mut seen = 0u8;
+                    let want_bits = inside_bits(&row, &code, &mut seen);
+                    assert_eq!(seen & !code[usize::from(found)], 0, "one code per row");
+                    let bits = if member { scan.inside } else { 0 };
+                    assert_eq!(bits, want_bits, "row {row:?}");
+                    let want: Vec<u32> = row
+                        .iter()
+                        .map(|v| density_of(code[usize::from(v.material & 0x3f)], *v).to_bits())
+                        .collect();
+                    let mut got = vec![0.0f32; row.len()];
+                    if member {
+                        lone_densities(&row, &mut got, EMPTY);
+                    } else {
+                        got.fill(EMPTY);
+                    }
+                    let got: Vec<u32> = got.iter().map(|d| d.to_bits()).collect();
+                    assert_eq!(got, want, "row {row:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn density_matches_occupancy() {

@@ -14,10 +14,10 @@
 //!   density:  ½    ½    ½    occ    −½  −½  −½     (occupancy − 127) / 256 where matter, else −½
 //! ```
 //!
-//! Each kernel has a scalar twin in `mesh_field` (the per-voxel lookup loop), and the tests below
-//! check that both give the same bits and the same float bits on seeded random rows.
+//! Each kernel has a scalar twin in `mesh_field` (the per-voxel lookup loop); the tests there check
+//! that both give the same bits and the same float bits on seeded random rows. This file imports
+//! nothing from the mesher, so `mesh_field` can build on it.
 
-use super::mesh_field::EMPTY;
 use crate::voxel::Voxel;
 
 /// Material ids are the low six bits of the material byte (see `MaterialLut`).
@@ -99,99 +99,36 @@ fn lane(v: Voxel) -> u16 {
     u16::from_le_bytes([v.material, v.occupancy])
 }
 
-/// Density of a voxel of air or the row's one material, which is matter.
+/// Density of a voxel of air (`empty`) or the row's one material, which is matter.
 #[inline]
-fn lone_density(key: u16) -> f32 {
+fn lone_density(key: u16, empty: f32) -> f32 {
     let matter = (f32::from((key >> 8) as u8) - 127.0) / 256.0;
     if key & u16::from(ID_MASK) != 0 {
         matter
     } else {
-        EMPTY
+        empty
     }
 }
 
 /// Densities of a row of air and one material that is matter of the surface, into `dst` (the same
-/// length): `(occupancy − 127) / 256` for non-air voxels (exactly `occupancy_f32 − 0.5`), [`EMPTY`]
-/// for air.
+/// length): `(occupancy − 127) / 256` for non-air voxels (exactly `occupancy_f32 − 0.5`), `empty`
+/// (the field's empty density) for air.
 #[inline]
-pub(crate) fn lone_densities(row: &[Voxel], dst: &mut [f32]) {
+pub(crate) fn lone_densities(row: &[Voxel], dst: &mut [f32], empty: f32) {
     let (blocks, tail) = row.as_chunks::<BLOCK>();
     let (out_blocks, out_tail) = dst.as_chunks_mut::<BLOCK>();
     for (out, block) in out_blocks.iter_mut().zip(blocks) {
         let keys = block.map(lane);
-        *out = keys.map(lone_density);
+        *out = keys.map(|k| lone_density(k, empty));
     }
     for (o, v) in out_tail.iter_mut().zip(tail) {
-        *o = lone_density(lane(*v));
+        *o = lone_density(lane(*v), empty);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mesh::mesh_field::{density_of, inside_bits, material_codes, MaterialLut, Surface};
-    use crate::voxel::MaterialTable;
-
-    /// Seeded rows of air and one material (`id`), with every occupancy, and some flagged ids.
-    fn rows(id: u8) -> Vec<Vec<Voxel>> {
-        let mut state = 0x2545_f491_4f6c_dd1du64 ^ u64::from(id);
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
-        (1..=64)
-            .map(|len| {
-                (0..len)
-                    .map(|_| {
-                        let r = next();
-                        // Air sometimes carries flag bits above its id 0.
-                        let air = if r & 0x3000 == 0 { 0x40 } else { 0 };
-                        let m = if r & 1 == 0 { air } else { id };
-                        Voxel {
-                            material: m,
-                            occupancy: (r >> 16) as u8,
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn lone_kernels_equal_the_per_voxel_lookup() {
-        let table = MaterialTable::builtin();
-        for surface in [Surface::Solid, Surface::Water] {
-            let code = material_codes(&MaterialLut::new(&table), surface);
-            for id in 0..64u8 {
-                for row in rows(id) {
-                    let scan = scan_lone(&row);
-                    let found = scan.material.expect("air and one material");
-                    let all_air = row.iter().all(|v| v.material & ID_MASK == 0);
-                    assert_eq!(found, if all_air { 0 } else { id });
-                    let member = code[usize::from(found)] & 1 == 1;
-                    let mut seen = 0u8;
-                    let want_bits = inside_bits(&row, &code, &mut seen);
-                    assert_eq!(seen & !code[usize::from(found)], 0, "one code per row");
-                    let bits = if member { scan.inside } else { 0 };
-                    assert_eq!(bits, want_bits, "row {row:?}");
-                    let want: Vec<u32> = row
-                        .iter()
-                        .map(|v| density_of(code[usize::from(v.material & ID_MASK)], *v).to_bits())
-                        .collect();
-                    let mut got = vec![0.0f32; row.len()];
-                    if member {
-                        lone_densities(&row, &mut got);
-                    } else {
-                        got.fill(EMPTY);
-                    }
-                    let got: Vec<u32> = got.iter().map(|d| d.to_bits()).collect();
-                    assert_eq!(got, want, "row {row:?}");
-                }
-            }
-        }
-    }
 
     #[test]
     fn rows_of_two_materials_are_not_lone() {
