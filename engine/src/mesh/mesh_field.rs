@@ -17,6 +17,7 @@
 //! Materials missing from the table are treated as smooth solids with a neutral grey color, so meshing
 //! never fails on unexpected ids.
 
+use super::needed_rows::{needed_row_bits, needed_rows};
 use super::one_material_rows::{lone_densities, scan_lone};
 use crate::voxel::{MaterialTable, Shaping, Voxel, MATERIAL_COUNT};
 
@@ -138,8 +139,11 @@ pub(crate) struct Rows {
     pub state: Vec<u8>,
     /// Inside bits of each X row when rows fit in 64 samples, else empty.
     pub bits: Vec<u64>,
-    /// Rows whose densities were written (narrow boxes only).
+    /// Rows whose densities were written (narrow boxes taller than 64 rows only), index `z · ny + y`.
     pub needed: Vec<bool>,
+    /// Rows whose densities were written as one bit set over Y per Z (narrow boxes up to 64 rows
+    /// tall).
+    pub needed_bits: Vec<u64>,
     /// Rows that are one voxel repeated (narrow boxes only).
     pub uniform: Vec<bool>,
     /// The material byte of every voxel of each row that can be matter of the surface (0 when none
@@ -335,29 +339,26 @@ fn fill_narrow(
         out.clear();
         out.resize(voxels.len(), EMPTY);
     }
-    // A row is needed when it lies within rows −1..=+2 (Y and Z) of a cell row with surface cells:
-    // cells read rows +0..=+1, sharp normals one more on each side.
-    let bits = &rows.bits;
-    let needed = &mut rows.needed;
-    needed.clear();
-    needed.resize(ny * nz, false);
-    for z in 0..nz - 1 {
-        for y in 0..ny - 1 {
-            let r = |dy: usize, dz: usize| bits[(z + dz) * ny + y + dy];
-            let (a, b, c, d) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
-            let (all, any) = (a & b & c & d, a | b | c | d);
-            if all == any && (all == 0 || all == full) {
-                continue;
-            }
-            for zz in z.saturating_sub(1)..(z + 3).min(nz) {
-                for yy in y.saturating_sub(1)..(y + 3).min(ny) {
-                    needed[zz * ny + yy] = true;
-                }
-            }
-        }
+    // Rows the vertex and quad passes read (see `needed_rows`): as one bit set over Y per Z when a
+    // column fits in 64 rows, else one flag per row.
+    let column_bits = ny <= 64;
+    if column_bits {
+        needed_row_bits(&rows.bits, [ny, nz], full, &mut rows.needed_bits);
+    } else {
+        needed_rows(&rows.bits, [ny, nz], full, &mut rows.needed);
     }
+    let (mut y, mut z) = (0, 0);
     for (r, row) in voxels.chunks_exact(nx).enumerate() {
-        if !needed[r] {
+        let needed = if column_bits {
+            rows.needed_bits[z] >> y & 1 == 1
+        } else {
+            rows.needed[r]
+        };
+        y += 1;
+        if y == ny {
+            (y, z) = (0, z + 1);
+        }
+        if !needed {
             continue;
         }
         let dst = &mut out[r * nx..(r + 1) * nx];

@@ -60,6 +60,7 @@ mod mesh_field;
 #[cfg(test)]
 mod mesh_tests;
 mod mesher;
+mod needed_rows;
 mod nets;
 mod node;
 pub(crate) mod obj;
