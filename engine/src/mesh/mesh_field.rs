@@ -17,6 +17,8 @@
 //! Materials missing from the table are treated as smooth solids with a neutral grey color, so meshing
 //! never fails on unexpected ids.
 
+use super::needed_rows::{needed_row_bits, needed_rows};
+use super::one_material_rows::{lone_densities, scan_lone};
 use crate::voxel::{MaterialTable, Shaping, Voxel, MATERIAL_COUNT};
 
 /// Which of the two surfaces a pass extracts.
@@ -71,6 +73,8 @@ const fn density_table() -> [f32; 256] {
 
 /// Density of an empty sample.
 pub(crate) const EMPTY: f32 = -0.5;
+/// Density of a full sample (occupancy byte 255).
+pub(crate) const FULL: f32 = 0.5;
 
 impl MaterialLut {
     /// Tables for `table`; ids past its end are smooth grey solids.
@@ -125,6 +129,9 @@ pub(crate) const ROW_IN: u8 = 1;
 /// Row state: the row has inside and outside samples.
 pub(crate) const ROW_MIXED: u8 = 2;
 
+/// [`Rows::lone`] of a row whose non-air voxels differ in material.
+pub(crate) const MIXED_MATERIALS: u16 = 0x100;
+
 /// Per-row facts about a filled box, reused between calls.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Rows {
@@ -132,10 +139,16 @@ pub(crate) struct Rows {
     pub state: Vec<u8>,
     /// Inside bits of each X row when rows fit in 64 samples, else empty.
     pub bits: Vec<u64>,
-    /// Rows whose densities were written (narrow boxes only).
+    /// Rows whose densities were written (narrow boxes taller than 64 rows only), index `z · ny + y`.
     pub needed: Vec<bool>,
+    /// Rows whose densities were written as one bit set over Y per Z (narrow boxes up to 64 rows
+    /// tall).
+    pub needed_bits: Vec<u64>,
     /// Rows that are one voxel repeated (narrow boxes only).
     pub uniform: Vec<bool>,
+    /// The material byte of every voxel of each row that can be matter of the surface (0 when none
+    /// can), or [`MIXED_MATERIALS`] (narrow boxes only).
+    pub lone: Vec<u16>,
     /// Rows holding a liquid voxel, found by the last [`Surface::Solid`] fill (narrow boxes only).
     pub wet: Vec<bool>,
 }
@@ -171,14 +184,10 @@ pub(crate) fn fill_density(
     out: &mut Vec<f32>,
     rows: &mut Rows,
 ) -> Summary {
-    // Bit 0: matter of this surface; bit 1: liquid.
-    let mut code = [0u8; MATERIAL_COUNT];
-    for (c, class) in code.iter_mut().zip(lut.class.iter()) {
-        *c = u8::from(MaterialLut::member(surface, *class))
-            | (u8::from(*class == Class::Liquid) << 1);
-    }
+    let code = material_codes(lut, surface);
     rows.state.clear();
     rows.bits.clear();
+    rows.lone.clear();
     if size[0] <= 64 {
         return fill_narrow(voxels, size, &code, surface, out, rows);
     }
@@ -201,8 +210,20 @@ pub(crate) fn fill_density(
     summary(&rows.state, liquid)
 }
 
+/// Each material's code for `surface`: bit 0 set when it is matter of the surface, bit 1 when it is
+/// a liquid.
+pub(crate) fn material_codes(lut: &MaterialLut, surface: Surface) -> [u8; MATERIAL_COUNT] {
+    let mut code = [0u8; MATERIAL_COUNT];
+    for (c, class) in code.iter_mut().zip(lut.class.iter()) {
+        *c = u8::from(MaterialLut::member(surface, *class))
+            | (u8::from(*class == Class::Liquid) << 1);
+    }
+    code
+}
+
+/// The density of voxel `v` whose material has code `code` (see [`material_codes`]).
 #[inline]
-fn density_of(code: u8, v: Voxel) -> f32 {
+pub(crate) fn density_of(code: u8, v: Voxel) -> f32 {
     DENSITY_OR_EMPTY[(usize::from(code & 1) << 8) | usize::from(v.occupancy)]
 }
 
@@ -233,7 +254,7 @@ fn is_uniform(row: &[Voxel]) -> bool {
 /// Inside bits of a row of at most 64 voxels (bit `x` set when voxel `x` is matter of the surface
 /// more than half full); ORs the voxels' codes into `codes`.
 #[inline]
-fn inside_bits(row: &[Voxel], code: &[u8; MATERIAL_COUNT], codes: &mut u8) -> u64 {
+pub(crate) fn inside_bits(row: &[Voxel], code: &[u8; MATERIAL_COUNT], codes: &mut u8) -> u64 {
     let mut bits = 0u64;
     let mut seen = 0u8;
     for (k, group) in row.chunks(8).enumerate() {
@@ -272,6 +293,7 @@ fn fill_narrow(
         if !solid && rows.wet.get(r) == Some(&false) {
             // No liquid: every sample is outside the water field (written as one EMPTY repeated).
             rows.uniform.push(true);
+            rows.lone.push(0);
             rows.bits.push(0);
             rows.state.push(ROW_OUT);
             continue;
@@ -282,11 +304,25 @@ fn fill_narrow(
         // Inside: matter of this surface (bit 0) with occupancy above one half (byte > 127).
         let b = if uniform {
             // Most rows (air above the ground, rock below it) are one voxel repeated.
-            let c = code[usize::from(row[0].material & 0x3f)];
+            let id = row[0].material & 0x3f;
+            rows.lone
+                .push(if id == 0 { 0 } else { row[0].material.into() });
+            let c = code[usize::from(id)];
             row_liquid |= c;
             full * u64::from(c & (row[0].occupancy >> 7) & 1)
         } else {
-            inside_bits(row, code, &mut row_liquid)
+            let scan = scan_lone(row);
+            rows.lone
+                .push(scan.material.map_or(MIXED_MATERIALS, u16::from));
+            match scan.material {
+                // Air and one material: one code for the row.
+                Some(material) => {
+                    let c = code[usize::from(material & 0x3f)];
+                    row_liquid |= c;
+                    scan.inside * u64::from(c & 1)
+                }
+                None => inside_bits(row, code, &mut row_liquid),
+            }
         };
         rows.bits.push(b);
         rows.state.push(row_state(b != 0, b != full));
@@ -303,29 +339,26 @@ fn fill_narrow(
         out.clear();
         out.resize(voxels.len(), EMPTY);
     }
-    // A row is needed when it lies within rows −1..=+2 (Y and Z) of a cell row with surface cells:
-    // cells read rows +0..=+1, sharp normals one more on each side.
-    let bits = &rows.bits;
-    let needed = &mut rows.needed;
-    needed.clear();
-    needed.resize(ny * nz, false);
-    for z in 0..nz - 1 {
-        for y in 0..ny - 1 {
-            let r = |dy: usize, dz: usize| bits[(z + dz) * ny + y + dy];
-            let (a, b, c, d) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
-            let (all, any) = (a & b & c & d, a | b | c | d);
-            if all == any && (all == 0 || all == full) {
-                continue;
-            }
-            for zz in z.saturating_sub(1)..(z + 3).min(nz) {
-                for yy in y.saturating_sub(1)..(y + 3).min(ny) {
-                    needed[zz * ny + yy] = true;
-                }
-            }
-        }
+    // Rows the vertex and quad passes read (see `needed_rows`): as one bit set over Y per Z when a
+    // column fits in 64 rows, else one flag per row.
+    let column_bits = ny <= 64;
+    if column_bits {
+        needed_row_bits(&rows.bits, [ny, nz], full, &mut rows.needed_bits);
+    } else {
+        needed_rows(&rows.bits, [ny, nz], full, &mut rows.needed);
     }
+    let (mut y, mut z) = (0, 0);
     for (r, row) in voxels.chunks_exact(nx).enumerate() {
-        if !needed[r] {
+        let needed = if column_bits {
+            rows.needed_bits[z] >> y & 1 == 1
+        } else {
+            rows.needed[r]
+        };
+        y += 1;
+        if y == ny {
+            (y, z) = (0, z + 1);
+        }
+        if !needed {
             continue;
         }
         let dst = &mut out[r * nx..(r + 1) * nx];
@@ -335,8 +368,16 @@ fn fill_narrow(
                 row[0],
             ));
         } else {
-            for (o, v) in dst.iter_mut().zip(row) {
-                *o = density_of(code[usize::from(v.material & 0x3f)], *v);
+            match rows.lone[r] {
+                MIXED_MATERIALS => {
+                    for (o, v) in dst.iter_mut().zip(row) {
+                        *o = density_of(code[usize::from(v.material & 0x3f)], *v);
+                    }
+                }
+                material if code[usize::from(material & 0x3f)] & 1 == 1 => {
+                    lone_densities(row, dst, EMPTY)
+                }
+                _ => dst.fill(EMPTY),
             }
         }
     }
@@ -346,6 +387,67 @@ fn fill_narrow(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Seeded rows of air and one material (`id`), with every occupancy, and some flagged ids.
+    fn rows(id: u8) -> Vec<Vec<Voxel>> {
+        let mut state = 0x2545_f491_4f6c_dd1du64 ^ u64::from(id);
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (1..=64)
+            .map(|len| {
+                (0..len)
+                    .map(|_| {
+                        let r = next();
+                        // Air sometimes carries flag bits above its id 0.
+                        let air = if r & 0x3000 == 0 { 0x40 } else { 0 };
+                        let m = if r & 1 == 0 { air } else { id };
+                        Voxel {
+                            material: m,
+                            occupancy: (r >> 16) as u8,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lone_kernels_equal_the_per_voxel_lookup() {
+        let table = MaterialTable::builtin();
+        for surface in [Surface::Solid, Surface::Water] {
+            let code = material_codes(&MaterialLut::new(&table), surface);
+            for id in 0..64u8 {
+                for row in rows(id) {
+                    let scan = scan_lone(&row);
+                    let found = scan.material.expect("air and one material");
+                    let all_air = row.iter().all(|v| v.material & 0x3f == 0);
+                    assert_eq!(found, if all_air { 0 } else { id });
+                    let member = code[usize::from(found)] & 1 == 1;
+                    let mut seen = 0u8;
+                    let want_bits = inside_bits(&row, &code, &mut seen);
+                    assert_eq!(seen & !code[usize::from(found)], 0, "one code per row");
+                    let bits = if member { scan.inside } else { 0 };
+                    assert_eq!(bits, want_bits, "row {row:?}");
+                    let want: Vec<u32> = row
+                        .iter()
+                        .map(|v| density_of(code[usize::from(v.material & 0x3f)], *v).to_bits())
+                        .collect();
+                    let mut got = vec![0.0f32; row.len()];
+                    if member {
+                        lone_densities(&row, &mut got, EMPTY);
+                    } else {
+                        got.fill(EMPTY);
+                    }
+                    let got: Vec<u32> = got.iter().map(|d| d.to_bits()).collect();
+                    assert_eq!(got, want, "row {row:?}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn density_matches_occupancy() {
@@ -400,11 +502,7 @@ mod tests {
     fn packed_inside_bits_match_voxel_by_voxel() {
         let table = MaterialTable::builtin();
         let lut = MaterialLut::new(&table);
-        let mut code = [0u8; MATERIAL_COUNT];
-        for (c, class) in code.iter_mut().zip(lut.class.iter()) {
-            *c = u8::from(MaterialLut::member(Surface::Solid, *class))
-                | (u8::from(*class == Class::Liquid) << 1);
-        }
+        let code = material_codes(&lut, Surface::Solid);
         // A seeded xorshift over materials and occupancies, rows of every length up to 64.
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {

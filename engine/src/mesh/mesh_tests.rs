@@ -11,7 +11,7 @@ use crate::progress::Progress;
 use crate::storage::Grid;
 use crate::voxel::{ChunkPos, MaterialTable, Voxel, VoxelBox, VoxelPos};
 
-fn world(preset: Preset, size: [u32; 3], seed: u32) -> Grid {
+pub(super) fn world(preset: Preset, size: [u32; 3], seed: u32) -> Grid {
     let settings = GeneratorSettings { preset, size, seed };
     generate(&settings, &MaterialTable::builtin(), &Progress::new()).expect("generates")
 }
@@ -31,7 +31,7 @@ fn triangles(buf: &MeshBuffer, list: &[u32], out: &mut Vec<Tri>) {
 }
 
 /// Every chunk that can own surface in `grid` (stored chunks and their −X/−Y/−Z neighbours).
-fn candidate_chunks(grid: &Grid) -> Vec<ChunkPos> {
+pub(super) fn candidate_chunks(grid: &Grid) -> Vec<ChunkPos> {
     let mut v: Vec<ChunkPos> = grid
         .chunks()
         .flat_map(|(p, _)| {
@@ -45,7 +45,7 @@ fn candidate_chunks(grid: &Grid) -> Vec<ChunkPos> {
 }
 
 /// The whole stored world grown by one chunk, as one mesh input box.
-fn mesh_whole(grid: &Grid, table: &MaterialTable, buf: &mut MeshBuffer) {
+pub(super) fn mesh_whole(grid: &Grid, table: &MaterialTable, buf: &mut MeshBuffer) {
     let mut bounds = VoxelBox::default();
     for (p, _) in grid.chunks() {
         bounds = bounds.union(&p.voxel_box());
@@ -70,7 +70,7 @@ fn add_pool(grid: &mut Grid, table: &MaterialTable) {
 }
 
 /// Islands (sea water, caves) with a basin of water reaching across chunk borders.
-fn pool_world() -> Grid {
+pub(super) fn pool_world() -> Grid {
     let table = MaterialTable::builtin();
     let mut grid = world(Preset::Islands, [80, 64, 72], 3);
     add_pool(&mut grid, &table);

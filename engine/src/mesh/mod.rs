@@ -53,18 +53,23 @@ pub(crate) mod gltf;
 mod input;
 #[cfg(test)]
 mod lod_fidelity;
+#[cfg(test)]
+mod mesh_digest_tests;
 pub(crate) mod mesh_export;
 mod mesh_field;
 #[cfg(test)]
 mod mesh_tests;
 mod mesher;
+mod needed_rows;
 mod nets;
 mod node;
 pub(crate) mod obj;
+mod one_material_rows;
 mod qef;
 mod ramp;
 mod scene;
 mod skirt;
+mod vertex_blend;
 pub(crate) mod weld;
 
 pub use buffer::{MaterialSlots, MeshBuffer};

@@ -44,9 +44,12 @@ use super::buffer::MeshBuffer;
 use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
 use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::input::{MeshInput, BORDER};
-use super::mesh_field::{fill_density, Class, MaterialLut, Surface, EMPTY, ROW_MIXED};
+use super::mesh_field::{
+    fill_density, Class, MaterialLut, Surface, EMPTY, FULL, MIXED_MATERIALS, ROW_MIXED,
+};
 use super::qef;
 use super::ramp;
+use super::vertex_blend::blend;
 use crate::vec3::{dot, normalize, sub};
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
@@ -88,7 +91,11 @@ pub(crate) fn extract(
             density: &density,
             rows: &rows.state,
             bits: &rows.bits,
+            lone: &rows.lone,
             strides: strides(input.size),
+            scale: input.scale(),
+            step: input.scale() as i32,
+            origin: input.origin.to_array(),
         };
         if rows.bits.is_empty() {
             ctx.place_vertices(&mut cell_vertex, &mut cell_mask, out);
@@ -105,13 +112,6 @@ pub(crate) fn extract(
     seen.liquid
 }
 
-/// At LOD > 0, a partly full corner's weight in the vertex material is `SHALLOW_FLOOR + ½ − |density|`
-/// (half-full ones count most), and full corners do not count when a partly full one is there (see
-/// `blend`).
-const SHALLOW_FLOOR: f32 = 1.0 / 16.0;
-/// Density of a full sample (occupancy byte 255).
-const FULL: f32 = 0.5;
-
 struct Ctx<'a> {
     input: &'a MeshInput<'a>,
     lut: &'a MaterialLut,
@@ -123,7 +123,14 @@ struct Ctx<'a> {
     rows: &'a [u8],
     /// Inside bits of each X row when rows fit in 64 samples (else empty), index `z · ny + y`.
     bits: &'a [u64],
+    /// Each row's one material byte (`Rows::lone`) on narrow boxes, else empty.
+    lone: &'a [u16],
     strides: [usize; 3],
+    /// Voxels per sample (`input.scale()`), as a float and as an integer.
+    scale: f32,
+    step: i32,
+    /// World position of sample 0.
+    origin: [i32; 3],
 }
 
 impl Ctx<'_> {
@@ -203,30 +210,54 @@ impl Ctx<'_> {
     ) {
         let g = |k: usize| self.density[i + self.off[k]];
         let d = [g(0), g(1), g(2), g(3), g(4), g(5), g(6), g(7)];
+        // The blend does not depend on the component: one per cell.
+        let blended = match self.shared_material(cell) {
+            Some(material) => ([material, 0, 0, 0], [255, 0, 0, 0]),
+            None => blend(self.input, &self.off, i, &d, mask),
+        };
+        let corners = Corners { d, mask, blended };
         cell_mask[i] = mask;
-        cell_vertex[i] = self.make_vertex(cell, i, &d, mask, 0, out);
+        cell_vertex[i] = self.make_vertex(cell, i, &corners, 0, out);
         for component in 1..COUNT[usize::from(mask)] {
-            self.make_vertex(cell, i, &d, mask, component, out);
+            self.make_vertex(cell, i, &corners, component, out);
         }
+    }
+
+    /// The material byte of every voxel of `cell`'s corners that can be matter of the surface, when
+    /// the four sample rows through them agree on one (see `Rows::lone`); then every matter corner
+    /// holds it and `blend` would return it alone.
+    #[inline]
+    fn shared_material(&self, cell: [usize; 3]) -> Option<u8> {
+        let ny = self.input.size[1];
+        let row = cell[2] * ny + cell[1];
+        let lone = self.lone.get(row..row + ny + 2)?;
+        let mut shared = 0u16;
+        for l in [lone[0], lone[1], lone[ny], lone[ny + 1]] {
+            if l == MIXED_MATERIALS || (l != 0 && shared != 0 && l != shared) {
+                return None;
+            }
+            shared |= l;
+        }
+        u8::try_from(shared).ok().filter(|&m| m != 0)
     }
 
     fn make_vertex(
         &self,
         cell: [usize; 3],
         i: usize,
-        d: &[f32; 8],
-        mask: u8,
+        corners: &Corners,
         component: u8,
         out: &mut MeshBuffer,
     ) -> u32 {
-        let (materials, weights) = self.blend(i, d, mask);
+        let (d, mask) = (&corners.d, corners.mask);
+        let (materials, weights) = corners.blended;
         let sharp = self.surface == Surface::Solid && self.lut.sharp[usize::from(materials[0])];
         // Full resolution keeps plain interpolation (see `Coarse`): its ripple is a few hundredths of
         // a voxel, and it is the mesher's hot path.
         let coarse = (self.input.lod > 0).then(|| self.coarse(cell, i, d, mask));
         // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
         let mut edges = [0u8; 12];
-        let mut ts = [0.0f32; 12];
+        let mut points = [[0.0f32; 3]; 12];
         let mut n = 0;
         let mut sum = [0.0f32; 3];
         let m = usize::from(mask);
@@ -246,7 +277,7 @@ impl Ctx<'_> {
             sum[1] += p[1];
             sum[2] += p[2];
             edges[n] = e;
-            ts[n] = t;
+            points[n] = p;
             n += 1;
         }
         let inv = 1.0 / n as f32;
@@ -258,15 +289,13 @@ impl Ctx<'_> {
                 (self.strides, &self.off),
                 d,
                 &edges[..n],
-                &ts[..n],
+                &points[..n],
                 mass,
             )
         } else {
             mass
         };
-        let scale = self.input.scale();
-        let origin = self.input.origin.to_array();
-        let step = scale as i32;
+        let (scale, step, origin) = (self.scale, self.step, self.origin);
         let mut position = [0.0f32; 3];
         for a in 0..3 {
             let base = origin[a] + cell[a] as i32 * step;
@@ -350,83 +379,6 @@ impl Ctx<'_> {
             };
         }
         Some(h)
-    }
-
-    /// The materials of the matter at the cell's corners, weighted by occupancy at full resolution and
-    /// by closeness to half full on the mips (see [`SHALLOW_FLOOR`]).
-    fn blend(&self, i: usize, d: &[f32; 8], mask: u8) -> ([u8; 4], [u8; 4]) {
-        let voxels = self.input.voxels;
-        // Fast path: one material among the matter corners (most cells). Branch-free: compared with
-        // an inside corner (inside implies matter), which is never outside a surface cell's mask.
-        let first = voxels[i + self.off[mask.trailing_zeros() as usize & 7]].material;
-        let mut mixed = false;
-        for k in 0..8 {
-            // Samples that are not matter of this surface hold exactly EMPTY; matter is above it.
-            mixed |= (d[k] > EMPTY) & (voxels[i + self.off[k]].material != first);
-        }
-        if !mixed {
-            return ([first, 0, 0, 0], [255, 0, 0, 0]);
-        }
-        let mut ids = [0u8; 8];
-        let mut w = [0.0f32; 8];
-        let mut n = 0;
-        // On the mips, a full sample may hold what lies under the surface (a 4³ mip sample spans 8
-        // voxels, a grass layer one or two): when the surface runs through partly full samples,
-        // they alone decide the colour. Otherwise a seam of subsoil colour follows every height
-        // where the surface nears a sample's top, a contour line.
-        let partial = |x: f32| x > EMPTY && x < FULL;
-        let coarse_partial = self.input.lod > 0 && d.iter().any(|&x| partial(x));
-        for k in 0..8 {
-            if d[k] <= EMPTY || (coarse_partial && !partial(d[k])) {
-                continue;
-            }
-            let v = voxels[i + self.off[k]];
-            let weight = if coarse_partial {
-                // Nearest half full counts most; the floor keeps a nearly empty sample's say.
-                SHALLOW_FLOOR + 0.5 - d[k].abs()
-            } else {
-                d[k] + 0.5
-            };
-            match ids[..n].iter().position(|&m| m == v.material) {
-                Some(j) => w[j] += weight,
-                None => {
-                    ids[n] = v.material;
-                    w[n] = weight;
-                    n += 1;
-                }
-            }
-        }
-        if n <= 1 {
-            return ([ids[0], 0, 0, 0], [255, 0, 0, 0]);
-        }
-        // Heaviest first; ties go to the lower id so the result does not depend on corner order.
-        // Ids are distinct, so this is a strict total order and any sort gives the same result; an
-        // insertion sort of at most eight entries beats the library sort's setup.
-        let heavier = |a: usize, b: usize| w[a].total_cmp(&w[b]).then(ids[b].cmp(&ids[a])).is_gt();
-        let mut order: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
-        for k in 1..n {
-            let mut j = k;
-            while j > 0 && heavier(order[j], order[j - 1]) {
-                order.swap(j, j - 1);
-                j -= 1;
-            }
-        }
-        let kept = n.min(4);
-        let total: f32 = order[..kept].iter().map(|&j| w[j]).sum();
-        let mut materials = [0u8; 4];
-        let mut weights = [0u8; 4];
-        let mut given = 0u32;
-        for s in 0..kept {
-            materials[s] = ids[order[s]];
-            let q = if s + 1 == kept {
-                255 - given
-            } else {
-                ((w[order[s]] / total * 255.0).round() as u32).min(255 - given)
-            };
-            weights[s] = q as u8;
-            given += q;
-        }
-        (materials, weights)
     }
 
     /// Emit the quads of every sign-changing edge whose lower sample is in the core.
@@ -560,6 +512,16 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// What every vertex of one surface cell shares.
+struct Corners {
+    /// The corner densities.
+    d: [f32; 8],
+    /// The inside corners (bit `k` = corner `k`).
+    mask: u8,
+    /// Material slots and weights (`vertex_blend::blend`).
+    blended: ([u8; 4], [u8; 4]),
 }
 
 /// Vertex placement on the mips (LOD > 0), where a sample spans 2 to 8 voxels and plain interpolation

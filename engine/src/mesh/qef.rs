@@ -25,7 +25,7 @@
 //! square corners instead of the chamfers plain surface nets would give it. The result is clamped to
 //! the cell, so vertices never leave the cell that owns them.
 
-use super::cube::{crossing_point, EDGE_CORNERS};
+use super::cube::EDGE_CORNERS;
 
 /// Weight of the pull toward the mass point.
 const LAMBDA: f32 = 0.02;
@@ -44,8 +44,9 @@ fn minmod(a: f32, b: f32) -> f32 {
 /// The sharp vertex of the cell at box index `i` (cell-local coordinates in `0..=1`).
 ///
 /// `strides` are the box's index strides and `corners` the index offsets of a cell's eight corners;
-/// `d` holds the eight corner densities; `edges` and `ts` the sign-changing edges of the component
-/// being placed (indices into `cube::EDGES`) and where along each the crossing lies; `mass` the mean of
+/// `d` holds the eight corner densities; `edges` and `points` the sign-changing edges of the component
+/// being placed (indices into `cube::EDGES`) and their crossing points (`cube::crossing_point`, as the
+/// caller computed them for the mass point); `mass` the mean of
 /// the crossing points. The cell must not touch the box's outer layer (central differences read one
 /// sample beyond each corner). Normals are left unnormalised, so an edge with a weak density step (a
 /// vague crossing) weighs less than a crisp one.
@@ -55,16 +56,15 @@ pub(crate) fn place_sharp(
     (strides, corners): ([usize; 3], &[usize; 8]),
     d: &[f32; 8],
     edges: &[u8],
-    ts: &[f32],
+    points: &[[f32; 3]],
     mass: [f32; 3],
 ) -> [f32; 3] {
     let off = |k: usize| i + corners[k];
     // Upper triangle of AᵀA and Aᵀb, with the pull toward the mass point already added.
     let mut ata = [LAMBDA, 0.0, 0.0, LAMBDA, 0.0, LAMBDA];
     let mut atb = mass.map(|m| LAMBDA * m);
-    for (&e, &t) in edges.iter().zip(ts) {
+    for (&e, &p) in edges.iter().zip(points) {
         let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
-        let p = crossing_point(usize::from(a), axis, t);
         let (a, b, axis) = (usize::from(a), usize::from(b), usize::from(axis));
         let (ia, ib) = (off(a), off(b));
         // Built component by component with selects: a store at a dynamic index followed by a

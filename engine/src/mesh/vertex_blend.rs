@@ -1,0 +1,124 @@
+//! The material blend of a surface vertex: which materials its cell's corners hold, and in what
+//! proportion, as the four material slots and 8-bit weights a vertex carries.
+//!
+//! At full resolution each matter corner weighs its occupancy; on the mips, partly full corners
+//! decide alone when there are any (see [`SHALLOW_FLOOR`]). Most cells hold one material, which a
+//! branch-free check finds before any weighing.
+
+use super::input::MeshInput;
+use super::mesh_field::{EMPTY, FULL};
+
+/// At LOD > 0, a partly full corner's weight in the vertex material is `SHALLOW_FLOOR + ½ − |density|`
+/// (half-full ones count most), and full corners do not count when a partly full one is there (see
+/// `blend`).
+const SHALLOW_FLOOR: f32 = 1.0 / 16.0;
+
+/// The materials of the matter at the corners of the cell at box index `i` (`off`: its corners'
+/// index offsets, `d`: their densities, `mask`: its inside corners), weighted by occupancy at full
+/// resolution and by closeness to half full on the mips (see [`SHALLOW_FLOOR`]).
+pub(crate) fn blend(
+    input: &MeshInput,
+    off: &[usize; 8],
+    i: usize,
+    d: &[f32; 8],
+    mask: u8,
+) -> ([u8; 4], [u8; 4]) {
+    let voxels = input.voxels;
+    // Fast path: one material among the matter corners (most cells). Branch-free: compared with
+    // an inside corner (inside implies matter), which is never outside a surface cell's mask.
+    let first = voxels[i + off[mask.trailing_zeros() as usize & 7]].material;
+    let mut mixed = false;
+    for k in 0..8 {
+        // Samples that are not matter of this surface hold exactly EMPTY; matter is above it.
+        mixed |= (d[k] > EMPTY) & (voxels[i + off[k]].material != first);
+    }
+    if !mixed {
+        return ([first, 0, 0, 0], [255, 0, 0, 0]);
+    }
+    let mut ids = [0u8; 8];
+    let mut w = [0.0f32; 8];
+    let mut n = 0;
+    // On the mips, a full sample may hold what lies under the surface (a 4³ mip sample spans 8
+    // voxels, a grass layer one or two): when the surface runs through partly full samples,
+    // they alone decide the colour. Otherwise a seam of subsoil colour follows every height
+    // where the surface nears a sample's top, a contour line.
+    let partial = |x: f32| x > EMPTY && x < FULL;
+    let coarse_partial = input.lod > 0 && d.iter().any(|&x| partial(x));
+    for k in 0..8 {
+        if d[k] <= EMPTY || (coarse_partial && !partial(d[k])) {
+            continue;
+        }
+        let v = voxels[i + off[k]];
+        let weight = if coarse_partial {
+            // Nearest half full counts most; the floor keeps a nearly empty sample's say.
+            SHALLOW_FLOOR + 0.5 - d[k].abs()
+        } else {
+            d[k] + 0.5
+        };
+        match ids[..n].iter().position(|&m| m == v.material) {
+            Some(j) => w[j] += weight,
+            None => {
+                ids[n] = v.material;
+                w[n] = weight;
+                n += 1;
+            }
+        }
+    }
+    if n <= 1 {
+        return ([ids[0], 0, 0, 0], [255, 0, 0, 0]);
+    }
+    // Heaviest first; ties go to the lower id so the result does not depend on corner order.
+    // Ids are distinct, so this is a strict total order and any sort gives the same result; an
+    // insertion sort of at most eight entries beats the library sort's setup.
+    let heavier = |a: usize, b: usize| w[a].total_cmp(&w[b]).then(ids[b].cmp(&ids[a])).is_gt();
+    let mut order: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+    for k in 1..n {
+        let mut j = k;
+        while j > 0 && heavier(order[j], order[j - 1]) {
+            order.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    let kept = n.min(4);
+    let total: f32 = order[..kept].iter().map(|&j| w[j]).sum();
+    let mut materials = [0u8; 4];
+    let mut weights = [0u8; 4];
+    let mut given = 0u32;
+    for s in 0..kept {
+        materials[s] = ids[order[s]];
+        let q = if s + 1 == kept {
+            255 - given
+        } else {
+            round_weight(w[order[s]] / total * 255.0).min(255 - given)
+        };
+        weights[s] = q as u8;
+        given += q;
+    }
+    (materials, weights)
+}
+
+/// `x.round() as u32` for `x` in `0..2²³`, without the library call (the baseline x86-64 target has
+/// no rounding instruction): the fraction `x − trunc(x)` is exact there, and rounding half away from
+/// zero adds one when it is at least a half.
+#[inline]
+fn round_weight(x: f32) -> u32 {
+    let whole = x as u32;
+    whole + u32::from(x - whole as f32 >= 0.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weight_rounding_equals_the_library_round() {
+        // Every float from 0 to 300 at a step of 1/4096 (halves included), and the neighbours of
+        // each half.
+        for k in 0..300 * 4096 {
+            let x = k as f32 / 4096.0;
+            for y in [x, x.next_up(), x.next_down().max(0.0)] {
+                assert_eq!(round_weight(y), y.round() as u32, "{y}");
+            }
+        }
+    }
+}
