@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::scene_tiles::{cut_tiles, LevelChunks, Tile};
+use super::scene_tiles::{cut_tiles, LevelChunks, Tile, TileLevel};
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::voxel::{VoxelBox, VoxelPos};
@@ -25,14 +25,14 @@ pub(super) fn bounds(size: [u32; 3]) -> VoxelBox {
 }
 
 /// The tiles of a scene, before they are written.
-fn tiles_of(grid: &Grid, options: &SceneOptions<'_>) -> Vec<Tile> {
+pub(super) fn tiles_of(grid: &Grid, options: &SceneOptions<'_>) -> Vec<Tile> {
     let table = MaterialTable::builtin();
     let levels: Vec<_> = scene_tiles::meshed_lods(options.lods)
         .into_iter()
         .map(|lod| {
             let chunks = chunks_to_mesh(grid, lod, options.region);
             let (origin, meshes) =
-                mesh_chunk_buffers(grid, &table, lod, None, &chunks, &Progress::new())
+                mesh_chunk_buffers(grid, &table, lod, options.region, &chunks, &Progress::new())
                     .expect("meshes");
             LevelChunks {
                 lod,
@@ -60,8 +60,8 @@ fn world_triangles(tiles: &[Tile], l: usize) -> Vec<[[u32; 3]; 3]> {
     out
 }
 
-/// Every undirected edge is used by exactly two triangles.
-fn assert_closed(tris: &[[[u32; 3]; 3]], what: &str) {
+/// How many triangles use each undirected edge.
+fn edge_counts(tris: &[[[u32; 3]; 3]]) -> BTreeMap<([u32; 3], [u32; 3]), u32> {
     let mut edges: BTreeMap<([u32; 3], [u32; 3]), u32> = BTreeMap::new();
     for t in tris {
         for k in 0..3 {
@@ -69,6 +69,12 @@ fn assert_closed(tris: &[[[u32; 3]; 3]], what: &str) {
             *edges.entry((a.min(b), a.max(b))).or_default() += 1;
         }
     }
+    edges
+}
+
+/// Every undirected edge is used by exactly two triangles.
+fn assert_closed(tris: &[[[u32; 3]; 3]], what: &str) {
+    let edges = edge_counts(tris);
     let open = edges.values().filter(|&&c| c != 2).count();
     assert_eq!(open, 0, "{what}: {open} edges not shared by two triangles");
 }
@@ -107,13 +113,7 @@ fn tile_borders_meet_without_cracks_at_every_level() {
         .into_iter()
         .flatten()
         .collect();
-        let mut edges: BTreeMap<([u32; 3], [u32; 3]), u32> = BTreeMap::new();
-        for t in &own {
-            for k in 0..3 {
-                let (a, b) = (t[k], t[(k + 1) % 3]);
-                *edges.entry((a.min(b), a.max(b))).or_default() += 1;
-            }
-        }
+        let edges = edge_counts(&own);
         let border: Vec<_> = edges.iter().filter(|(_, &c)| c == 1).collect();
         assert!(
             border.len() > 10,
@@ -332,6 +332,20 @@ fn one_primitive_per_material_with_weights_summing_to_one() {
     assert!(checked > 1000);
 }
 
+/// The collision mesh of `t`, checked to hold at most a quarter of level 0's triangles.
+fn collision_within_budget(t: &Tile) -> &TileLevel {
+    let col = t.collision.as_ref().expect("collision");
+    let lod0 = t.levels[0].triangles();
+    assert!(
+        col.triangles() * 4 <= lod0,
+        "tile {},{}: {} of {lod0}",
+        t.x,
+        t.z,
+        col.triangles()
+    );
+    col
+}
+
 /// Distance from `p` to triangle `t`.
 fn point_triangle(p: [f32; 3], t: [[f32; 3]; 3]) -> f32 {
     let q = crate::physics::body::math::closest_point_on_triangle(p, t);
@@ -361,15 +375,7 @@ fn collision_keeps_a_quarter_of_the_triangles_within_a_voxel() {
     let mut worst = 0.0f32;
     let mut samples = 0;
     for t in &tiles {
-        let col = t.collision.as_ref().expect("collision");
-        let lod0 = t.levels[0].triangles();
-        assert!(
-            col.triangles() * 4 <= lod0,
-            "tile {},{}: {} of {lod0}",
-            t.x,
-            t.z,
-            col.triangles()
-        );
+        let col = collision_within_budget(t);
         assert!(col.triangles() > 0);
         let first = &t.levels[1];
         assert_eq!(
@@ -420,28 +426,16 @@ fn tiny_tiles_keep_the_collision_budget_and_closed_levels() {
     let tiles = tiles_of(&grid, &options);
     assert!(tiles.len() >= 49, "{} tiles", tiles.len());
     for t in &tiles {
-        let lod0 = t.levels[0].triangles();
-        let col = t.collision.as_ref().expect("collision");
-        assert!(
-            col.triangles() * 4 <= lod0,
-            "tile {},{}: {} of {lod0}",
-            t.x,
-            t.z,
-            col.triangles()
-        );
+        collision_within_budget(t);
     }
     // Each tile simplifies alone, so where a thin feature crosses a tile corner two tiles can fold
     // their parts onto the same locked border vertices: back-to-back triangles, four to an edge.
     // Watertight still: no edge has an odd count (an open crack).
     for l in 0..3 {
-        let mut edges: BTreeMap<([u32; 3], [u32; 3]), u32> = BTreeMap::new();
-        for t in world_triangles(&tiles, l) {
-            for k in 0..3 {
-                let (a, b) = (t[k], t[(k + 1) % 3]);
-                *edges.entry((a.min(b), a.max(b))).or_default() += 1;
-            }
-        }
-        let odd = edges.values().filter(|&&c| c % 2 == 1).count();
+        let odd = edge_counts(&world_triangles(&tiles, l))
+            .values()
+            .filter(|&&c| c % 2 == 1)
+            .count();
         assert_eq!(
             odd, 0,
             "level {l}: {odd} edges with an odd count of triangles"

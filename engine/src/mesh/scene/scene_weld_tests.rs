@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use super::scene_tests::bounds;
-use super::scene_tiles::{cut_tiles, LevelChunks, TileLevel};
+use super::scene_tests::{bounds, tiles_of};
+use super::scene_tiles::TileLevel;
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::voxel::{VoxelBox, VoxelPos};
@@ -131,28 +131,7 @@ fn tiles_welded_apart_equal_the_whole_level_welded_and_cut() {
             )
         });
         options.light = lit.then_some(&light);
-        let levels: Vec<_> = scene_tiles::meshed_lods(options.lods)
-            .into_iter()
-            .map(|lod| {
-                let chunks = chunks_to_mesh(&grid, lod, options.region);
-                let (origin, meshes) = mesh_chunk_buffers(
-                    &grid,
-                    &table,
-                    lod,
-                    options.region,
-                    &chunks,
-                    &Progress::new(),
-                )
-                .expect("meshes");
-                LevelChunks {
-                    lod,
-                    origin,
-                    positions: chunks,
-                    chunks: meshes,
-                }
-            })
-            .collect();
-        let tiles = cut_tiles(&levels, &table, &options, 1, &Progress::new()).expect("cuts");
+        let tiles = tiles_of(&grid, &options);
         for lod in scene_tiles::meshed_lods(options.lods) {
             let want = reference_tiles(&grid, &options, lod);
             let what = format!("{preset:?} {size:?} tile {tile} level {lod}");
