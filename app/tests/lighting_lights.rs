@@ -1,24 +1,18 @@
 //! The Lighting panel's lights and bake options driven like a user: add, bake and remove a point
 //! light (each one undo step), add a spot, pick the Final preset.
 
+mod common;
+
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use strata::app::{EditorApp, Start};
+use common::editor::flat_app;
+use strata::app::EditorApp;
 use strata::lighting::lighting_panel::{LightingPanel, NAME};
-use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::voxel::VoxelPos;
 
 fn editor(name: &str) -> Harness<'static, EditorApp> {
-    let dir = std::env::temp_dir().join(format!("strata-lamps-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let settings = GeneratorSettings {
-        preset: Preset::Flat,
-        size: [64, 40, 64],
-        seed: 1,
-    };
-    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
-    app.wait_for_job();
+    let mut app = flat_app(&format!("lamps-{name}"));
     if let Some(panel) = app.panels.get_mut::<LightingPanel>() {
         panel.settings.particles = 6;
         panel.settings.steps = 24;

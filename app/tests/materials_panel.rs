@@ -3,35 +3,24 @@
 //! new material; and every bad input (a taken or empty name, a 65th material, a bad emission, a
 //! corrupt texture, removing Air or the last solid) is refused with a message and changes nothing.
 
+mod common;
+
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
+use common::editor::{flat_app, harness};
 use strata::app::action::Action;
 use strata::app::panel::panel_path;
-use strata::app::{EditorApp, Start};
+use strata::app::EditorApp;
 use strata::files::file_jobs::PathSpec;
 use strata::materials::materials_panel::TAG_TEXTURE;
 use strata::materials::{MaterialsPanel, NAME};
-use strata_engine::gen::{GeneratorSettings, Preset};
 use strata_engine::voxel::{MaterialTable, MATERIAL_COUNT};
 
 fn editor(name: &str) -> Harness<'static, EditorApp> {
-    let dir = std::env::temp_dir().join(format!("strata-mat-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let settings = GeneratorSettings {
-        preset: Preset::Flat,
-        size: [64, 40, 64],
-        seed: 1,
-    };
-    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
-    app.wait_for_job();
-    let mut h = Harness::builder()
-        .with_size([1280.0, 800.0])
-        .with_max_steps(1000)
-        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
-    h.run_steps(2);
+    let mut h = harness(flat_app(&format!("mat-{name}")), [1280.0, 800.0]);
     h.get_by_label("Edit Materials…").click();
     h.run_steps(2);
     assert!(

@@ -11,6 +11,15 @@ use strata_engine::gen::{GeneratorSettings, Preset};
 /// An editor on a flat 64×40×64 world (seed 1) with only the Tools panel and `panel` open,
 /// laid out at `size`; preferences in a fresh scratch folder named after `tag`.
 pub fn flat_editor(tag: &str, panel: &str, size: [f32; 2]) -> Harness<'static, EditorApp> {
+    let mut app = flat_app(tag);
+    app.panels
+        .restore_open(&["Tools".to_owned(), panel.to_owned()]);
+    harness(app, size)
+}
+
+/// An editor app (no harness yet) on a flat 64×40×64 world (seed 1), generated; preferences in a
+/// fresh scratch folder named after `tag`.
+pub fn flat_app(tag: &str) -> EditorApp {
     let dir = std::env::temp_dir().join(format!("strata-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let settings = GeneratorSettings {
@@ -20,9 +29,7 @@ pub fn flat_editor(tag: &str, panel: &str, size: [f32; 2]) -> Harness<'static, E
     };
     let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir));
     app.wait_for_job();
-    app.panels
-        .restore_open(&["Tools".to_owned(), panel.to_owned()]);
-    harness(app, size)
+    app
 }
 
 /// `settings` generated and saved as `dir/NAME` with the header name `title`.
@@ -48,7 +55,8 @@ pub fn browsing_editor(dir: &Path, start: Start) -> Harness<'static, EditorApp> 
     harness(app, [1280.0, 800.0])
 }
 
-fn harness(app: EditorApp, size: [f32; 2]) -> Harness<'static, EditorApp> {
+/// A harness over `app` at `size`, two frames run.
+pub fn harness(app: EditorApp, size: [f32; 2]) -> Harness<'static, EditorApp> {
     let mut h = Harness::builder()
         .with_size(size)
         .with_max_steps(1000)
