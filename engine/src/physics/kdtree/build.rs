@@ -208,9 +208,16 @@ impl Builder<'_> {
         let axis = cell.longest_axis();
         let mean2 = cell.mid2_sum[axis] / n as f32;
         // The partition writes the items to `spare` in their new order; the rest goes on there.
-        let order = partition::queue_order(items, axis, mean2, self.work);
-        let mut facts = Some(partition::gather(items, spare, self.work, order, axis));
-        let (items, spare, mut left) = (spare, items, order.left);
+        let (left, facts) =
+            partition::small_split(items, spare, axis, mean2).unwrap_or_else(|| {
+                let order = partition::queue_order(items, axis, mean2, self.work);
+                (
+                    order.left,
+                    partition::gather(items, spare, self.work, order, axis),
+                )
+            });
+        let mut facts = Some(facts);
+        let (items, spare, mut left) = (spare, items, left);
         let key = |it: &Item| it.mid2(axis);
         if left * 4 < n || (n - left) * 4 < n {
             // Skewed: the lower half by midpoint goes left (an even count when `n` is even).
