@@ -203,28 +203,53 @@ impl BoxGrid {
     }
 
     /// The quantized box of `lo..=hi`, grown by one step on every side (so that rounding in the
-    /// ray's transform to grid units never cuts the quad).
+    /// ray's transform to grid units never cuts the quad). `lo` and `hi` lie in the bounds the grid
+    /// was made over (a quad's bounds in its tree's).
+    #[inline]
     pub(super) fn quantize(&self, lo: [f32; 3], hi: [f32; 3]) -> [u32; 6] {
-        // Truncation instead of floor / ceil (no libm call); the margin covers the difference:
-        // `trunc(x) − 1 ≤ x − 1` and `trunc(x) + 2 ≥ x + 1` for `x > −1`, and lower values clamp to 0.
-        let q = |a: usize, v: f32, up: bool| -> u32 {
-            let x = ((v - self.min[a]) * self.per_step[a]) as i32;
-            let x = if up {
-                x.saturating_add(2)
-            } else {
-                x.saturating_sub(1)
-            };
-            x.clamp(0, BOX_MAX as i32) as u32
-        };
         [
-            q(0, lo[0], false),
-            q(1, lo[1], false),
-            q(2, lo[2], false),
-            q(0, hi[0], true),
-            q(1, hi[1], true),
-            q(2, hi[2], true),
+            self.quantize_down(0, lo[0]),
+            self.quantize_down(1, lo[1]),
+            self.quantize_down(2, lo[2]),
+            self.quantize_up(0, hi[0]),
+            self.quantize_up(1, hi[1]),
+            self.quantize_up(2, hi[2]),
         ]
     }
+
+    /// `floor(x) − 1` for the grid coordinate `x` of `v` on `axis`, clamped to `0..=BOX_MAX`.
+    #[inline(always)]
+    fn quantize_down(&self, axis: usize, v: f32) -> u32 {
+        floor_in_range(self.scaled(axis, v))
+            .saturating_sub(1)
+            .min(BOX_MAX)
+    }
+
+    /// `floor(x) + 2` for the grid coordinate `x` of `v` on `axis`, clamped to `0..=BOX_MAX`.
+    #[inline(always)]
+    fn quantize_up(&self, axis: usize, v: f32) -> u32 {
+        (floor_in_range(self.scaled(axis, v)) + 2).min(BOX_MAX)
+    }
+
+    /// The grid coordinate of `v` on `axis`, clamped to `0..=2048` (NaN, from a degenerate step, to
+    /// 0). `v` is not below the grid's `min`, so the coordinate is never negative: its floor is its
+    /// truncation, and the clamp changes no result (anything above [`BOX_MAX`] clamps to it anyway).
+    #[inline(always)]
+    fn scaled(&self, axis: usize, v: f32) -> f32 {
+        ((v - self.min[axis]) * self.per_step[axis])
+            .max(0.0)
+            .min(2048.0)
+    }
+}
+
+/// `floor(x)` for `0 ≤ x ≤ 2048`, without a float-to-integer conversion (whose saturation and NaN
+/// handling cost more than the rest of the quantization): adding `2²³` rounds `x` to the nearest
+/// integer in the low mantissa bits, and one compare turns that into the floor.
+#[inline(always)]
+fn floor_in_range(x: f32) -> u32 {
+    const MAGIC: f32 = 8_388_608.0;
+    let nearest = (x + MAGIC).to_bits() - MAGIC.to_bits();
+    nearest - u32::from(nearest as f32 > x)
 }
 
 /// A loose kD tree over a triangle mesh (see the module docs). Build it with [`KdTree::build`].
@@ -285,5 +310,79 @@ impl KdTree {
     /// Bytes the tree occupies: the node array (by length) plus the struct itself.
     pub fn memory_bytes(&self) -> usize {
         self.nodes.len() * size_of::<Node>() + size_of::<Self>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+
+    /// The quantization as it was defined: truncation by `as`, saturating steps and a clamp.
+    fn quantize_by_truncation(grid: &BoxGrid, lo: [f32; 3], hi: [f32; 3]) -> [u32; 6] {
+        let q = |a: usize, v: f32, up: bool| -> u32 {
+            let x = ((v - grid.min[a]) * grid.per_step[a]) as i32;
+            let x = if up {
+                x.saturating_add(2)
+            } else {
+                x.saturating_sub(1)
+            };
+            x.clamp(0, BOX_MAX as i32) as u32
+        };
+        [
+            q(0, lo[0], false),
+            q(1, lo[1], false),
+            q(2, lo[2], false),
+            q(0, hi[0], true),
+            q(1, hi[1], true),
+            q(2, hi[2], true),
+        ]
+    }
+
+    #[test]
+    fn quantize_equals_truncation() {
+        let mut rng = ChaCha8Rng::seed_from_u64(35);
+        for round in 0..20_000 {
+            // Ordinary bounds, flat ones, tiny ones (a step whose inverse overflows) and huge ones.
+            let scale = [1.0, 1e-3, 1e-39, 1e37][round % 4];
+            let min: [f32; 3] = std::array::from_fn(|_| rng.random_range(-100.0..100.0f32));
+            let ext: [f32; 3] = std::array::from_fn(|a| {
+                if round % 7 == a {
+                    0.0
+                } else {
+                    rng.random_range(0.0..50.0f32) * scale
+                }
+            });
+            let max: [f32; 3] = std::array::from_fn(|a| min[a] + ext[a]);
+            let grid = BoxGrid::new(min, max);
+            let mut at = |a: usize| match rng.random_range(0..8) {
+                0 => min[a],
+                1 => max[a],
+                // A whole number of steps, where truncation and rounding meet.
+                2 => min[a] + rng.random_range(0..=1000) as f32 * grid.step[a],
+                _ => min[a] + rng.random_range(0.0..=1.0f32) * (max[a] - min[a]),
+            };
+            let p: [f32; 3] = std::array::from_fn(&mut at);
+            let r: [f32; 3] = std::array::from_fn(&mut at);
+            let lo: [f32; 3] = std::array::from_fn(|a| p[a].min(r[a]).clamp(min[a], max[a]));
+            let hi: [f32; 3] = std::array::from_fn(|a| p[a].max(r[a]).clamp(min[a], max[a]));
+            assert_eq!(
+                grid.quantize(lo, hi),
+                quantize_by_truncation(&grid, lo, hi),
+                "round {round}: {lo:?} {hi:?} in {min:?} {max:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn floor_in_range_is_floor() {
+        for k in 0..=2048 * 16 {
+            let x = k as f32 / 16.0;
+            assert_eq!(floor_in_range(x), x.floor() as u32, "{x}");
+            let below = f32::from_bits(x.to_bits().saturating_sub(1)).max(0.0);
+            assert_eq!(floor_in_range(below), below.floor() as u32, "{below}");
+        }
     }
 }
