@@ -248,8 +248,10 @@ impl BoxGrid {
 #[inline(always)]
 fn floor_in_range(x: f32) -> u32 {
     const MAGIC: f32 = 8_388_608.0;
-    let nearest = (x + MAGIC).to_bits() - MAGIC.to_bits();
-    nearest - u32::from(nearest as f32 > x)
+    let shifted = x + MAGIC;
+    let nearest = shifted.to_bits() - MAGIC.to_bits();
+    // `shifted − 2²³` is `nearest` as a float, exactly.
+    nearest - u32::from(shifted - MAGIC > x)
 }
 
 /// A loose kD tree over a triangle mesh (see the module docs). Build it with [`KdTree::build`].
