@@ -234,6 +234,10 @@ impl BoxGrid {
     /// The grid coordinate of `v` on `axis`, clamped to `0..=2048` (NaN, from a degenerate step, to
     /// 0). `v` is not below the grid's `min`, so the coordinate is never negative: its floor is its
     /// truncation, and the clamp changes no result (anything above [`BOX_MAX`] clamps to it anyway).
+    #[expect(
+        clippy::manual_clamp,
+        reason = "NaN must become 0; `clamp` keeps it NaN"
+    )]
     #[inline(always)]
     fn scaled(&self, axis: usize, v: f32) -> f32 {
         ((v - self.min[axis]) * self.per_step[axis])
