@@ -24,7 +24,9 @@
 //! the items in the new order to a second buffer (the builder's children then work in that one),
 //! summing each side's [`SideFacts`] on the way, which spares the builder its own pass over them.
 //! Even three items mispredict often enough that this is faster (a two-quad node has its own code in
-//! the builder); the swap loop stays as the twin the tests compare against. The builder's [`Item`]
+//! the builder), and a node of at most [`SMALL`] items skips the queue: [`small_split`] looks its
+//! order up in a table the swap loop itself fills at compile time. The swap loop stays as the twin
+//! the tests compare both against. The builder's [`Item`]
 //! (one triangle or quad) lives here, below both.
 
 /// One triangle (or one quad) while building: its bounds and (first) triangle id.
