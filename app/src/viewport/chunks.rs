@@ -77,6 +77,10 @@ pub struct ChunkMeshes {
     /// Distance in chunks within which level-1 nodes split (twice that for level 2, and so on);
     /// 0 means the default.
     pub lod_distance: f32,
+    /// The viewport's fast path: nodes split at half the distance, so distant triangles are not
+    /// much smaller than on the near ones' screen (software GL runs the shader per 4×4 block a
+    /// triangle touches, so tiny triangles cost many times their pixels).
+    pub coarse: bool,
     palette: Option<Palette>,
 }
 
@@ -245,6 +249,7 @@ impl ChunkMeshes {
         } else {
             1.0
         };
+        let scale = if self.coarse { scale * 0.5 } else { scale };
         let reach = DEFAULT_LOD_DISTANCE * scale * (1 << (key.level - 1)) as f32;
         box_distance(key.voxel_box(), camera) < reach * CHUNK_SIZE as f32
     }

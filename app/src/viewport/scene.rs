@@ -142,6 +142,8 @@ pub struct FrameParams {
     /// The colour behind everything (sRGB, 0 to 1): [`CLEAR_COLOR`](super::terrain_material::CLEAR_COLOR), the sky, unless a test asks
     /// for one no terrain can have.
     pub background: [f32; 3],
+    /// Draw the ground on the fast path (see [`TerrainMaterial::fast`]).
+    pub fast: bool,
 }
 
 struct ChunkGpu {
@@ -532,6 +534,7 @@ impl Scene {
         ] {
             m.realtime = params.realtime_light;
             m.exposure = params.exposure;
+            m.fast = params.fast;
         }
         let now = std::time::Instant::now();
         self.expire_fades(now);
