@@ -210,16 +210,14 @@ impl TerrainMaterial {
 
 /// The defines of the fast ground shader for the light functions `lights_source` declares
 /// (`light_count` lights): `FAST`, plus `FAST_LIGHTS` when the lights are the sun and the fill
-/// (directional lights 0 and 1), and `SUN_SHADOW` when the sun has a shadow map. With other lights
-/// (none, when the baked light shows alone) the fast shader keeps three-d's lighting.
+/// (directional lights 0 and 1). With other lights (none, when the baked light shows alone) the
+/// fast shader keeps three-d's lighting. The sun's shadow comes from the vertex shader (see
+/// `terrain_mesh::VertexLight`), which every mesh drawn with the fast material must use.
 pub fn fast_defines(lights_source: &str, light_count: usize) -> String {
     let mut s = String::from("\n#define FAST\n");
     let directional = |i: usize| lights_source.contains(&format!("uniform vec3 direction{i};"));
     if light_count == 2 && directional(0) && directional(1) {
         s.push_str("#define FAST_LIGHTS\n");
-        if lights_source.contains("uniform sampler2D shadowMap0;") {
-            s.push_str("#define SUN_SHADOW\n");
-        }
     }
     s
 }

@@ -23,10 +23,10 @@
 // two levels' silhouettes then blend without sky between them. Water, blended, drops them.
 //
 // FAST (defined for ground on the fast path, Preferences ▸ Viewport quality): one pattern lookup on
-// the plane the surface faces most instead of a blend of up to three, and, with FAST_LIGHTS (the
-// sun and the fill are lights 0 and 1), the sun and fill as diffuse light only with one shadow-map
-// tap (SUN_SHADOW: the sun has a shadow map) instead of three-d's four taps and highlights. On
-// software GL every pixel runs this on the CPU.
+// the plane the surface faces most instead of a blend of up to three; the haze and the sun's
+// shadow-map visibility come from the vertex shader (one tap per vertex, not four per pixel); and,
+// with FAST_LIGHTS (the sun and the fill are lights 0 and 1), the sun and fill are diffuse light
+// only, without three-d's highlights. On software GL every pixel runs this on the CPU.
 
 uniform sampler2DArray patternMaps;
 uniform float patternRepeat;
@@ -126,6 +126,10 @@ vec3 albedo_map(float layer, float scale, vec3 weights)
 }
 
 #ifdef FAST
+// From the vertex shader: the haze, and 1 where the sun reaches the vertex (0 in its shadow).
+in float vertex_haze;
+in float sun_visible;
+
 // The pattern coordinates of this fragment on the axis plane `normal` faces most; `top` is true on
 // the horizontal plane.
 vec2 facing_plane(vec3 normal, out bool top)
@@ -136,16 +140,11 @@ vec2 facing_plane(vec3 normal, out bool top)
 }
 
 #ifdef FAST_LIGHTS
-// The sun (with one shadow tap) and the fill as diffuse light on `albedo` (three-d's diffuse
-// term: (1 - F0) albedo / PI times the light and N.L).
+// The sun (where it reaches) and the fill as diffuse light on `albedo` (three-d's diffuse term:
+// (1 - F0) albedo / PI times the light and N.L).
 vec3 fast_lighting(vec3 albedo, vec3 normal)
 {
-    float sun = max(dot(normal, -direction0), 0.0);
-#ifdef SUN_SHADOW
-    if (sun > 0.0) {
-        sun *= is_visible(-direction0, normal, shadowMap0, shadowMVP0 * vec4(pos, 1.0), vec2(0.0));
-    }
-#endif
+    float sun = max(dot(normal, -direction0), 0.0) * sun_visible;
     vec3 direct = color0 * sun + color1 * max(dot(normal, -direction1), 0.0);
     return albedo * direct * (0.96 / PI);
 }
@@ -231,7 +230,7 @@ void main()
     }
     color += glows[mat] * factor;
     outColor.rgb = color_mapping(tone_mapping(color * exposureScale));
-    outColor.rgb = mix(outColor.rgb, hazeColor, haze);
+    outColor.rgb = mix(outColor.rgb, hazeColor, vertex_haze);
     outColor.a = 1.0;
 #else
     vec3 tri = pow(abs(normal), vec3(6.0));
