@@ -545,6 +545,41 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_path_splits_at_half_the_distance() {
+        let grid = ground(640);
+        let table = MaterialTable::builtin();
+        let camera = Vec3::new(16.0, 30.0, 16.0);
+        let levels = |coarse: bool| {
+            let mut m = ChunkMeshes::new(true);
+            m.coarse = coarse;
+            m.reset(&grid, &table);
+            settle(&mut m, &grid, camera);
+            assert_tiles(&m);
+            let full_resolution = m.drawn().iter().filter(|k| k.level == 0).count();
+            (full_resolution, m.drawn().len())
+        };
+        let (full_near, full_drawn) = levels(false);
+        let (fast_near, fast_drawn) = levels(true);
+        assert!(fast_near > 0, "the chunk under the camera stays fine");
+        assert!(
+            fast_near * 2 < full_near && fast_drawn < full_drawn,
+            "full resolution {fast_near} of {fast_drawn} nodes, against {full_near} of {full_drawn}"
+        );
+        // A node splits within half the reach: a level-1 node at 4 chunk widths (inside the
+        // default 6, outside 3).
+        let mut m = ChunkMeshes::new(true);
+        let key = NodeKey::containing(ChunkPos::new(6, 0, 0), 1);
+        let at = Vec3::new(
+            key.voxel_box().min.x as f32 - 4.0 * CHUNK_SIZE as f32,
+            10.0,
+            10.0,
+        );
+        assert!(m.splits(key, at));
+        m.coarse = true;
+        assert!(!m.splits(key, at));
+    }
+
+    #[test]
     fn lod_off_draws_every_chunk_at_full_resolution() {
         let grid = ground(96);
         let table = MaterialTable::builtin();

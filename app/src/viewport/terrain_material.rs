@@ -323,6 +323,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_fast_shader_takes_over_the_sun_and_fill_only() {
+        // The declarations three-d's DirectionalLight writes for lights 0 (shadowed) and 1.
+        let sun_and_fill = "uniform sampler2D shadowMap0;\nuniform mat4 shadowMVP0;\n\
+                            uniform vec3 color0;\nuniform vec3 direction0;\n\
+                            uniform vec3 color1;\nuniform vec3 direction1;\n";
+        let d = fast_defines(sun_and_fill, 2);
+        assert!(d.starts_with('\n'), "starts on its own line");
+        assert!(d.contains("#define FAST\n") && d.contains("#define FAST_LIGHTS\n"));
+        for (source, count) in [("", 0), (sun_and_fill, 1), ("uniform vec3 color0;\n", 2)] {
+            let d = fast_defines(source, count);
+            assert!(
+                d.contains("#define FAST\n") && !d.contains("FAST_LIGHTS"),
+                "{count}"
+            );
+        }
+    }
+
+    #[test]
     fn every_id_has_a_look_in_range_and_the_six_differ() {
         let table = MaterialTable::builtin();
         let l = looks(&table);

@@ -121,6 +121,18 @@ pub enum VertexLight {
     },
 }
 
+impl VertexLight {
+    /// The vertex shader's defines for this variant and its offset from the terrain geometry id
+    /// (three-d keeps one program per geometry id, material id and lights).
+    fn variant(self) -> (&'static str, u16) {
+        match self {
+            Self::None => ("", 0),
+            Self::Fast { sun_shadow: false } => ("#define FAST\n", 1),
+            Self::Fast { sun_shadow: true } => ("#define FAST\n#define SUN_SHADOW\n", 2),
+        }
+    }
+}
+
 /// The geometry id of terrain meshes (in three-d's public range, below 0x8000); the fast vertex
 /// shader variants take the next two.
 const TERRAIN_GEOMETRY_ID: u16 = 0x0510;
@@ -199,23 +211,12 @@ impl Geometry for TerrainMesh {
     }
 
     fn vertex_shader_source(&self) -> String {
-        let defines = match self.vertex_light.get() {
-            VertexLight::None => "",
-            VertexLight::Fast { sun_shadow: false } => "#define FAST\n",
-            VertexLight::Fast { sun_shadow: true } => "#define FAST\n#define SUN_SHADOW\n",
-        };
+        let (defines, _) = self.vertex_light.get().variant();
         format!("{defines}{}", include_str!("shaders/terrain.vert"))
     }
 
     fn id(&self) -> GeometryId {
-        GeometryId(
-            TERRAIN_GEOMETRY_ID
-                + match self.vertex_light.get() {
-                    VertexLight::None => 0,
-                    VertexLight::Fast { sun_shadow: false } => 1,
-                    VertexLight::Fast { sun_shadow: true } => 2,
-                },
-        )
+        GeometryId(TERRAIN_GEOMETRY_ID + self.vertex_light.get().variant().1)
     }
 
     fn render_with_material(
@@ -284,5 +285,21 @@ mod tests {
         v.indices.truncate(3);
         v.colors.pop();
         assert!(!v.is_consistent());
+    }
+
+    #[test]
+    fn each_vertex_light_has_its_own_program() {
+        let all = [
+            VertexLight::None,
+            VertexLight::Fast { sun_shadow: false },
+            VertexLight::Fast { sun_shadow: true },
+        ];
+        let ids: std::collections::HashSet<u16> = all.iter().map(|v| v.variant().1).collect();
+        assert_eq!(ids.len(), all.len());
+        assert_eq!(VertexLight::default().variant(), ("", 0));
+        let (shadowed, _) = VertexLight::Fast { sun_shadow: true }.variant();
+        assert!(shadowed.contains("FAST") && shadowed.contains("SUN_SHADOW"));
+        let (plain, _) = VertexLight::Fast { sun_shadow: false }.variant();
+        assert!(plain.contains("FAST") && !plain.contains("SUN_SHADOW"));
     }
 }
