@@ -6,6 +6,9 @@
 #   tools/frames-compare.sh OLD NEW FILE [ROUNDS] [extra `strata frames` arguments...]
 #   tools/frames-compare.sh target/cmp/strata-base target/release/strata target/default.strata 3
 #
+# NEW_ARGS (split on spaces) go to the new binary only, for flags the old one lacks, e.g.
+# NEW_ARGS="--viewport-quality full".
+#
 # Both runs read the same preferences: STRATA_CONFIG_DIR defaults to a fresh folder under /tmp so a
 # remembered choice on this machine does not steer either binary.
 set -eu
@@ -36,7 +39,8 @@ while [ "$i" -le "$rounds" ]; do
     echo "round $i: $(uptime | sed 's/.*load/load/')"
     o=$(run "$old" "$@" | tail -n 1)
     echo "  old $o"
-    n=$(run "$new" "$@" | tail -n 1)
+    # shellcheck disable=SC2086 # NEW_ARGS is a list of flags
+    n=$(run "$new" "$@" ${NEW_ARGS:-} | tail -n 1)
     echo "  new $n"
     om=$(echo "$o" | median)
     nm=$(echo "$n" | median)
