@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 
 use strata::app::action::Action;
 use strata::app::prefs::Prefs;
-use strata::app::software_gl::ViewportQuality;
+use strata::app::viewport_quality::ViewportQuality;
 use strata::app::{EditorApp, Start};
 use strata_engine::gen::{GeneratorSettings, Preset};
 

@@ -80,7 +80,7 @@ pub struct EditorApp {
     pub window_size_override: bool,
     /// Viewport quality forced for this session from the command line (`--viewport-quality`):
     /// used instead of the preference, and not saved.
-    pub quality_override: Option<crate::app::software_gl::ViewportQuality>,
+    pub quality_override: Option<crate::app::viewport_quality::ViewportQuality>,
     /// The window's GL renderer draws in software (llvmpipe and the like), as found when it opened.
     pub(super) software_gl: bool,
     pub(super) consumers: Vec<Box<dyn EditConsumer>>,

@@ -159,7 +159,7 @@ impl EditorApp {
     pub fn apply_viewport_quality(&mut self) {
         let quality = self.quality_override.unwrap_or(self.prefs.viewport_quality);
         self.viewport
-            .set_fast(crate::app::software_gl::fast_viewport(
+            .set_fast(crate::app::viewport_quality::fast_viewport(
                 quality,
                 self.software_gl,
             ));

@@ -8,7 +8,8 @@ use crate::app::action::Action;
 use crate::app::keymap::{shortcut_text, Command, Keymap};
 use crate::app::panel::{Panel, Placement, View};
 use crate::app::prefs::Prefs;
-use crate::app::software_gl::{self, ViewportQuality};
+use crate::app::software_gl;
+use crate::app::viewport_quality::ViewportQuality;
 
 /// The window's name.
 pub const NAME: &str = "Preferences";
@@ -219,13 +220,17 @@ impl Panel for PreferencesWindow {
                             .on_hover_text(quality_hint(q));
                     }
                 });
-                if d.viewport_quality == ViewportQuality::Automatic {
-                    ui.weak(if software {
+                // Always one note, so choosing does not move the rows below.
+                ui.weak(match (d.viewport_quality, software) {
+                    (ViewportQuality::Automatic, true) => {
                         "Software renderer: Fast for speed unless you choose Full"
-                    } else {
+                    }
+                    (ViewportQuality::Automatic, false) => {
                         "Full on this renderer; Fast on a software one"
-                    });
-                }
+                    }
+                    (ViewportQuality::Full, _) => "Full on every renderer",
+                    (ViewportQuality::Fast, _) => "Fast on every renderer",
+                });
             });
             ui.end_row();
             ui.label("LOD distance");

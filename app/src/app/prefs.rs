@@ -63,8 +63,8 @@ pub struct Prefs {
     /// The viewport's exposure and tone curve.
     pub exposure: crate::viewport::exposure::Exposure,
     /// Full or fast terrain drawing (automatic: fast on a software renderer, see
-    /// [`super::software_gl`]).
-    pub viewport_quality: super::software_gl::ViewportQuality,
+    /// [`super::viewport_quality`]).
+    pub viewport_quality: super::viewport_quality::ViewportQuality,
 }
 
 impl Default for Prefs {
@@ -90,7 +90,7 @@ impl Default for Prefs {
             antialiasing_chosen: false,
             gl_renderer: None,
             exposure: crate::viewport::exposure::Exposure::default(),
-            viewport_quality: super::software_gl::ViewportQuality::Automatic,
+            viewport_quality: super::viewport_quality::ViewportQuality::Automatic,
         }
     }
 }

@@ -2,8 +2,8 @@
 //! draw every sample and run every fragment's shader on the CPU, so 4× multisampling costs about
 //! 2.6× the frame time there, and the full terrain shading with full-detail distant meshes about
 //! 2.5× the fast path's. Unless the user chose otherwise in the Preferences, anti-aliasing is off
-//! and the viewport draws the fast path ([`ViewportQuality`]) on a software renderer, and the
-//! editor says so.
+//! and the viewport draws the fast path ([`super::viewport_quality`]) on a software renderer, and
+//! the editor says so.
 //!
 //! ```text
 //!   window opens ──> GL_RENDERER ──> prefs.gl_renderer (remembered for the next start)
@@ -15,58 +15,7 @@
 //! first start on a new machine goes by the environment and later starts by what the last one saw.
 //! The viewport quality is a shader and mesh choice, so it follows the renderer the window has.
 
-use serde::{Deserialize, Serialize};
-
 use super::prefs::Prefs;
-
-/// How the viewport draws the terrain (Preferences ▸ Viewport quality).
-///
-/// The fast path shades each pixel with one pattern lookup (the plane facing the surface most, not
-/// a blend of up to three), one shadow-map tap (not four), and the sun and fill as plain diffuse
-/// light (no highlight), and it draws coarser meshes from half the level-of-detail distance on.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ViewportQuality {
-    /// Fast on a software renderer, full otherwise.
-    #[default]
-    Automatic,
-    /// Full shading and detail whatever the renderer.
-    Full,
-    /// The fast path whatever the renderer.
-    Fast,
-}
-
-impl ViewportQuality {
-    /// Every choice, in the order the Preferences list them.
-    pub const ALL: [Self; 3] = [Self::Automatic, Self::Full, Self::Fast];
-
-    /// The command-line and Preferences name.
-    pub fn label(self) -> &'static str {
-        match self {
-            Self::Automatic => "Automatic",
-            Self::Full => "Full",
-            Self::Fast => "Fast",
-        }
-    }
-
-    /// The choice named `text` (`auto`, `full` or `fast`, any case).
-    pub fn parse(text: &str) -> Option<Self> {
-        match text.to_ascii_lowercase().as_str() {
-            "auto" | "automatic" => Some(Self::Automatic),
-            "full" => Some(Self::Full),
-            "fast" => Some(Self::Fast),
-            _ => None,
-        }
-    }
-}
-
-/// Whether the viewport draws the fast path: the user's choice, else on a software renderer.
-pub fn fast_viewport(quality: ViewportQuality, software: bool) -> bool {
-    match quality {
-        ViewportQuality::Automatic => software,
-        ViewportQuality::Full => false,
-        ViewportQuality::Fast => true,
-    }
-}
 
 /// Names of software rasterizers as they appear in GL_RENDERER.
 const SOFTWARE: [&str; 4] = ["llvmpipe", "softpipe", "swrast", "software rasterizer"];
@@ -123,6 +72,7 @@ pub fn startup_note(prefs: &Prefs, renderer: &str, antialiased: bool) -> Option<
 
 #[cfg(test)]
 mod tests {
+    use super::super::viewport_quality::{fast_viewport, ViewportQuality};
     use super::*;
 
     #[test]
@@ -180,20 +130,6 @@ mod tests {
         assert!(!fast_viewport(auto, gpu));
         assert!(!fast_viewport(ViewportQuality::Full, llvmpipe));
         assert!(fast_viewport(ViewportQuality::Fast, gpu));
-    }
-
-    #[test]
-    fn quality_names_parse() {
-        for q in ViewportQuality::ALL {
-            assert_eq!(ViewportQuality::parse(q.label()), Some(q));
-        }
-        assert_eq!(
-            ViewportQuality::parse("auto"),
-            Some(ViewportQuality::Automatic)
-        );
-        assert_eq!(ViewportQuality::parse("FAST"), Some(ViewportQuality::Fast));
-        assert_eq!(ViewportQuality::parse("quick"), None);
-        assert_eq!(ViewportQuality::parse(""), None);
     }
 
     #[test]

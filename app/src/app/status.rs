@@ -52,7 +52,7 @@ pub fn show(ui: &mut egui::Ui, view: &View<'_>, line: &StatusLine<'_>) {
             if view.frame.fast_viewport {
                 ui.weak("Fast viewport").on_hover_text(
                     "Simpler shading and coarser distant meshes for speed \
-                     (Preferences ▸ Viewport quality)",
+                     (Preferences, Viewport quality)",
                 );
             }
         });

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 use super::args::window_inputs;
 use crate::app::launch::{FrameBench, RunOptions};
-use crate::app::software_gl::ViewportQuality;
+use crate::app::viewport_quality::ViewportQuality;
 use crate::app::Start;
 use crate::{AppError, AppResult};
 

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use super::args::{parse_triple, window_inputs};
 use crate::app::camera_tour::read_camera_path;
 use crate::app::launch::RunOptions;
-use crate::app::software_gl::ViewportQuality;
+use crate::app::viewport_quality::ViewportQuality;
 use crate::app::Start;
 use crate::viewport::LightView;
 use crate::AppResult;
