@@ -118,3 +118,24 @@ fn old_preference_files_load_as_automatic() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_command_line_takes_only_the_three_qualities() {
+    for command in ["frames", "open"] {
+        for bad in ["quick", "", "FULL "] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_strata"))
+                .args([command, "missing.strata", "--viewport-quality", bad])
+                .output()
+                .expect("runs strata");
+            assert_eq!(out.status.code(), Some(2), "{command} {bad:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("auto, full, fast"),
+                "{command} {bad:?} names the choices: {err}"
+            );
+        }
+    }
+    for q in ["auto", "full", "fast"] {
+        assert!(ViewportQuality::parse(q).is_some(), "{q}");
+    }
+}
