@@ -194,6 +194,14 @@ fn tour(world: &Path, stops: &[Stop], dir: &Path) -> Vec<Value> {
         .args(["open", s(world), "--window-size", "640,400"])
         .args(["--camera-path", s(&path), "--screenshots", s(&shots)])
         .args(["--background", "255,0,255"])
+        // The full path by default (the cameras were chosen for its level-of-detail distances);
+        // CRACKS_QUALITY=fast tours the fast path, whose coarser levels from half the distance
+        // open a 6-pixel gap at one grazing camera of the biome world, as the full path does with
+        // the LOD distance preference at 3 chunks (docs/benchmarks.md, "the fast path").
+        .args([
+            "--viewport-quality",
+            &std::env::var("CRACKS_QUALITY").unwrap_or_else(|_| "full".into()),
+        ])
         .args(
             std::env::var("CRACKS_EXTRA")
                 .map(|e| e.split(' ').map(String::from).collect::<Vec<_>>())

@@ -2,7 +2,8 @@
 //! Cobblestone, Concrete, Pavement, Sand and Snow, a world of only that material (flat ground and a
 //! raised block, so walls show too) is opened in the real editor under Xvfb with Mesa's software GL
 //! and captured; the terrain pixels of each capture give a descriptor (mean colour, spread of
-//! brightness, pixel-to-pixel detail), and every pair of materials must differ clearly in it.
+//! brightness, pixel-to-pixel detail), and every pair of materials must differ clearly in it, on
+//! the viewport's full path and on its fast one (Preferences ▸ Viewport quality).
 //! `.ci/run` installs `xvfb` and Mesa; the test fails when they are missing.
 
 mod common;
@@ -38,8 +39,8 @@ fn is_sky(p: &[u8]) -> bool {
     p.iter().zip(SKY).all(|(a, b)| a.abs_diff(b) <= 6)
 }
 
-fn capture(dir: &Path, material: &str) -> Descriptor {
-    let world = dir.join(format!("{material}.strata"));
+fn capture(dir: &Path, material: &str, quality: &str) -> Descriptor {
+    let world = dir.join(format!("{material}-{quality}.strata"));
     let w = s(&world);
     ok(&["new", w, "--preset", "flat", "--size", "96,32,96"]);
     ok(&["delete", w, "--box", "0,0,0,96,32,96"]);
@@ -53,9 +54,10 @@ fn capture(dir: &Path, material: &str) -> Descriptor {
         material,
     ]);
     common::close_view(&world);
-    let shot = dir.join(format!("{material}.png"));
-    let img =
-        image::DynamicImage::ImageRgba8(xvfb_screenshot(Path::new(w), &shot, dir, &[])).to_rgb8();
+    let shot = dir.join(format!("{material}-{quality}.png"));
+    let extra = ["--viewport-quality", quality];
+    let img = image::DynamicImage::ImageRgba8(xvfb_screenshot(Path::new(w), &shot, dir, &extra))
+        .to_rgb8();
     let (iw, ih) = img.dimensions();
     // The middle of the viewport (right of the tools panel, left of the panels column).
     let (x0, x1, y0, y1) = (iw * 3 / 10, iw * 6 / 10, ih * 3 / 10, ih * 7 / 10);
@@ -107,33 +109,35 @@ fn difference(a: &Descriptor, b: &Descriptor) -> f32 {
 #[test]
 fn the_six_materials_render_distinguishably() {
     let dir = temp_dir("material-looks");
-    let d: Vec<Descriptor> = SIX.iter().map(|m| capture(&dir, m)).collect();
-    for (m, x) in SIX.iter().zip(&d) {
-        eprintln!("{m:12} {x:?}");
-    }
-    for i in 0..SIX.len() {
-        for j in i + 1..SIX.len() {
-            let diff = difference(&d[i], &d[j]);
+    for quality in ["full", "fast"] {
+        let d: Vec<Descriptor> = SIX.iter().map(|m| capture(&dir, m, quality)).collect();
+        for (m, x) in SIX.iter().zip(&d) {
+            eprintln!("{quality} {m:12} {x:?}");
+        }
+        for i in 0..SIX.len() {
+            for j in i + 1..SIX.len() {
+                let diff = difference(&d[i], &d[j]);
+                assert!(
+                    diff >= 20.0,
+                    "{quality}: {} and {} look alike (difference {diff:.1}): {:?} vs {:?}",
+                    SIX[i],
+                    SIX[j],
+                    d[i],
+                    d[j]
+                );
+            }
+        }
+        // The detail is procedural texture, not flat colour: stones, slabs, strata and grains vary
+        // from pixel to pixel well beyond smooth concrete and snow.
+        let smooth = d[2].detail.max(d[5].detail);
+        for i in [0, 1, 3, 4] {
             assert!(
-                diff >= 20.0,
-                "{} and {} look alike (difference {diff:.1}): {:?} vs {:?}",
+                d[i].detail > 2.0 * smooth,
+                "{quality}: {} {:?} is not more detailed than concrete and snow ({smooth})",
                 SIX[i],
-                SIX[j],
-                d[i],
-                d[j]
+                d[i]
             );
         }
-    }
-    // The detail is procedural texture, not flat colour: stones, slabs, strata and grains vary
-    // from pixel to pixel well beyond smooth concrete and snow.
-    let smooth = d[2].detail.max(d[5].detail);
-    for i in [0, 1, 3, 4] {
-        assert!(
-            d[i].detail > 2.0 * smooth,
-            "{} {:?} is not more detailed than concrete and snow ({smooth})",
-            SIX[i],
-            d[i]
-        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

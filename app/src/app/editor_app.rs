@@ -78,6 +78,11 @@ pub struct EditorApp {
     /// The window size was given on the command line (`--window-size`): it lasts this run and is
     /// not remembered as the size to open at next time.
     pub window_size_override: bool,
+    /// Viewport quality forced for this session from the command line (`--viewport-quality`):
+    /// used instead of the preference, and not saved.
+    pub quality_override: Option<crate::app::viewport_quality::ViewportQuality>,
+    /// The window's GL renderer draws in software (llvmpipe and the like), as found when it opened.
+    pub(super) software_gl: bool,
     pub(super) consumers: Vec<Box<dyn EditConsumer>>,
     pub(super) config: Option<PathBuf>,
     pub(super) last_autosave: Instant,
@@ -142,6 +147,8 @@ impl EditorApp {
             lod_override: None,
             hide_cursor: false,
             window_size_override: false,
+            quality_override: None,
+            software_gl: false,
             consumers: Vec::new(),
             config,
             last_autosave: Instant::now(),
@@ -216,6 +223,7 @@ impl EditorApp {
             frame_ms: self.frame_clock.frame_ms(),
             stale_chunks: self.viewport.stale_chunks(),
             triangles: self.viewport.drawn_triangles(),
+            fast_viewport: self.viewport.fast(),
         }
     }
 

@@ -102,7 +102,7 @@ pub(super) fn bench_step(
     bench.seen = clock.counted();
     bench.started = true;
     if bench.intervals_ms.len() >= bench.frames as usize {
-        let report = bench_report(bench, app.viewport.drawn_triangles());
+        let report = bench_report(bench, app.viewport.drawn_triangles(), app.viewport.fast());
         if let Ok(mut r) = bench.report.lock() {
             *r = Some(report);
         }
@@ -118,7 +118,7 @@ pub(super) fn bench_step(
 }
 
 /// The JSON line of a frame-time run.
-fn bench_report(bench: &FrameBench, triangles: usize) -> String {
+fn bench_report(bench: &FrameBench, triangles: usize, fast_viewport: bool) -> String {
     let intervals_ms = &bench.intervals_ms;
     let n = intervals_ms.len().max(1);
     let mut sorted = intervals_ms.to_vec();
@@ -134,6 +134,7 @@ fn bench_report(bench: &FrameBench, triangles: usize) -> String {
         "p95_ms": p95,
         "max_ms": sorted.last().copied().unwrap_or(0.0),
         "triangles": triangles,
+        "fast_viewport": fast_viewport,
         "first_full_frame_s": bench.first_full_s,
         "refined_s": bench.refined_s,
         "first_full_frame_cpu_s": bench.first_full_cpu_s,

@@ -1,5 +1,5 @@
 //! Starting the desktop editor: eframe with the glow renderer (three-d shares its GL context) and
-//! multisampled anti-aliasing (off on software GL unless chosen, [`super::software_gl`]). Three
+//! multisampled anti-aliasing (off on software GL unless chosen, [`super::viewport_quality`]). Three
 //! modes ride on the same window: a capture that saves a screenshot once the world is meshed and
 //! exits (`screenshot.rs`), a camera tour that visits a list of views taking screenshots
 //! ([`super::camera_tour`]), and a frame-time run that orbits the camera and reports frame
@@ -35,6 +35,8 @@ pub struct RunOptions {
     pub background: Option<[u8; 3]>,
     /// Which light the terrain shows (`None`: the viewport's default, baked under the real-time sun).
     pub light_view: Option<crate::viewport::LightView>,
+    /// Viewport quality for this session (`None`: the preference).
+    pub quality: Option<super::viewport_quality::ViewportQuality>,
 }
 
 /// Samples per pixel of the window's multisampled anti-aliasing.
@@ -125,6 +127,10 @@ fn launch(
                 app.lod_override = Some(lod);
             }
             app.window_size_override = options.size.is_some();
+            if options.quality.is_some() {
+                app.quality_override = options.quality;
+                app.apply_viewport_quality();
+            }
             app.hide_cursor = capture.is_some() || tour.is_some();
             Ok(Box::new(Shell {
                 app,

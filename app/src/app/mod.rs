@@ -17,7 +17,7 @@
 //! `persist.rs`; [`action`] (what everything asks for); [`panel`] and [`panel_registry`] (what a
 //! panel is, and the list of them); [`menu`], [`status`], [`dialogs`], [`file_browser`];
 //! `file_lock.rs` (the lock on the open project's file); [`prefs`] with [`software_gl`]
-//! (anti-aliasing on software GL), [`keymap`], [`jobs`] with [`job_output`], [`frame_clock`]; the
+//! (anti-aliasing on software GL) and [`viewport_quality`] (full or fast drawing), [`keymap`], [`jobs`] with [`job_output`], [`frame_clock`]; the
 //! shell's own windows
 //! ([`history_panel`], [`shortcuts`], [`statistics`], [`preferences`]); and starting the editor in
 //! a window ([`launch`], with `screenshot.rs`, [`frame_bench`], `process_probe.rs` and
@@ -69,6 +69,7 @@ pub mod shortcuts;
 pub mod software_gl;
 pub mod statistics;
 pub mod status;
+pub mod viewport_quality;
 
 pub use editor_app::{EditorApp, Start, FIRST_HINT, PROGRESS_FRAME};
 pub use layout::{LEFT_WIDTH, RIGHT_WIDTH};

@@ -71,6 +71,8 @@ pub struct FrameStats {
     pub stale_chunks: usize,
     /// Triangles the last paint drew (0 without GL).
     pub triangles: usize,
+    /// The viewport draws on the fast path (Preferences ▸ Viewport quality).
+    pub fast_viewport: bool,
 }
 
 /// A viewport tool a panel provides.

@@ -124,6 +124,7 @@ impl EditorApp {
         self.viewport.meshes.lod_distance = self.prefs.lod_distance;
         self.viewport.fly_speed = self.prefs.fly_speed;
         self.viewport.orbit_degrees_per_px = self.prefs.orbit_degrees_per_px;
+        self.apply_viewport_quality();
         // The Lighting panel owns the exposure; the Preferences window's copy may be older.
         self.prefs.exposure = self.viewport.exposure;
         let mut keymap = Keymap::default();
@@ -145,10 +146,23 @@ impl EditorApp {
     pub fn renderer_found(&mut self, renderer: String, antialiased: bool) {
         self.startup_note =
             crate::app::software_gl::startup_note(&self.prefs, &renderer, antialiased);
+        self.software_gl = crate::app::software_gl::is_software_renderer(&renderer);
+        self.apply_viewport_quality();
         if self.prefs.gl_renderer.as_deref() != Some(renderer.as_str()) {
             self.prefs.gl_renderer = Some(renderer);
             self.save_prefs();
         }
+    }
+
+    /// Draw the viewport on the fast or the full path, as the session's override, else the
+    /// preference, says for the renderer found.
+    pub fn apply_viewport_quality(&mut self) {
+        let quality = self.quality_override.unwrap_or(self.prefs.viewport_quality);
+        self.viewport
+            .set_fast(crate::app::viewport_quality::fast_viewport(
+                quality,
+                self.software_gl,
+            ));
     }
 
     /// Remember the brush, display and panel settings in the preferences file.

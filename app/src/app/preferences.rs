@@ -9,6 +9,7 @@ use crate::app::keymap::{shortcut_text, Command, Keymap};
 use crate::app::panel::{Panel, Placement, View};
 use crate::app::prefs::Prefs;
 use crate::app::software_gl;
+use crate::app::viewport_quality::ViewportQuality;
 
 /// The window's name.
 pub const NAME: &str = "Preferences";
@@ -211,6 +212,27 @@ impl Panel for PreferencesWindow {
                 }
             });
             ui.end_row();
+            ui.label("Viewport quality");
+            ui.vertical(|ui| {
+                ui.horizontal(|ui| {
+                    for q in ViewportQuality::ALL {
+                        ui.radio_value(&mut d.viewport_quality, q, q.label())
+                            .on_hover_text(quality_hint(q));
+                    }
+                });
+                // Always one note, so choosing does not move the rows below.
+                ui.weak(match (d.viewport_quality, software) {
+                    (ViewportQuality::Automatic, true) => {
+                        "Software renderer: Fast for speed unless you choose Full"
+                    }
+                    (ViewportQuality::Automatic, false) => {
+                        "Full on this renderer; Fast on a software one"
+                    }
+                    (ViewportQuality::Full, _) => "Full on every renderer",
+                    (ViewportQuality::Fast, _) => "Fast on every renderer",
+                });
+            });
+            ui.end_row();
             ui.label("LOD distance");
             ui.add(egui::Slider::new(&mut d.lod_distance, 2.0..=32.0).suffix(" chunks"))
                 .on_hover_text("Where the first coarser level starts; the next ones at 2× and 4×");
@@ -260,5 +282,20 @@ impl Panel for PreferencesWindow {
                 self.base = None;
             }
         });
+    }
+}
+
+/// What choosing `quality` does, for its tooltip.
+fn quality_hint(quality: ViewportQuality) -> &'static str {
+    match quality {
+        ViewportQuality::Automatic => "Fast on a software renderer (llvmpipe), Full otherwise",
+        ViewportQuality::Full => {
+            "Every material pattern blend, soft sun shadows and highlights, full-detail meshes out \
+             to the LOD distance"
+        }
+        ViewportQuality::Fast => {
+            "One pattern lookup and one shadow tap per pixel, no highlights, coarser meshes from \
+             half the LOD distance: about 2.5× faster on software GL"
+        }
     }
 }

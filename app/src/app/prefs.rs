@@ -62,6 +62,9 @@ pub struct Prefs {
     pub gl_renderer: Option<String>,
     /// The viewport's exposure and tone curve.
     pub exposure: crate::viewport::exposure::Exposure,
+    /// Full or fast terrain drawing (automatic: fast on a software renderer, see
+    /// [`super::viewport_quality`]).
+    pub viewport_quality: super::viewport_quality::ViewportQuality,
 }
 
 impl Default for Prefs {
@@ -87,6 +90,7 @@ impl Default for Prefs {
             antialiasing_chosen: false,
             gl_renderer: None,
             exposure: crate::viewport::exposure::Exposure::default(),
+            viewport_quality: super::viewport_quality::ViewportQuality::Automatic,
         }
     }
 }

@@ -1,6 +1,9 @@
-//! Anti-aliasing on software OpenGL: Mesa's llvmpipe, softpipe and swrast draw every sample on the
-//! CPU, so 4× multisampling costs about 2.6× the frame time there. Unless the user chose otherwise
-//! in the Preferences, anti-aliasing is off on a software renderer, and the editor says so.
+//! Anti-aliasing and viewport quality on software OpenGL: Mesa's llvmpipe, softpipe and swrast
+//! draw every sample and run every fragment's shader on the CPU, so 4× multisampling costs about
+//! 2.6× the frame time there, and the full terrain shading with full-detail distant meshes about
+//! 2.5× the fast path's. Unless the user chose otherwise in the Preferences, anti-aliasing is off
+//! and the viewport draws the fast path ([`super::viewport_quality`]) on a software renderer, and
+//! the editor says so.
 //!
 //! ```text
 //!   window opens ──> GL_RENDERER ──> prefs.gl_renderer (remembered for the next start)
@@ -10,6 +13,7 @@
 //!
 //! The sample count is fixed when the window is created, before the renderer can be asked, so the
 //! first start on a new machine goes by the environment and later starts by what the last one saw.
+//! The viewport quality is a shader and mesh choice, so it follows the renderer the window has.
 
 use super::prefs::Prefs;
 
@@ -68,6 +72,7 @@ pub fn startup_note(prefs: &Prefs, renderer: &str, antialiased: bool) -> Option<
 
 #[cfg(test)]
 mod tests {
+    use super::super::viewport_quality::{fast_viewport, ViewportQuality};
     use super::*;
 
     #[test]
@@ -113,6 +118,18 @@ mod tests {
             ..Prefs::default()
         };
         assert!(predicted_software(&remembered));
+    }
+
+    #[test]
+    fn llvmpipe_draws_the_fast_path_unless_the_user_chose_full() {
+        let llvmpipe = is_software_renderer("llvmpipe (LLVM 15.0.7, 256 bits)");
+        let gpu = is_software_renderer("NVIDIA GeForce RTX 3060/PCIe/SSE2");
+        let auto = Prefs::default().viewport_quality;
+        assert_eq!(auto, ViewportQuality::Automatic);
+        assert!(fast_viewport(auto, llvmpipe));
+        assert!(!fast_viewport(auto, gpu));
+        assert!(!fast_viewport(ViewportQuality::Full, llvmpipe));
+        assert!(fast_viewport(ViewportQuality::Fast, gpu));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The status bar, in a designer's terms: the hovered point and material, what the active tool says
 //! (brush size, height above sea level and slope under the cursor, selection size), the last message
-//! or a hint, and the real frame interval. Engine figures live in the Statistics window.
+//! or a hint, the real frame interval, and whether the viewport draws on its fast path. Engine figures live in the Statistics window.
 
 use eframe::egui;
 
@@ -49,6 +49,12 @@ pub fn show(ui: &mut egui::Ui, view: &View<'_>, line: &StatusLine<'_>) {
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             ui.weak(format!("{:.1} ms", view.frame.frame_ms))
                 .on_hover_text("Time between the last frames");
+            if view.frame.fast_viewport {
+                ui.weak("Fast viewport").on_hover_text(
+                    "Simpler shading and coarser distant meshes for speed \
+                     (Preferences, Viewport quality)",
+                );
+            }
         });
     });
 }

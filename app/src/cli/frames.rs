@@ -1,9 +1,9 @@
-//! `strata frames FILE [--frames N] [--window-size W,H] [--msaa N]`: open the editor on a project,
+//! `strata frames FILE [--frames N] [--window-size W,H] [--msaa N] [--viewport-quality Q]`: open the editor on a project,
 //! wait until every chunk is meshed, then orbit the camera once around the world's centre over N
 //! continuously drawn frames and print the frame intervals (the same clock as the status bar) as
 //! one JSON line: `{"frames", "median_ms", "mean_ms", "p95_ms", "max_ms", "triangles",
 //! "first_full_frame_s", "refined_s", "first_full_frame_cpu_s", "refined_cpu_s", "refining_frames", "refining_median_ms", "refining_max_ms",
-//! "peak_rss_mb"}`: also seconds from the start to the first frame that shows the whole world (from
+//! "peak_rss_mb", "fast_viewport"}`: also seconds from the start to the first frame that shows the whole world (from
 //! coarse meshes), seconds until every mesh has its wanted level of detail (and the process's CPU
 //! seconds, all threads, at those two moments: the work, without a loaded machine's waiting), the frames drawn in
 //! between and their median and longest interval, and the process's peak resident memory.
@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 use super::args::window_inputs;
 use crate::app::launch::{FrameBench, RunOptions};
+use crate::app::viewport_quality::ViewportQuality;
 use crate::app::Start;
 use crate::{AppError, AppResult};
 
@@ -35,6 +36,10 @@ pub struct FramesArgs {
     /// Anti-aliasing samples per pixel (0 turns MSAA off; default 4).
     #[arg(long)]
     msaa: Option<u16>,
+    /// Viewport quality: `auto` (fast on a software renderer), `full` or `fast` (default: the
+    /// Preferences' choice).
+    #[arg(long, value_parser = ["auto", "full", "fast"])]
+    viewport_quality: Option<String>,
 }
 
 impl FramesArgs {
@@ -68,6 +73,10 @@ impl FramesArgs {
                 tour: None,
                 background: None,
                 light_view: None,
+                quality: self
+                    .viewport_quality
+                    .as_deref()
+                    .and_then(ViewportQuality::parse),
             },
             bench,
             self.msaa,

@@ -2,6 +2,7 @@
 //! project file; with `--screenshot` it saves a PNG of the window once the world is drawn, then exits.
 //! `--light-view baked|realtime|both` picks the light the terrain shows (both, the default: the baked
 //! light under the real-time sun). `--lod off` meshes every chunk at full resolution (to compare against the mip levels).
+//! `--viewport-quality auto|full|fast` draws this run on the full or the fast path.
 //! `--camera-path PATH --screenshots DIR` visits the camera positions listed in PATH and saves
 //! screenshots of each view, while it refines and once settled, into DIR, then exits (see
 //! `app::camera_tour`).
@@ -11,6 +12,7 @@ use std::path::PathBuf;
 use super::args::{parse_triple, window_inputs};
 use crate::app::camera_tour::read_camera_path;
 use crate::app::launch::RunOptions;
+use crate::app::viewport_quality::ViewportQuality;
 use crate::app::Start;
 use crate::viewport::LightView;
 use crate::AppResult;
@@ -44,6 +46,10 @@ pub struct OpenArgs {
     /// terrain has, to find every pixel the terrain leaves uncovered.
     #[arg(long, hide = true)]
     background: Option<String>,
+    /// Viewport quality for this run: `auto` (fast on a software renderer), `full` or `fast`
+    /// (default: the Preferences' choice).
+    #[arg(long, value_parser = ["auto", "full", "fast"])]
+    viewport_quality: Option<String>,
 }
 
 impl OpenArgs {
@@ -82,6 +88,10 @@ impl OpenArgs {
                     "realtime" => LightView::Realtime,
                     _ => LightView::Both,
                 }),
+                quality: self
+                    .viewport_quality
+                    .as_deref()
+                    .and_then(ViewportQuality::parse),
             },
         )
     }

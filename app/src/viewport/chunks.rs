@@ -77,6 +77,10 @@ pub struct ChunkMeshes {
     /// Distance in chunks within which level-1 nodes split (twice that for level 2, and so on);
     /// 0 means the default.
     pub lod_distance: f32,
+    /// The viewport's fast path: nodes split at half the distance, so distant triangles are not
+    /// much smaller than on the near ones' screen (software GL runs the shader per 4×4 block a
+    /// triangle touches, so tiny triangles cost many times their pixels).
+    pub coarse: bool,
     palette: Option<Palette>,
 }
 
@@ -245,6 +249,7 @@ impl ChunkMeshes {
         } else {
             1.0
         };
+        let scale = if self.coarse { scale * 0.5 } else { scale };
         let reach = DEFAULT_LOD_DISTANCE * scale * (1 << (key.level - 1)) as f32;
         box_distance(key.voxel_box(), camera) < reach * CHUNK_SIZE as f32
     }
@@ -537,6 +542,41 @@ mod tests {
         assert_tiles(&m);
         assert!(m.drawn().iter().all(|k| k.level == MAX_NODE_LEVEL));
         assert!(m.ready_count() < before);
+    }
+
+    #[test]
+    fn the_fast_path_splits_at_half_the_distance() {
+        let grid = ground(640);
+        let table = MaterialTable::builtin();
+        let camera = Vec3::new(16.0, 30.0, 16.0);
+        let levels = |coarse: bool| {
+            let mut m = ChunkMeshes::new(true);
+            m.coarse = coarse;
+            m.reset(&grid, &table);
+            settle(&mut m, &grid, camera);
+            assert_tiles(&m);
+            let full_resolution = m.drawn().iter().filter(|k| k.level == 0).count();
+            (full_resolution, m.drawn().len())
+        };
+        let (full_near, full_drawn) = levels(false);
+        let (fast_near, fast_drawn) = levels(true);
+        assert!(fast_near > 0, "the chunk under the camera stays fine");
+        assert!(
+            fast_near * 2 < full_near && fast_drawn < full_drawn,
+            "full resolution {fast_near} of {fast_drawn} nodes, against {full_near} of {full_drawn}"
+        );
+        // A node splits within half the reach: a level-1 node at 4 chunk widths (inside the
+        // default 6, outside 3).
+        let mut m = ChunkMeshes::new(true);
+        let key = NodeKey::containing(ChunkPos::new(6, 0, 0), 1);
+        let at = Vec3::new(
+            key.voxel_box().min.x as f32 - 4.0 * CHUNK_SIZE as f32,
+            10.0,
+            10.0,
+        );
+        assert!(m.splits(key, at));
+        m.coarse = true;
+        assert!(!m.splits(key, at));
     }
 
     #[test]

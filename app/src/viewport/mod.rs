@@ -174,6 +174,8 @@ pub struct Viewport {
     /// The document's material-table revision the meshes and shader show.
     materials_revision: Option<u64>,
     albedo_cache: albedo_maps::AlbedoCache,
+    /// Drawing on the fast path (Preferences ▸ Viewport quality).
+    fast: bool,
 }
 
 impl Viewport {
@@ -214,6 +216,7 @@ impl Viewport {
             pointer: PointerTrack::default(),
             materials_revision: None,
             albedo_cache: albedo_maps::AlbedoCache::default(),
+            fast: false,
         }
     }
 
@@ -390,6 +393,17 @@ impl Viewport {
         self.stats.lock().is_ok_and(|s| s.fading)
     }
 
+    /// Draw on the fast path (cheaper ground shading, coarser distant meshes) or the full one.
+    pub fn set_fast(&mut self, fast: bool) {
+        self.fast = fast;
+        self.meshes.coarse = fast;
+    }
+
+    /// True when the viewport draws on the fast path.
+    pub fn fast(&self) -> bool {
+        self.fast
+    }
+
     /// Chunks still waiting for a mesh at their wanted level of detail.
     pub fn stale_chunks(&self) -> usize {
         self.meshes.stale_count(self.camera.position)
@@ -466,6 +480,7 @@ impl Viewport {
             show_fragments: self.show_fragments,
             background: self.background,
             sun: self.sun,
+            fast: self.fast,
         };
         if self.gl {
             ui.painter().add(paint::callback(

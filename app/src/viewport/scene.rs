@@ -41,7 +41,7 @@ use super::overlay::{box_edges, GhostMesh, Overlay, SolidKind};
 use super::skirt_scale::skirt_scales;
 use super::sun_look::{SunLook, FILL_DIRECTION, FILL_INTENSITY};
 use super::terrain_material::{albedo_texture, pattern_texture, Sky, Surface, TerrainMaterial};
-use super::terrain_mesh::TerrainMesh;
+use super::terrain_mesh::{TerrainMesh, VertexLight};
 use super::upload::ChunkUpload;
 
 /// Side of the sun's shadow map, texels.
@@ -142,6 +142,8 @@ pub struct FrameParams {
     /// The colour behind everything (sRGB, 0 to 1): [`CLEAR_COLOR`](super::terrain_material::CLEAR_COLOR), the sky, unless a test asks
     /// for one no terrain can have.
     pub background: [f32; 3],
+    /// Draw the ground on the fast path (see [`TerrainMaterial::fast`]).
+    pub fast: bool,
 }
 
 struct ChunkGpu {
@@ -180,6 +182,8 @@ pub struct Scene {
     /// Ground meshes changed since the shadow map was rendered.
     shadow_stale: bool,
     shadow_rendered: Option<std::time::Instant>,
+    /// The sun has a shadow map (the fast path's vertex shader reads it).
+    sun_shadowed: bool,
     triangles: usize,
     /// GPU copies of the ghost meshes of the last frame, keyed by their `Arc`.
     ghosts: Vec<(std::sync::Arc<GhostMesh>, Gm<Mesh, PhysicalMaterial>)>,
@@ -241,6 +245,7 @@ impl Scene {
             water_material,
             shadow_stale: false,
             shadow_rendered: None,
+            sun_shadowed: false,
             chunks: FxHashMap::default(),
             visible: FxHashSet::default(),
             leaving: FxHashMap::default(),
@@ -286,6 +291,7 @@ impl Scene {
             self.triangles = 0;
             self.shadow_stale = true;
             self.sun.clear_shadow_map();
+            self.sun_shadowed = false;
         }
         if let Some(table) = &pending.materials {
             for m in [
@@ -459,13 +465,17 @@ impl Scene {
             .iter()
             .filter_map(|k| chunks.get(k))
             .filter_map(|c| c.solid.as_ref());
+        // The shadow pass draws the geometry alone, without the fast path's per-vertex light.
+        for s in solids.clone() {
+            s.set_vertex_light(VertexLight::None);
+        }
         // No ground, or a failed render: no shadows rather than stale ones.
-        if solids.clone().next().is_none()
-            || self
+        self.sun_shadowed = solids.clone().next().is_some()
+            && self
                 .sun
                 .generate_shadow_map(SHADOW_MAP_SIZE, solids)
-                .is_err()
-        {
+                .is_ok();
+        if !self.sun_shadowed {
             self.sun.clear_shadow_map();
         }
     }
@@ -532,10 +542,19 @@ impl Scene {
         ] {
             m.realtime = params.realtime_light;
             m.exposure = params.exposure;
+            m.fast = params.fast;
         }
         let now = std::time::Instant::now();
         self.expire_fades(now);
         let drawn = self.drawn_meshes(now);
+        // The fast ground material reads the haze and the sun's shadow from the vertex shader.
+        let vertex_light = if params.fast {
+            VertexLight::Fast {
+                sun_shadow: self.sun_shadowed && params.realtime_light,
+            }
+        } else {
+            VertexLight::None
+        };
         let mut objects: Vec<&dyn Object> = Vec::with_capacity(self.fragments.len() + 8);
         let mut triangles = 0;
         // Ground front to back (nearest chunk first), so hidden fragments skip the detail shader;
@@ -565,6 +584,7 @@ impl Scene {
             };
             s.set_fade(*state);
             s.set_skirt_scale(*skirt_scale);
+            s.set_vertex_light(vertex_light);
             triangles += s.triangle_count();
             if full {
                 let d = (s.aabb().center() - cam.position).magnitude2();

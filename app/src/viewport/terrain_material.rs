@@ -80,6 +80,9 @@ pub struct TerrainMaterial {
     /// The cross-fade variant: discards the pixels the mesh's fade state hides (see
     /// [`super::fade`]); a separate program, so meshes that are not fading keep early depth tests.
     fade: bool,
+    /// Ground on the fast path (Preferences ▸ Viewport quality): one pattern lookup, one shadow
+    /// tap and diffuse light only; a separate program. Water is drawn the same either way.
+    pub fast: bool,
 }
 
 /// First id of the terrain materials in three-d's public range.
@@ -105,6 +108,7 @@ impl TerrainMaterial {
             sky: Sky::default(),
             exposure: Exposure::default(),
             fade: false,
+            fast: false,
         }
     }
 
@@ -197,6 +201,27 @@ pub fn looks(table: &MaterialTable) -> Vec<Vec4> {
         .collect()
 }
 
+impl TerrainMaterial {
+    /// True when this material draws ground on the fast path.
+    fn fast_ground(&self) -> bool {
+        self.fast && self.surface == Surface::Ground
+    }
+}
+
+/// The defines of the fast ground shader for the light functions `lights_source` declares
+/// (`light_count` lights): `FAST`, plus `FAST_LIGHTS` when the lights are the sun and the fill
+/// (directional lights 0 and 1). With other lights (none, when the baked light shows alone) the
+/// fast shader keeps three-d's lighting. The sun's shadow comes from the vertex shader (see
+/// `terrain_mesh::VertexLight`), which every mesh drawn with the fast material must use.
+pub fn fast_defines(lights_source: &str, light_count: usize) -> String {
+    let mut s = String::from("\n#define FAST\n");
+    let directional = |i: usize| lights_source.contains(&format!("uniform vec3 direction{i};"));
+    if light_count == 2 && directional(0) && directional(1) {
+        s.push_str("#define FAST_LIGHTS\n");
+    }
+    s
+}
+
 fn v3(c: [f32; 3]) -> Vec3 {
     Vec3::new(c[0], c[1], c[2])
 }
@@ -210,6 +235,9 @@ impl Material for TerrainMaterial {
         if self.fade {
             s.push_str("#define FADE\n");
         }
+        if self.fast_ground() {
+            s.push_str(&fast_defines(&s, lights.len()));
+        }
         s.push_str(ToneMapping::fragment_shader_source());
         s.push_str(ColorMapping::fragment_shader_source());
         s.push_str(include_str!("shaders/terrain.frag"));
@@ -221,7 +249,12 @@ impl Material for TerrainMaterial {
             Surface::Ground => 0,
             Surface::Water => 1,
         };
-        EffectMaterialId(TERRAIN_MATERIAL_ID + surface + 2 * u16::from(self.fade))
+        EffectMaterialId(
+            TERRAIN_MATERIAL_ID
+                + surface
+                + 2 * u16::from(self.fade)
+                + 4 * u16::from(self.fast_ground()),
+        )
     }
 
     fn use_uniforms(&self, program: &Program, viewer: &dyn Viewer, lights: &[&dyn Light]) {
@@ -288,6 +321,24 @@ impl Material for TerrainMaterial {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_fast_shader_takes_over_the_sun_and_fill_only() {
+        // The declarations three-d's DirectionalLight writes for lights 0 (shadowed) and 1.
+        let sun_and_fill = "uniform sampler2D shadowMap0;\nuniform mat4 shadowMVP0;\n\
+                            uniform vec3 color0;\nuniform vec3 direction0;\n\
+                            uniform vec3 color1;\nuniform vec3 direction1;\n";
+        let d = fast_defines(sun_and_fill, 2);
+        assert!(d.starts_with('\n'), "starts on its own line");
+        assert!(d.contains("#define FAST\n") && d.contains("#define FAST_LIGHTS\n"));
+        for (source, count) in [("", 0), (sun_and_fill, 1), ("uniform vec3 color0;\n", 2)] {
+            let d = fast_defines(source, count);
+            assert!(
+                d.contains("#define FAST\n") && !d.contains("FAST_LIGHTS"),
+                "{count}"
+            );
+        }
+    }
 
     #[test]
     fn every_id_has_a_look_in_range_and_the_six_differ() {

@@ -98,9 +98,43 @@ pub struct TerrainMesh {
     fade: Cell<[f32; 2]>,
     /// How many times as deep as meshed the skirt flaps are drawn next (0: collapsed).
     skirt_scale: Cell<f32>,
+    /// The vertex shader's share of the shading for the next draw.
+    vertex_light: Cell<VertexLight>,
 }
 
-/// The geometry id of terrain meshes (in three-d's public range, below 0x8000).
+/// What the vertex shader computes for the fragment shader besides the geometry.
+///
+/// On the fast path (the ground's fast material, see `terrain_material.rs`) the sun's shadow-map
+/// visibility and the haze are computed per vertex and interpolated: a software renderer then
+/// reads the shadow map once per vertex instead of once per pixel. The shadow's edge is as sharp
+/// as the mesh is fine (a voxel up close).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum VertexLight {
+    /// Nothing: the fragment shader does it all (the full path, water, the shadow map pass).
+    #[default]
+    None,
+    /// The haze, and the sun's visibility when `sun_shadow` (the sun has a shadow map, bound as
+    /// three-d binds light 0's).
+    Fast {
+        /// Read the sun's shadow map.
+        sun_shadow: bool,
+    },
+}
+
+impl VertexLight {
+    /// The vertex shader's defines for this variant and its offset from the terrain geometry id
+    /// (three-d keeps one program per geometry id, material id and lights).
+    fn variant(self) -> (&'static str, u16) {
+        match self {
+            Self::None => ("", 0),
+            Self::Fast { sun_shadow: false } => ("#define FAST\n", 1),
+            Self::Fast { sun_shadow: true } => ("#define FAST\n#define SUN_SHADOW\n", 2),
+        }
+    }
+}
+
+/// The geometry id of terrain meshes (in three-d's public range, below 0x8000); the fast vertex
+/// shader variants take the next two.
 const TERRAIN_GEOMETRY_ID: u16 = 0x0510;
 
 impl TerrainMesh {
@@ -118,6 +152,7 @@ impl TerrainMesh {
             triangles: cpu.triangle_count(),
             fade: Cell::new([0.0; 2]),
             skirt_scale: Cell::new(1.0),
+            vertex_light: Cell::new(VertexLight::None),
         }
     }
 
@@ -129,6 +164,11 @@ impl TerrainMesh {
     /// Draw the skirt flaps reaching `scale` times as deep as meshed from now on (1: as meshed).
     pub fn set_skirt_scale(&self, scale: f32) {
         self.skirt_scale.set(scale);
+    }
+
+    /// Compute `light` in the vertex shader from the next draw on.
+    pub fn set_vertex_light(&self, light: VertexLight) {
+        self.vertex_light.set(light);
     }
 
     /// Triangles in the mesh.
@@ -171,11 +211,12 @@ impl Geometry for TerrainMesh {
     }
 
     fn vertex_shader_source(&self) -> String {
-        include_str!("shaders/terrain.vert").to_owned()
+        let (defines, _) = self.vertex_light.get().variant();
+        format!("{defines}{}", include_str!("shaders/terrain.vert"))
     }
 
     fn id(&self) -> GeometryId {
-        GeometryId(TERRAIN_GEOMETRY_ID)
+        GeometryId(TERRAIN_GEOMETRY_ID + self.vertex_light.get().variant().1)
     }
 
     fn render_with_material(
@@ -244,5 +285,21 @@ mod tests {
         v.indices.truncate(3);
         v.colors.pop();
         assert!(!v.is_consistent());
+    }
+
+    #[test]
+    fn each_vertex_light_has_its_own_program() {
+        let all = [
+            VertexLight::None,
+            VertexLight::Fast { sun_shadow: false },
+            VertexLight::Fast { sun_shadow: true },
+        ];
+        let ids: std::collections::HashSet<u16> = all.iter().map(|v| v.variant().1).collect();
+        assert_eq!(ids.len(), all.len());
+        assert_eq!(VertexLight::default().variant(), ("", 0));
+        let (shadowed, _) = VertexLight::Fast { sun_shadow: true }.variant();
+        assert!(shadowed.contains("FAST") && shadowed.contains("SUN_SHADOW"));
+        let (plain, _) = VertexLight::Fast { sun_shadow: false }.variant();
+        assert!(plain.contains("FAST") && !plain.contains("SUN_SHADOW"));
     }
 }

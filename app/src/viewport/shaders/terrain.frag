@@ -21,6 +21,12 @@
 // distance, so the other level's surface, shown there and within that distance, covers them, and
 // where the other level has no surface (its silhouette ends sooner) they still cover the sky. The
 // two levels' silhouettes then blend without sky between them. Water, blended, drops them.
+//
+// FAST (defined for ground on the fast path, Preferences ▸ Viewport quality): one pattern lookup on
+// the plane the surface faces most instead of a blend of up to three; the haze and the sun's
+// shadow-map visibility come from the vertex shader (one tap per vertex, not four per pixel); and,
+// with FAST_LIGHTS (the sun and the fill are lights 0 and 1), the sun and fill are diffuse light
+// only, without three-d's highlights. On software GL every pixel runs this on the CPU.
 
 uniform sampler2DArray patternMaps;
 uniform float patternRepeat;
@@ -119,6 +125,32 @@ vec3 albedo_map(float layer, float scale, vec3 weights)
     return pow(t / max(sum, 1e-4), vec3(2.2));
 }
 
+#ifdef FAST
+// From the vertex shader: the haze, and 1 where the sun reaches the vertex (0 in its shadow).
+in float vertex_haze;
+in float sun_visible;
+
+// The pattern coordinates of this fragment on the axis plane `normal` faces most; `top` is true on
+// the horizontal plane.
+vec2 facing_plane(vec3 normal, out bool top)
+{
+    vec3 a = abs(normal);
+    top = a.y >= a.x && a.y >= a.z;
+    return top ? pos.xz : (a.x >= a.z ? pos.zy : pos.xy);
+}
+
+#ifdef FAST_LIGHTS
+// The sun (where it reaches) and the fill as diffuse light on `albedo` (three-d's diffuse term:
+// (1 - F0) albedo / PI times the light and N.L).
+vec3 fast_lighting(vec3 albedo, vec3 normal)
+{
+    float sun = max(dot(normal, -direction0), 0.0) * sun_visible;
+    vec3 direct = color0 * sun + color1 * max(dot(normal, -direction1), 0.0);
+    return albedo * direct * (0.96 / PI);
+}
+#endif
+#endif
+
 void main()
 {
 #ifdef FADE
@@ -164,6 +196,42 @@ void main()
     outColor.rgb = color_mapping(tone_mapping(color * exposureScale));
     outColor.rgb = mix(outColor.rgb, hazeColor, haze);
     outColor.a = alpha;
+#elif defined(FAST)
+    float id = mat_ids.x;
+    if (mat_w.y > mat_w.x && mat_w.y >= mat_w.z) {
+        id = mat_ids.y;
+    } else if (mat_w.z > mat_w.x && mat_w.z > mat_w.y) {
+        id = mat_ids.z;
+    }
+    int mat = int(id + 0.5);
+    vec4 look = looks[mat];
+    float kind = floor(look.x + 0.5);
+    float scale = max(look.y, 0.25);
+    bool top;
+    vec2 plane = facing_plane(normal, top) / scale;
+    vec3 t = pattern_map(top && kind == 2.0 ? cracksLayer : kind, plane);
+    float factor = clamp(1.0 + look.z * (t.r * 2.0 - 1.0 - 1.6 * t.g), 0.15, 1.9);
+    vec3 albedo = col.rgb * factor;
+    vec4 tint = tints[mat];
+    if (tint.a >= 0.0) {
+        const vec3 luma = vec3(0.2126, 0.7152, 0.0722);
+        float light = clamp(dot(col.rgb, luma) / max(dot(tint.rgb, luma), 0.01), 0.0, 64.0);
+        albedo = pow(texture(albedoMaps, vec3(plane, tint.a)).rgb, vec3(2.2)) * light;
+    }
+    vec3 color = albedo;
+    if (realtimeLight > 0.5) {
+        vec3 hemi = mix(groundAmbient, skyAmbient, 0.5 + 0.5 * normal.y);
+#ifdef FAST_LIGHTS
+        color = fast_lighting(albedo, normal) + hemi * albedo;
+#else
+        color = calculate_lighting(cameraPosition, albedo, pos, normal, 0.0, look.w, 1.0)
+            + hemi * albedo;
+#endif
+    }
+    color += glows[mat] * factor;
+    outColor.rgb = color_mapping(tone_mapping(color * exposureScale));
+    outColor.rgb = mix(outColor.rgb, hazeColor, vertex_haze);
+    outColor.a = 1.0;
 #else
     vec3 tri = pow(abs(normal), vec3(6.0));
     tri /= max(tri.x + tri.y + tri.z, 1e-4);

@@ -9,6 +9,19 @@ uniform vec3 eyePosition;
 // may point uphill, and drawn longer it stood up into the sky.
 uniform float skirtScale;
 
+#ifdef FAST
+// The fast path's per-vertex light (terrain_mesh.rs, VertexLight): the haze, and the sun's
+// shadow-map visibility (SUN_SHADOW: the sun's map, bound as three-d binds light 0's).
+uniform float hazeDensity;
+out float vertex_haze;
+out float sun_visible;
+#ifdef SUN_SHADOW
+uniform sampler2D shadowMap0;
+uniform mat4 shadowMVP0;
+uniform vec3 direction0;
+#endif
+#endif
+
 in vec3 position;
 in vec3 normal;
 in vec4 color;
@@ -40,4 +53,21 @@ void main()
     vec3 bottom = rim - corner - normal * deep * (skirtScale - 1.0);
     vec3 drawn = skirt ? (behind || skirtScale == 0.0 ? rim : bottom) : position;
     gl_Position = viewProjection * vec4(drawn, 1.0);
+#ifdef FAST
+    vertex_haze = min(0.35, 1.0 - exp(-length(eyePosition - rim) * hazeDensity));
+    sun_visible = 1.0;
+#ifdef SUN_SHADOW
+    // three-d's one shadow tap (is_visible in its light_shared.frag), at this vertex.
+    vec3 to_sun = -direction0;
+    vec4 shadow = shadowMVP0 * vec4(rim, 1.0);
+    vec2 uv = shadow.xy / shadow.w;
+    if (uv.x >= 0.0 && uv.x <= 1.0 && uv.y >= 0.0 && uv.y <= 1.0) {
+        float caster = textureLod(shadowMap0, uv, 0.0).x;
+        float bias = max(0.05 * (1.0 - dot(normal, to_sun)), 0.005);
+        if (caster <= 0.999 && caster <= (shadow.z - bias) / shadow.w) {
+            sun_visible = 0.0;
+        }
+    }
+#endif
+#endif
 }

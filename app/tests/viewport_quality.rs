@@ -1,0 +1,141 @@
+//! The Viewport quality preference: automatic by default (the fast path on a software renderer, the
+//! full one on a GPU), chosen in the Preferences and remembered, and shown in the status bar while
+//! the fast path draws. Old preference files load as automatic.
+
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+
+use strata::app::action::Action;
+use strata::app::prefs::Prefs;
+use strata::app::viewport_quality::ViewportQuality;
+use strata::app::{EditorApp, Start};
+use strata_engine::gen::{GeneratorSettings, Preset};
+
+const SIZE: [f32; 2] = [1280.0, 900.0];
+const LLVMPIPE: &str = "llvmpipe (LLVM 15.0.7, 256 bits)";
+
+fn temp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("strata-quality-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
+    let settings = GeneratorSettings {
+        preset: Preset::Flat,
+        size: [64, 32, 64],
+        seed: 1,
+    };
+    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir.to_path_buf()));
+    app.wait_for_job();
+    let mut h = Harness::builder()
+        .with_size(SIZE)
+        .with_max_steps(1000)
+        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
+    h.run_steps(2);
+    h
+}
+
+#[test]
+fn llvmpipe_draws_fast_until_the_user_chooses_full() {
+    let dir = temp("choose");
+    let mut h = editor(&dir);
+    assert!(!h.state().viewport.fast(), "no renderer known yet: full");
+    assert!(h.query_by_label("Fast viewport").is_none());
+    h.state_mut().renderer_found(LLVMPIPE.into(), false);
+    h.run_steps(2);
+    assert!(h.state().viewport.fast(), "llvmpipe draws the fast path");
+    h.get_by_label("Fast viewport");
+
+    h.state_mut()
+        .apply(Action::ShowPanel(strata::app::preferences::NAME));
+    h.run_steps(4);
+    h.get_by_label("Viewport quality");
+    h.get_by_label_contains("Software renderer: Fast for speed");
+    h.get_by_label("Full").click();
+    h.run_steps(2);
+    h.get_by_label("Apply").click();
+    h.run_steps(2);
+    assert_eq!(h.state().prefs.viewport_quality, ViewportQuality::Full);
+    assert!(!h.state().viewport.fast(), "Full draws the full path");
+    assert!(h.query_by_label("Fast viewport").is_none());
+    assert_eq!(
+        Prefs::load(Some(&dir)).viewport_quality,
+        ViewportQuality::Full,
+        "remembered"
+    );
+
+    // The next start keeps the choice on the same renderer.
+    drop(h);
+    let mut h = editor(&dir);
+    h.state_mut().renderer_found(LLVMPIPE.into(), false);
+    h.run_steps(2);
+    assert!(!h.state().viewport.fast());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_gpu_draws_full_unless_fast_is_chosen() {
+    let dir = temp("gpu");
+    let mut h = editor(&dir);
+    h.state_mut()
+        .renderer_found("NVIDIA GeForce RTX 3060/PCIe/SSE2".into(), true);
+    h.run_steps(2);
+    assert!(!h.state().viewport.fast());
+    h.state_mut()
+        .apply(Action::ShowPanel(strata::app::preferences::NAME));
+    h.run_steps(4);
+    h.get_by_label_contains("Full on this renderer");
+    h.get_by_label("Fast").click();
+    h.run_steps(2);
+    h.get_by_label("Apply").click();
+    h.run_steps(2);
+    assert!(h.state().viewport.fast(), "Fast is kept on a GPU too");
+    h.get_by_label("Fast viewport");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn old_preference_files_load_as_automatic() {
+    assert_eq!(
+        Prefs::default().viewport_quality,
+        ViewportQuality::Automatic
+    );
+    let dir = temp("old");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("prefs.ron"), "(autosave_minutes: 7)").expect("writes");
+    let p = Prefs::load(Some(&dir));
+    assert_eq!(p.autosave_minutes, 7);
+    assert_eq!(p.viewport_quality, ViewportQuality::Automatic);
+    let fast = Prefs {
+        viewport_quality: ViewportQuality::Fast,
+        ..Prefs::default()
+    };
+    fast.save(&dir).expect("saves");
+    assert_eq!(
+        Prefs::load(Some(&dir)).viewport_quality,
+        ViewportQuality::Fast
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_command_line_takes_only_the_three_qualities() {
+    for command in ["frames", "open"] {
+        for bad in ["quick", "", "FULL "] {
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_strata"))
+                .args([command, "missing.strata", "--viewport-quality", bad])
+                .output()
+                .expect("runs strata");
+            assert_eq!(out.status.code(), Some(2), "{command} {bad:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("auto, full, fast"),
+                "{command} {bad:?} names the choices: {err}"
+            );
+        }
+    }
+    for q in ["auto", "full", "fast"] {
+        assert!(ViewportQuality::parse(q).is_some(), "{q}");
+    }
+}
