@@ -86,29 +86,35 @@ impl Broadphase {
         out: &mut Vec<Touch>,
     ) {
         let (clo, chi) = (range.clo, range.chi);
+        // The covered X voxels of the first and last cell of every row (all 8 in between).
+        let last = PHYSICS_CELL as usize - 1;
+        let (x_first, x_last) = (range.vlo[0] as usize & last, range.vhi[0] as usize & last);
         for cz in clo[2]..chi[2] + 1 {
             let (z0, z1) = range.local(cz, 2);
             let mask_z = MASKS_Z[z0 & 7][z1 & 7];
             for cy in clo[1]..chi[1] + 1 {
                 let keep = range.slice_keep(cy);
-                let full_yz = mask_z == u64::MAX && keep.iter().all(|&k| k == u64::MAX);
+                let full_yz = (mask_z == u64::MAX) & xz_full(range.local(cy, 1));
+                let row = slot_in_block([0, cy, cz]);
                 let mut cx = clo[0];
                 loop {
                     let bx = block_of(cx);
                     let run_end = chi[0].min((bx << BLOCK_BITS) | ((1 << BLOCK_BITS) - 1));
                     if let Some(base) = block_at([bx, block_of(cy), block_of(cz)]) {
+                        let row_base = base + row;
                         for x in cx..run_end + 1 {
-                            let slot = self.cells.slot(base + slot_in_block([x, cy, cz]));
+                            let slot = self.cells.slot(row_base + slot_in_block([x, 0, 0]));
+                            let x0 = if x == clo[0] { x_first } else { 0 };
+                            let x1 = if x == chi[0] { x_last } else { last };
                             let (solid, water) = match slot {
                                 EMPTY => continue,
                                 SOLID => (true, false),
                                 WATER => (false, true),
                                 // The whole cell is covered: its flags are the answer.
-                                n if xz_full(range.local(x, 0)) & full_yz => {
+                                n if xz_full((x0, x1)) & full_yz => {
                                     (n & HAS_SOLID != 0, n & HAS_WATER != 0)
                                 }
                                 n => {
-                                    let (x0, x1) = range.local(x, 0);
                                     let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
                                     let m = self.cells.masks_of(n);
                                     let solid =
