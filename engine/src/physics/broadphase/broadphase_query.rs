@@ -65,8 +65,8 @@ impl Broadphase {
                         let keep = range.slice_keep(pos[1]);
                         let xz = MASKS_X[x0][x1] & MASKS_Z[z0][z1];
                         (
-                            reduce(&m.solid, &keep) & xz != 0,
-                            reduce(&m.water, &keep) & xz != 0,
+                            reduce(&m.solid, keep) & xz != 0,
+                            reduce(&m.water, keep) & xz != 0,
                         )
                     }
                 };
@@ -118,9 +118,9 @@ impl Broadphase {
                                     let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
                                     let m = self.cells.masks_of(n);
                                     let solid =
-                                        n & HAS_SOLID != 0 && reduce(&m.solid, &keep) & xz != 0;
+                                        n & HAS_SOLID != 0 && reduce(&m.solid, keep) & xz != 0;
                                     let water =
-                                        n & HAS_WATER != 0 && reduce(&m.water, &keep) & xz != 0;
+                                        n & HAS_WATER != 0 && reduce(&m.water, keep) & xz != 0;
                                     (solid, water)
                                 }
                             };
@@ -195,11 +195,32 @@ impl QueryRange {
 
     /// Per Y slice of cell row `cy`: all ones if the range covers the slice, else zero.
     #[inline]
-    fn slice_keep(&self, cy: i32) -> Mask {
+    fn slice_keep(&self, cy: i32) -> &'static Mask {
         let (y0, y1) = self.local(cy, 1);
-        let covered = (2u32 << y1) - (1u32 << y0);
-        std::array::from_fn(|y| 0u64.wrapping_sub(u64::from((covered >> y) & 1)))
+        &SLICE_KEEP[y0 & 7][y1 & 7]
     }
+}
+
+/// `SLICE_KEEP[y0][y1]`: word `y` all ones when `y0 <= y <= y1`, else zero (4 KiB, read in place
+/// rather than built per row).
+static SLICE_KEEP: [[Mask; 8]; 8] = slice_keep_table();
+
+const fn slice_keep_table() -> [[Mask; 8]; 8] {
+    let mut t = [[[0u64; 8]; 8]; 8];
+    let mut y0 = 0;
+    while y0 < 8 {
+        let mut y1 = y0;
+        while y1 < 8 {
+            let mut y = y0;
+            while y <= y1 {
+                t[y0][y1][y] = u64::MAX;
+                y += 1;
+            }
+            y1 += 1;
+        }
+        y0 += 1;
+    }
+    t
 }
 
 /// The OR of the slices of `mask` that `keep` selects: one reduction, no branch on the slice range.
