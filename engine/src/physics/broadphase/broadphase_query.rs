@@ -19,6 +19,13 @@ impl Broadphase {
             return;
         }
         let range = QueryRange::new(vlo, vhi);
+        // A box of at most 8 cells per axis (every 4³–16³ box) covers at most 27 blocks: with the
+        // dense index, walk it without weighing the other paths.
+        let small = (0..3).all(|a| range.chi[a] - range.clo[a] < 8);
+        if small && self.cells.is_dense() {
+            self.query_walk(&range, |b| self.cells.block_base(b), out);
+            return;
+        }
         let blocks = range.block_count();
         if blocks > self.cells.block_count() as u64 {
             self.query_stored(&range, out);
