@@ -11,7 +11,7 @@
 //! Ratios are printed once (best of several interleaved rounds) before the criterion groups. With
 //! `STRATA_BROADPHASE_PROFILE=N` the bench only runs the bit queries of every box set `N` times and
 //! exits, for `perf record` or `valgrind --tool=callgrind` (`cargo bench --bench broadphase --no-run`,
-//! then run the printed binary with `--bench`).
+//! then run the printed binary with `--bench`); `STRATA_BROADPHASE_EDGE=4` (or 8, 16) keeps one box set.
 
 mod common;
 
@@ -259,8 +259,11 @@ fn bench(c: &mut Criterion) {
         .ok()
         .and_then(|v| v.parse::<usize>().ok())
     {
+        let edge = std::env::var("STRATA_BROADPHASE_EDGE")
+            .ok()
+            .and_then(|v| v.parse::<f32>().ok());
         for _ in 0..n {
-            for (_, boxes) in &sets {
+            for (_, boxes) in sets.iter().filter(|(e, _)| edge.is_none_or(|x| x == *e)) {
                 black_box(run(&bp, boxes, false, &mut out));
             }
         }

@@ -19,6 +19,13 @@ impl Broadphase {
             return;
         }
         let range = QueryRange::new(vlo, vhi);
+        // A box of at most 8 cells per axis (every 4³–16³ box) covers at most 27 blocks: with the
+        // dense index, walk it without weighing the other paths.
+        let small = (0..3).all(|a| range.chi[a] - range.clo[a] < 8);
+        if small && self.cells.is_dense() {
+            self.query_walk(&range, |b| self.cells.block_base(b), out);
+            return;
+        }
         let blocks = range.block_count();
         if blocks > self.cells.block_count() as u64 {
             self.query_stored(&range, out);
@@ -65,8 +72,8 @@ impl Broadphase {
                         let keep = range.slice_keep(pos[1]);
                         let xz = MASKS_X[x0][x1] & MASKS_Z[z0][z1];
                         (
-                            reduce(&m.solid, &keep) & xz != 0,
-                            reduce(&m.water, &keep) & xz != 0,
+                            reduce(&m.solid, keep) & xz != 0,
+                            reduce(&m.water, keep) & xz != 0,
                         )
                     }
                 };
@@ -86,35 +93,41 @@ impl Broadphase {
         out: &mut Vec<Touch>,
     ) {
         let (clo, chi) = (range.clo, range.chi);
+        // The covered X voxels of the first and last cell of every row (all 8 in between).
+        let last = PHYSICS_CELL as usize - 1;
+        let (x_first, x_last) = (range.vlo[0] as usize & last, range.vhi[0] as usize & last);
         for cz in clo[2]..chi[2] + 1 {
             let (z0, z1) = range.local(cz, 2);
             let mask_z = MASKS_Z[z0 & 7][z1 & 7];
             for cy in clo[1]..chi[1] + 1 {
                 let keep = range.slice_keep(cy);
-                let full_yz = mask_z == u64::MAX && keep.iter().all(|&k| k == u64::MAX);
+                let full_yz = (mask_z == u64::MAX) & xz_full(range.local(cy, 1));
+                let row = slot_in_block([0, cy, cz]);
                 let mut cx = clo[0];
                 loop {
                     let bx = block_of(cx);
                     let run_end = chi[0].min((bx << BLOCK_BITS) | ((1 << BLOCK_BITS) - 1));
                     if let Some(base) = block_at([bx, block_of(cy), block_of(cz)]) {
+                        let row_base = base + row;
                         for x in cx..run_end + 1 {
-                            let slot = self.cells.slot(base + slot_in_block([x, cy, cz]));
+                            let slot = self.cells.slot(row_base + slot_in_block([x, 0, 0]));
+                            let x0 = if x == clo[0] { x_first } else { 0 };
+                            let x1 = if x == chi[0] { x_last } else { last };
                             let (solid, water) = match slot {
                                 EMPTY => continue,
                                 SOLID => (true, false),
                                 WATER => (false, true),
                                 // The whole cell is covered: its flags are the answer.
-                                n if xz_full(range.local(x, 0)) & full_yz => {
+                                n if xz_full((x0, x1)) & full_yz => {
                                     (n & HAS_SOLID != 0, n & HAS_WATER != 0)
                                 }
                                 n => {
-                                    let (x0, x1) = range.local(x, 0);
                                     let xz = MASKS_X[x0 & 7][x1 & 7] & mask_z;
                                     let m = self.cells.masks_of(n);
                                     let solid =
-                                        n & HAS_SOLID != 0 && reduce(&m.solid, &keep) & xz != 0;
+                                        n & HAS_SOLID != 0 && reduce(&m.solid, keep) & xz != 0;
                                     let water =
-                                        n & HAS_WATER != 0 && reduce(&m.water, &keep) & xz != 0;
+                                        n & HAS_WATER != 0 && reduce(&m.water, keep) & xz != 0;
                                     (solid, water)
                                 }
                             };
@@ -189,11 +202,32 @@ impl QueryRange {
 
     /// Per Y slice of cell row `cy`: all ones if the range covers the slice, else zero.
     #[inline]
-    fn slice_keep(&self, cy: i32) -> Mask {
+    fn slice_keep(&self, cy: i32) -> &'static Mask {
         let (y0, y1) = self.local(cy, 1);
-        let covered = (2u32 << y1) - (1u32 << y0);
-        std::array::from_fn(|y| 0u64.wrapping_sub(u64::from((covered >> y) & 1)))
+        &SLICE_KEEP[y0 & 7][y1 & 7]
     }
+}
+
+/// `SLICE_KEEP[y0][y1]`: word `y` all ones when `y0 <= y <= y1`, else zero (4 KiB, read in place
+/// rather than built per row).
+static SLICE_KEEP: [[Mask; 8]; 8] = slice_keep_table();
+
+const fn slice_keep_table() -> [[Mask; 8]; 8] {
+    let mut t = [[[0u64; 8]; 8]; 8];
+    let mut y0 = 0;
+    while y0 < 8 {
+        let mut y1 = y0;
+        while y1 < 8 {
+            let mut y = y0;
+            while y <= y1 {
+                t[y0][y1][y] = u64::MAX;
+                y += 1;
+            }
+            y1 += 1;
+        }
+        y0 += 1;
+    }
+    t
 }
 
 /// The OR of the slices of `mask` that `keep` selects: one reduction, no branch on the slice range.
