@@ -2,6 +2,7 @@
 //! full one on a GPU), chosen in the Preferences and remembered, and shown in the status bar while
 //! the fast path draws. Old preference files load as automatic.
 
+use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
@@ -138,4 +139,23 @@ fn the_command_line_takes_only_the_three_qualities() {
     for q in ["auto", "full", "fast"] {
         assert!(ViewportQuality::parse(q).is_some(), "{q}");
     }
+}
+
+/// The status bar keeps its right side (the fast-path note and the frame time) clear of a long
+/// message, which is cut short to the room left of it rather than drawn over them.
+#[test]
+fn a_long_message_stops_short_of_the_fast_path_note() {
+    let dir = temp("status");
+    let mut h = editor(&dir);
+    h.state_mut().renderer_found(LLVMPIPE.into(), true);
+    // A narrow window: the message alone is wider than the status bar's room.
+    h.set_size(egui::vec2(760.0, 600.0));
+    h.run_steps(3);
+    let message = h.get_by_label_contains("Software renderer").rect();
+    let note = h.get_by_label("Fast viewport").rect();
+    assert!(
+        message.max.x <= note.min.x,
+        "the message ({message:?}) runs into the note ({note:?})"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

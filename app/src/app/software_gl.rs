@@ -61,7 +61,7 @@ pub fn startup_note(prefs: &Prefs, renderer: &str, antialiased: bool) -> Option<
     Some(if antialiased {
         format!(
             "Software renderer ({name}): anti-aliasing turns off from the next start for speed \
-             (Preferences ▸ Anti-aliasing keeps it)"
+             (Preferences, Anti-aliasing keeps it)"
         )
     } else {
         format!(

@@ -14,47 +14,63 @@ pub struct StatusLine<'a> {
     pub tool: Option<String>,
 }
 
-/// Show the status bar.
+/// Show the status bar: the frame time (and the fast-path note) at the right, everything else from
+/// the left in the room they leave, a long message cut short with its whole text on hover.
 pub fn show(ui: &mut egui::Ui, view: &View<'_>, line: &StatusLine<'_>) {
-    ui.horizontal(|ui| {
-        if let Some(doc) = view.doc {
-            match view.hover {
-                Some(hit) => {
-                    let v = hit.point.map(|c| c.floor() as i32);
-                    let name = doc
-                        .materials()
-                        .get(hit.material)
-                        .map_or("?", |m| m.name.as_str());
-                    ui.monospace(format!("{:>5} {:>4} {:>5}  {name}", v[0], v[1], v[2]));
-                }
-                None => {
-                    ui.monospace("    –    –     –");
-                }
-            }
-            if let Some(tool) = &line.tool {
-                ui.separator();
-                ui.label(tool);
-            }
-            if view.frame.stale_chunks > 0 {
-                ui.separator();
-                ui.label(format!("meshing {}", view.frame.stale_chunks));
-            }
-            ui.separator();
+    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+        ui.weak(format!("{:.1} ms", view.frame.frame_ms))
+            .on_hover_text("Time between the last frames");
+        if view.frame.fast_viewport {
+            ui.weak("Fast viewport").on_hover_text(
+                "Simpler shading and coarser distant meshes for speed \
+                 (Preferences, Viewport quality)",
+            );
         }
-        if line.message.is_empty() {
-            ui.weak("Left drag sculpts · right drag orbits · middle drag pans · wheel zooms · F focuses");
-        } else {
-            ui.label(line.message);
-        }
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            ui.weak(format!("{:.1} ms", view.frame.frame_ms))
-                .on_hover_text("Time between the last frames");
-            if view.frame.fast_viewport {
-                ui.weak("Fast viewport").on_hover_text(
-                    "Simpler shading and coarser distant meshes for speed \
-                     (Preferences, Viewport quality)",
-                );
-            }
+        ui.separator();
+        ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+            left_side(ui, view, line);
         });
     });
+}
+
+/// The hovered point, the tool's segment, meshing work and the message or hint.
+fn left_side(ui: &mut egui::Ui, view: &View<'_>, line: &StatusLine<'_>) {
+    if let Some(doc) = view.doc {
+        match view.hover {
+            Some(hit) => {
+                let v = hit.point.map(|c| c.floor() as i32);
+                let name = doc
+                    .materials()
+                    .get(hit.material)
+                    .map_or("?", |m| m.name.as_str());
+                ui.monospace(format!("{:>5} {:>4} {:>5}  {name}", v[0], v[1], v[2]));
+            }
+            None => {
+                ui.monospace("    –    –     –");
+            }
+        }
+        if let Some(tool) = &line.tool {
+            ui.separator();
+            ui.label(tool);
+        }
+        if view.frame.stale_chunks > 0 {
+            ui.separator();
+            ui.label(format!("meshing {}", view.frame.stale_chunks));
+        }
+        ui.separator();
+    }
+    if line.message.is_empty() {
+        ui.add(
+            egui::Label::new(
+                egui::RichText::new(
+                    "Left drag sculpts · right drag orbits · middle drag pans · wheel zooms · F focuses",
+                )
+                .weak(),
+            )
+            .truncate(),
+        );
+    } else {
+        ui.add(egui::Label::new(line.message).truncate())
+            .on_hover_text(line.message);
+    }
 }
