@@ -2,6 +2,8 @@
 //! full one on a GPU), chosen in the Preferences and remembered, and shown in the status bar while
 //! the fast path draws. Old preference files load as automatic.
 
+mod common;
+
 use eframe::egui;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -9,8 +11,7 @@ use egui_kittest::Harness;
 use strata::app::action::Action;
 use strata::app::prefs::Prefs;
 use strata::app::viewport_quality::ViewportQuality;
-use strata::app::{EditorApp, Start};
-use strata_engine::gen::{GeneratorSettings, Preset};
+use strata::app::EditorApp;
 
 const SIZE: [f32; 2] = [1280.0, 900.0];
 const LLVMPIPE: &str = "llvmpipe (LLVM 15.0.7, 256 bits)";
@@ -22,19 +23,7 @@ fn temp(name: &str) -> std::path::PathBuf {
 }
 
 fn editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
-    let settings = GeneratorSettings {
-        preset: Preset::Flat,
-        size: [64, 32, 64],
-        seed: 1,
-    };
-    let mut app = EditorApp::new(Start::Generate(settings), false, Some(dir.to_path_buf()));
-    app.wait_for_job();
-    let mut h = Harness::builder()
-        .with_size(SIZE)
-        .with_max_steps(1000)
-        .build_ui_state(|ui, app: &mut EditorApp| app.run(ui), app);
-    h.run_steps(2);
-    h
+    common::editor::harness(common::editor::flat_app_in(dir.to_path_buf()), SIZE)
 }
 
 #[test]

@@ -22,6 +22,11 @@ pub fn flat_editor(tag: &str, panel: &str, size: [f32; 2]) -> Harness<'static, E
 pub fn flat_app(tag: &str) -> EditorApp {
     let dir = std::env::temp_dir().join(format!("strata-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
+    flat_app_in(dir)
+}
+
+/// [`flat_app`] with its preferences in `dir` as it is (a restart finds what the last run saved).
+pub fn flat_app_in(dir: PathBuf) -> EditorApp {
     let settings = GeneratorSettings {
         preset: Preset::Flat,
         size: [64, 40, 64],

@@ -257,32 +257,50 @@ mod tests {
         }
     }
 
+    /// A seeded node for round `round`: `n` items on a grid of `levels` steps, an axis, and a plane
+    /// at their mean, at one item's midpoint (ties) or anywhere.
+    fn random_node(rng: &mut ChaCha8Rng, round: usize, n: usize) -> (Vec<Item>, usize, f32) {
+        let levels = [2, 3, 8, 1000][round % 4];
+        let items: Vec<Item> = (0..n).map(|id| item(rng, id as u32, levels)).collect();
+        let axis = rng.random_range(0..3);
+        let mean2 = match round % 3 {
+            0 => items.iter().map(|it| it.mid2(axis)).sum::<f32>() / n as f32,
+            1 => items[rng.random_range(0..n)].mid2(axis),
+            _ => rng.random_range(-1.0..2.0 * levels as f32 + 4.0),
+        };
+        (items, axis, mean2)
+    }
+
+    /// Check a partition of `items` (`left` below, the items in `out`, the sides' `facts`) against
+    /// the swap loop's.
+    fn assert_as_swaps(
+        items: &[Item],
+        (axis, mean2): (usize, f32),
+        (left, out, facts): (usize, &[Item], [SideFacts; 2]),
+        round: usize,
+    ) {
+        let mut swapped = items.to_vec();
+        let left_swaps = by_swaps(&mut swapped, axis, mean2);
+        assert_eq!(left, left_swaps, "round {round}");
+        let ids = |v: &[Item]| v.iter().map(|it| it.id).collect::<Vec<_>>();
+        assert_eq!(ids(out), ids(&swapped), "round {round}");
+        let (lo, hi) = swapped.split_at(left_swaps);
+        assert_eq!(facts, [side_facts(lo, axis), side_facts(hi, axis)]);
+    }
+
     #[test]
     fn queue_partition_equals_the_swap_loop() {
         let mut rng = ChaCha8Rng::seed_from_u64(33);
         let mut work = PartitionWork::default();
         for round in 0..3000 {
             let n = rng.random_range(1..200);
-            let levels = [2, 3, 8, 1000][round % 4];
-            let items: Vec<Item> = (0..n).map(|id| item(&mut rng, id as u32, levels)).collect();
-            let axis = rng.random_range(0..3);
-            let mean2 = match round % 3 {
-                0 => items.iter().map(|it| it.mid2(axis)).sum::<f32>() / n as f32,
-                1 => items[rng.random_range(0..n)].mid2(axis),
-                _ => rng.random_range(-1.0..2.0 * levels as f32 + 4.0),
-            };
-            let mut swapped = items.clone();
+            let (items, axis, mean2) = random_node(&mut rng, round, n);
             let mut queued = items.clone();
             queued.iter_mut().for_each(|it| it.id = u32::MAX);
             work.reserve(n);
-            let left_swaps = by_swaps(&mut swapped, axis, mean2);
             let order = queue_order(&items, axis, mean2, &mut work);
             let facts = gather(&items, &mut queued, &work, order, axis);
-            assert_eq!(order.left, left_swaps, "round {round}");
-            let ids = |v: &[Item]| v.iter().map(|it| it.id).collect::<Vec<_>>();
-            assert_eq!(ids(&queued), ids(&swapped), "round {round}");
-            let (lo, hi) = swapped.split_at(left_swaps);
-            assert_eq!(facts, [side_facts(lo, axis), side_facts(hi, axis)]);
+            assert_as_swaps(&items, (axis, mean2), (order.left, &queued, facts), round);
         }
     }
 
@@ -291,25 +309,12 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(34);
         for round in 0..3000 {
             let n = rng.random_range(1..=SMALL);
-            let levels = [2, 3, 8, 1000][round % 4];
-            let items: Vec<Item> = (0..n).map(|id| item(&mut rng, id as u32, levels)).collect();
-            let axis = rng.random_range(0..3);
-            let mean2 = match round % 3 {
-                0 => items.iter().map(|it| it.mid2(axis)).sum::<f32>() / n as f32,
-                1 => items[rng.random_range(0..n)].mid2(axis),
-                _ => rng.random_range(-1.0..2.0 * levels as f32 + 4.0),
-            };
-            let mut swapped = items.clone();
+            let (items, axis, mean2) = random_node(&mut rng, round, n);
             let mut tabled = items.clone();
             tabled.iter_mut().for_each(|it| it.id = u32::MAX);
-            let left_swaps = by_swaps(&mut swapped, axis, mean2);
             let (left, facts) =
                 small_split(&items, &mut tabled, axis, mean2).expect("a small node");
-            assert_eq!(left, left_swaps, "round {round}");
-            let ids = |v: &[Item]| v.iter().map(|it| it.id).collect::<Vec<_>>();
-            assert_eq!(ids(&tabled), ids(&swapped), "round {round}");
-            let (lo, hi) = swapped.split_at(left_swaps);
-            assert_eq!(facts, [side_facts(lo, axis), side_facts(hi, axis)]);
+            assert_as_swaps(&items, (axis, mean2), (left, &tabled, facts), round);
         }
     }
 }
