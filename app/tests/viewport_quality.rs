@@ -41,7 +41,7 @@ fn llvmpipe_draws_fast_until_the_user_chooses_full() {
         .apply(Action::ShowPanel(strata::app::preferences::NAME));
     h.run_steps(4);
     h.get_by_label("Viewport quality");
-    h.get_by_label_contains("Software renderer: Fast for speed");
+    h.get_by_label_contains("Fast: a software renderer");
     h.get_by_label("Full").click();
     h.run_steps(2);
     h.get_by_label("Apply").click();
@@ -75,7 +75,7 @@ fn a_gpu_draws_full_unless_fast_is_chosen() {
     h.state_mut()
         .apply(Action::ShowPanel(strata::app::preferences::NAME));
     h.run_steps(4);
-    h.get_by_label_contains("Full on this renderer");
+    h.get_by_label_contains("Full: a hardware renderer");
     h.get_by_label("Fast").click();
     h.run_steps(2);
     h.get_by_label("Apply").click();
@@ -145,6 +145,28 @@ fn a_long_message_stops_short_of_the_fast_path_note() {
     assert!(
         message.max.x <= note.min.x,
         "the message ({message:?}) runs into the note ({note:?})"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Choosing a viewport quality changes its note but moves none of the Preferences rows below it.
+#[test]
+fn choosing_a_quality_moves_no_row_below_it() {
+    let dir = temp("rows");
+    let mut h = editor(&dir);
+    h.state_mut().renderer_found(LLVMPIPE.into(), false);
+    h.state_mut()
+        .apply(Action::ShowPanel(strata::app::preferences::NAME));
+    h.run_steps(4);
+    let mut tops = Vec::new();
+    for choice in ["Full", "Fast", "Automatic"] {
+        h.get_by_label(choice).click();
+        h.run_steps(3);
+        tops.push((choice, h.get_by_label("LOD distance").rect().min.y));
+    }
+    assert!(
+        tops.iter().all(|&(_, y)| y == tops[0].1),
+        "the LOD distance row moves: {tops:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -220,17 +220,15 @@ impl Panel for PreferencesWindow {
                             .on_hover_text(quality_hint(q));
                     }
                 });
-                // Always one note, so choosing does not move the rows below.
-                ui.weak(match (d.viewport_quality, software) {
-                    (ViewportQuality::Automatic, true) => {
-                        "Software renderer: Fast for speed unless you choose Full"
-                    }
-                    (ViewportQuality::Automatic, false) => {
-                        "Full on this renderer; Fast on a software one"
-                    }
+                // Always one note on one line, so choosing does not move the rows below.
+                let note = match (d.viewport_quality, software) {
+                    (ViewportQuality::Automatic, true) => "Fast: a software renderer",
+                    (ViewportQuality::Automatic, false) => "Full: a hardware renderer",
                     (ViewportQuality::Full, _) => "Full on every renderer",
                     (ViewportQuality::Fast, _) => "Fast on every renderer",
-                });
+                };
+                ui.add(egui::Label::new(egui::RichText::new(note).weak()).truncate())
+                    .on_hover_text("Automatic draws Fast on a software renderer, Full on a GPU");
             });
             ui.end_row();
             ui.label("LOD distance");
