@@ -26,6 +26,13 @@ fn editor(dir: &std::path::Path) -> Harness<'static, EditorApp> {
     common::editor::harness(common::editor::flat_app_in(dir.to_path_buf()), SIZE)
 }
 
+/// Open the Preferences window and let it lay out.
+fn show_preferences(h: &mut Harness<'static, EditorApp>) {
+    h.state_mut()
+        .apply(Action::ShowPanel(strata::app::preferences::NAME));
+    h.run_steps(4);
+}
+
 #[test]
 fn llvmpipe_draws_fast_until_the_user_chooses_full() {
     let dir = temp("choose");
@@ -37,9 +44,7 @@ fn llvmpipe_draws_fast_until_the_user_chooses_full() {
     assert!(h.state().viewport.fast(), "llvmpipe draws the fast path");
     h.get_by_label("Fast viewport");
 
-    h.state_mut()
-        .apply(Action::ShowPanel(strata::app::preferences::NAME));
-    h.run_steps(4);
+    show_preferences(&mut h);
     h.get_by_label("Viewport quality");
     h.get_by_label_contains("Fast: a software renderer");
     h.get_by_label("Full").click();
@@ -72,9 +77,7 @@ fn a_gpu_draws_full_unless_fast_is_chosen() {
         .renderer_found("NVIDIA GeForce RTX 3060/PCIe/SSE2".into(), true);
     h.run_steps(2);
     assert!(!h.state().viewport.fast());
-    h.state_mut()
-        .apply(Action::ShowPanel(strata::app::preferences::NAME));
-    h.run_steps(4);
+    show_preferences(&mut h);
     h.get_by_label_contains("Full: a hardware renderer");
     h.get_by_label("Fast").click();
     h.run_steps(2);
@@ -155,9 +158,7 @@ fn choosing_a_quality_moves_no_row_below_it() {
     let dir = temp("rows");
     let mut h = editor(&dir);
     h.state_mut().renderer_found(LLVMPIPE.into(), false);
-    h.state_mut()
-        .apply(Action::ShowPanel(strata::app::preferences::NAME));
-    h.run_steps(4);
+    show_preferences(&mut h);
     let mut tops = Vec::new();
     for choice in ["Full", "Fast", "Automatic"] {
         h.get_by_label(choice).click();
