@@ -50,6 +50,8 @@ mod partition;
 mod query;
 mod ray_walk;
 #[cfg(test)]
+mod ray_walk_tests;
+#[cfg(test)]
 mod test_meshes;
 mod tree;
 mod triangle;

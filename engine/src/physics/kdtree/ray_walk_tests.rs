@@ -1,0 +1,226 @@
+//! Tests of the two-level ray walk (`ray_walk.rs`): every kind of child a step meets, rays lying in
+//! split planes, hostile rays, tiny trees and a tree whose walk needs the large stack. Each compares
+//! the closest hit (and the any-hit answer) with brute force over every triangle.
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::ray_walk::stack_entries;
+use super::test_meshes::{brute_closest, quad_soup, random_ray, soup, test_meshes, Mesh};
+use super::*;
+
+/// The raycast's `t` equals brute force's, and the any-hit answer says whether there is one.
+fn assert_agrees(m: &Mesh, tree: &KdTree, ray: &Ray, max_t: f32) {
+    let got = tree.raycast(&m.mesh(), ray, max_t).map(|h| h.t);
+    let want = brute_closest(m, ray, max_t);
+    assert_eq!(
+        got.map(f32::to_bits),
+        want.map(f32::to_bits),
+        "{}: {ray:?} up to {max_t}",
+        m.name
+    );
+    let any = tree.raycast_any(&m.mesh(), ray, max_t);
+    assert_eq!(any, want.is_some(), "{}: any-hit {ray:?}", m.name);
+}
+
+/// The kinds of a branch's two children, as an index: 0 both leaves, 1 left leaf only, 2 right
+/// leaf only, 3 both branches.
+fn child_kinds(tree: &KdTree, branch: &Node) -> usize {
+    let c = branch.child();
+    let nodes = tree.nodes();
+    usize::from(!nodes[c].is_leaf()) * 2 + usize::from(!nodes[c + 1].is_leaf())
+}
+
+/// Steps whose children are two leaves, a leaf and a branch (either way round) or two branches,
+/// in quad trees and in trees of one or two triangles per leaf, from one triangle up: the same
+/// hits as brute force, with rays in both directions (so either child is the near one).
+#[test]
+fn steps_meet_every_child_kind() {
+    let mut rng = ChaCha8Rng::seed_from_u64(61);
+    let mut seen = [[0usize; 4]; 2];
+    for n in (1..=24).chain([40, 97, 250]) {
+        for m in [quad_soup(&mut rng, n, n % 3 == 0), soup(&mut rng, n)] {
+            let tree = KdTree::build(&m.mesh()).expect("builds");
+            tree.assert_valid(&m.mesh());
+            for node in tree.nodes().iter().filter(|node| !node.is_leaf()) {
+                seen[usize::from(tree.is_quad_tree())][child_kinds(&tree, node)] += 1;
+            }
+            let (lo, hi) = tree.bounds();
+            for i in 0..200 {
+                let ray = random_ray(&mut rng, &m, lo, hi);
+                let back = Ray {
+                    origin: ray.origin,
+                    dir: ray.dir.map(|d| -d),
+                };
+                let max_t = if i % 7 == 0 { 3.0 } else { 1000.0 };
+                assert_agrees(&m, &tree, &ray, max_t);
+                assert_agrees(&m, &tree, &back, max_t);
+            }
+        }
+    }
+    for (quads, kinds) in seen.iter().enumerate() {
+        assert!(
+            kinds.iter().all(|&k| k > 0),
+            "quads {quads}: child kinds seen {kinds:?}"
+        );
+    }
+}
+
+/// Rays lying exactly in a split plane (direction 0 or −0 on its axis, so every crossing of that
+/// plane is NaN and every other one on that axis ±inf), and rays crossing it at a right angle.
+#[test]
+fn rays_in_split_planes_match_brute_force() {
+    let mut rng = ChaCha8Rng::seed_from_u64(62);
+    let mut meshes: Vec<Mesh> = test_meshes()
+        .into_iter()
+        .filter(|m| m.name.starts_with("quads"))
+        .collect();
+    meshes.push(quad_soup(&mut rng, 60, false));
+    for m in meshes {
+        let tree = KdTree::build(&m.mesh()).expect("builds");
+        let (lo, hi) = tree.bounds();
+        let branches: Vec<Node> = tree
+            .nodes()
+            .iter()
+            .filter(|node| !node.is_leaf())
+            .copied()
+            .collect();
+        for (k, node) in branches.iter().enumerate().filter(|(k, _)| k % 3 == 0) {
+            let a = node.axis();
+            for plane in node.splits() {
+                let mut origin: [f32; 3] =
+                    std::array::from_fn(|b| rng.random_range(lo[b] - 2.0..hi[b] + 2.0));
+                origin[a] = plane;
+                let mut dir: [f32; 3] = std::array::from_fn(|_| rng.random_range(-1.0..1.0));
+                dir[a] = if k % 2 == 0 { 0.0 } else { -0.0 };
+                assert_agrees(&m, &tree, &Ray { origin, dir }, 1000.0);
+                let mut across = [0.0f32; 3];
+                across[a] = if k % 2 == 0 { 1.0 } else { -1.0 };
+                assert_agrees(
+                    &m,
+                    &tree,
+                    &Ray {
+                        origin,
+                        dir: across,
+                    },
+                    1000.0,
+                );
+            }
+        }
+    }
+}
+
+/// NaN and infinite origins and directions, a zero direction, and NaN, negative, zero and infinite
+/// reaches, on an empty tree, one triangle, one quad and a few quads: no panic, brute force's
+/// answer (which is no hit wherever a NaN or infinity reaches the test).
+#[test]
+fn hostile_rays_and_tiny_trees() {
+    let mut rng = ChaCha8Rng::seed_from_u64(63);
+    let empty = Mesh {
+        name: "empty".into(),
+        positions: vec![[0.0; 3]],
+        indices: Vec::new(),
+    };
+    let one = Mesh {
+        name: "one triangle".into(),
+        positions: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+        indices: vec![0, 1, 2],
+    };
+    let meshes = [
+        empty,
+        one,
+        quad_soup(&mut rng, 1, false),
+        quad_soup(&mut rng, 3, false),
+    ];
+    let (nan, inf) = (f32::NAN, f32::INFINITY);
+    for m in meshes {
+        let tree = KdTree::build(&m.mesh()).expect("builds");
+        tree.assert_valid(&m.mesh());
+        let center = if m.indices.is_empty() {
+            [0.0; 3]
+        } else {
+            let (lo, hi) = tree.bounds();
+            std::array::from_fn(|a| (lo[a] + hi[a]) / 2.0)
+        };
+        let outside = center.map(|c| c - 30.0);
+        let rays = [
+            ([nan, 0.0, 0.0], [0.0, 0.0, 1.0]),
+            (outside, [nan, 1.0, 1.0]),
+            (outside, [inf, 1.0, 1.0]),
+            ([-inf, center[1], center[2]], [1.0, 0.0, 0.0]),
+            (center, [0.0, 0.0, 0.0]),
+            (center, [-0.0, -0.0, -0.0]),
+            (outside, [1.0, 1.0, 1.0]),
+            (outside, [1e-38, 1.0, 1.0]),
+            (center, [0.3, -0.2, 1.0]),
+            (center, [-0.3, 0.2, -1.0]),
+        ];
+        for (origin, dir) in rays {
+            for max_t in [nan, -1.0, 0.0, 5.0, 1000.0, inf] {
+                assert_agrees(&m, &tree, &Ray { origin, dir }, max_t);
+            }
+        }
+    }
+}
+
+/// A tree deep enough that its walk needs more than the small stack's 32 entries walks on the large
+/// one. Speck `k` lies by the diagonal at `x = y = z = 1000 (k / n)⁵`: the mean of such a run lies
+/// near its top quarter, so every split of the crowded low end (on whichever axis the region is
+/// longest) cuts off just over a quarter above and leaves the rest, a run of the same shape, to split
+/// again. A ray along the diagonal passes beside every speck and keeps three entries per step on its
+/// way down; its only hit is the wall behind the last speck (this test fails when the walk takes the
+/// small stack, whose slots then wrap).
+#[test]
+fn trees_deeper_than_the_small_stack_walk_on_the_large_one() {
+    let n = 8000;
+    let mut positions = Vec::new();
+    let mut indices = Vec::new();
+    let mut quad = |corners: [[f32; 3]; 4]| {
+        let b = positions.len() as u32;
+        positions.extend(corners);
+        indices.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+    };
+    for k in 0..n {
+        let x = 1000.0 * (k as f32 / n as f32).powi(5);
+        // Off the diagonal by a tenth of its distance from the origin, a hundredth across.
+        let (o, s) = (0.1 * x, 0.01 * x);
+        quad([
+            [x + o, x - o, x],
+            [x + o + s, x - o, x],
+            [x + o + s, x - o + s, x],
+            [x + o, x - o + s, x],
+        ]);
+    }
+    // A wall across the diagonal behind the last speck.
+    let w = 1001.0;
+    quad([
+        [w + 1.0, w - 1.0, w],
+        [w, w + 1.0, w - 1.0],
+        [w - 1.0, w, w + 1.0],
+        [w - 1.0, w - 1.0, w + 2.0],
+    ]);
+    let row = Mesh {
+        name: "power-law diagonal".into(),
+        positions,
+        indices,
+    };
+    let tree = KdTree::build(&row.mesh()).expect("builds");
+    tree.assert_valid(&row.mesh());
+    assert!(
+        stack_entries(tree.depth()) > 32,
+        "depth {} needs only {} entries",
+        tree.depth(),
+        stack_entries(tree.depth())
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(64);
+    for _ in 0..20 {
+        let d = rng.random_range(-1e-3..1e-3);
+        let ray = Ray {
+            origin: [-1.0, -1.0 + d, -1.0],
+            dir: [1.0, 1.0, 1.0],
+        };
+        let hit = tree.raycast(&row.mesh(), &ray, f32::INFINITY);
+        assert_eq!(hit.map(|h| h.triangle / 2), Some(n), "{ray:?}");
+        assert_agrees(&row, &tree, &ray, 3000.0);
+    }
+}
