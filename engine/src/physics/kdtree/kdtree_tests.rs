@@ -217,10 +217,10 @@ fn raycasts_match_brute_force() {
     }
 }
 
-/// A deep tree walks right: a row of 2^17 specks along X, each beside the ray's path, and a wall
-/// behind them. A ray along the row keeps the far child of every branch on its way down, and its only
-/// hit is the wall in the last of them; shallow trees walk right too. (A tree whose walk needs more
-/// than the small stack is in `ray_walk_tests`.)
+/// A tree deeper than the walk's small stack (16 entries) walks on the large one: a row of 2^17
+/// specks along X, each beside the ray's path, and a wall behind them. A ray along the row keeps the
+/// far child of every branch on its way down (depth − 1 entries, more than 16), and its only hit is
+/// the wall in the last of them; shallow trees walk on the small stack.
 #[test]
 fn deep_and_shallow_trees_walk_on_stacks_that_fit() {
     let n = 1u32 << 17;

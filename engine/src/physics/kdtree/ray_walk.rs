@@ -12,34 +12,13 @@
 //! ```
 //!
 //! The crossings use `1 / dir` computed once per ray (the root box's crossings too), and the sign of
-//! `dir[axis]` picks the near child by index (`child + sign`), without a branch.
-//!
-//! **Two levels per step.** A branch's children sit side by side, so the walk reads both with the
-//! branch and splits the segment two levels down in one step, as if the node had four children:
-//!
-//! ```text
-//!            P               near child X, far child Y (by the sign of dir[P.axis])
-//!          /   \             X's near part Xn, far part Xf; Y's near part Yn, far part Yf
-//!         X     Y            a leaf child is its own near part, and has no far part
-//!        / \   / \
-//!      Xn  Xf Yn  Yf         met in this order: Xn, Xf, Yn, Yf (the binary walk's order)
-//! ```
-//!
-//! Yf, Yn and Xf are written to the stack, last met first, each kept (the stack length grows by
-//! its test's result, no branch), and the walk goes on into Xn, or pops at once when the ray misses
-//! it: one data-dependent branch per two levels where the binary walk took one per level, and half
-//! the trips round the loop (each with its leaf-or-branch test). The kind of a child is not
-//! branched on either: a leaf's axis field (3) selects ray entries that put its near crossing at
-//! +inf, so it keeps its whole segment, and its far part is masked off. Float selects on x86 are
-//! branches, so the only select on the kind is an integer one (the near part's index). The segments
-//! are the binary walk's, except that Yn's and Yf's are not yet cut back to a best hit found in X's
-//! subtree (they are when popped): the walk reaches the same leaves in the same order, or more of
-//! them, whose hits then lie beyond the best one, so every closest hit (and its tie-break, the first
-//! leaf in that order) is the binary walk's.
-//!
-//! An entry whose `t_lo` lies beyond the best hit so far is dropped when popped (early
-//! termination), and a popped segment is cut back to the best hit (the walk always pops after a
-//! leaf), so a step never clips against it. The plane crossings are rounded floats,
+//! `dir[axis]` picks the near child by index (`child + sign`), without a branch. Both child tests
+//! are as good as random, so a branch node branches on one of them only: the far child is written
+//! to the stack top every time and kept (the stack length grows by its test's result), then the walk
+//! descends into the near child, or pops at once when the ray misses it. An entry whose `t_lo` lies
+//! beyond the best hit so far is dropped when popped (early termination), and a popped segment is
+//! cut back to the best hit (the walk always pops after a leaf), so a branch never clips against
+//! it. The plane crossings are rounded floats,
 //! so each is widened before it bounds a segment: by [`SEGMENT_PAD`] times the largest `|t|` of the
 //! ray's segment in the tree bounds, one absolute pad per ray that is at least the relative pad of
 //! every crossing that matters. A triangle lying exactly in a split plane (common on voxel terrain)
@@ -52,15 +31,14 @@
 //! bounded by its ancestors' planes, usually far wider than its quad, so most leaves a ray reaches
 //! are rejected here.
 //!
-//! **The stack** lives on the call stack and is as deep as the tree needs: a step keeps at most
-//! three entries, the steps on the path to the node in hand start at levels 1, 3, 5, … of the
-//! tree, so a tree of depth `d` needs `3 · ⌈(d − 1) / 2⌉` entries ([`stack_entries`]). The walk is
-//! compiled for two stack sizes (32 entries, enough up to depth 21, and 128 for any deeper tree up
-//! to [`MAX_DEPTH`]) and picks the smaller when it fits the tree, so a typical walk clears 384 bytes,
-//! not the 1.5 kB the deepest tree would need.
+//! **The stack** lives on the call stack and is as deep as the tree needs: a walk holds at most one
+//! entry per branch on the path to the node in hand, so a tree of depth `d` needs `d − 1` entries.
+//! The walk is compiled for two stack sizes (16 entries, and 128 for any deeper tree, above
+//! [`MAX_DEPTH`]) and picks the smaller when it fits the tree, so a typical walk clears 192 bytes, not
+//! the 1.5 kB the deepest tree would need.
 
 use super::triangle::Ray;
-use super::{KdTree, Node, MAX_DEPTH, MAX_TRIANGLES};
+use super::{KdTree, Node, MAX_DEPTH};
 
 /// Relative widening of every plane crossing (see the module docs).
 pub const SEGMENT_PAD: f32 = 1e-5;
@@ -68,38 +46,25 @@ pub const SEGMENT_PAD: f32 = 1e-5;
 /// Direction components smaller than this are treated as parallel to the root box's faces.
 const PARALLEL: f32 = 1e-30;
 
-/// The stack of a walk through a tree of depth up to 21 (every physics cell's and storage chunk's
-/// tree: 8³ cells of the canyons bench reach depth 11, 32³ chunks 15). See [`stack_entries`].
-const SHALLOW_STACK: usize = 32;
+/// The stack of a walk through a tree at most this deep (every physics cell's and storage chunk's
+/// tree: 8³ cells of the canyons bench reach depth 11, 32³ chunks 15).
+pub(super) const SHALLOW_STACK: usize = 16;
 
-/// The largest stack a walk uses: a power of two that holds a walk of a [`MAX_DEPTH`] tree.
+/// The largest stack a walk uses: a power of two above [`MAX_DEPTH`].
 const DEEP_STACK: usize = 128;
 
 const _: () = assert!(
-    stack_entries(MAX_DEPTH) <= DEEP_STACK
-        && DEEP_STACK.is_power_of_two()
-        && SHALLOW_STACK.is_power_of_two()
+    DEEP_STACK > MAX_DEPTH && DEEP_STACK.is_power_of_two() && SHALLOW_STACK.is_power_of_two()
 );
-
-// A leaf's first word (a triangle id) must read as a finite float `≥ 0` (see `RayWalk::step_child`).
-const _: () = assert!(MAX_TRIANGLES <= 0x7f80_0000);
-
-/// Most stack entries a walk of a tree of depth `depth` holds: each two-level step keeps at most
-/// three (the near child's far grandchild and both of the far child's), the steps start at levels
-/// 1, 3, 5, … and the last one starts above the deepest leaf.
-pub(super) const fn stack_entries(depth: usize) -> usize {
-    3 * depth.saturating_sub(1).div_ceil(2)
-}
 
 /// What a walk knows about its ray, computed once: per-axis data in 4-entry arrays so that the 2-bit
 /// axis field indexes them without a bounds check.
 struct RayWalk {
-    /// The ray's origin; entry 3 (a leaf's axis field) is −1 (see `RayWalk::step_child`).
+    /// The ray's origin (`[x, y, z, 0]`).
     origin: [f32; 4],
-    /// `1 / dir` per axis; entry 3 is +inf.
+    /// `1 / dir` per axis.
     inv: [f32; 4],
-    /// 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first. Entry 3
-    /// is 0.
+    /// 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first.
     neg: [usize; 4],
     /// The origin in quad-box grid units: grid plane `q` is crossed at `(q − go) · gi`.
     go: [f32; 3],
@@ -111,20 +76,6 @@ struct RayWalk {
     /// The absolute widening of every crossing.
     pad: f32,
     /// The padded segment of the ray inside the tree bounds, clipped to `0..=max_t`.
-    lo: f32,
-    hi: f32,
-}
-
-/// What one child of a two-level step hands on: its near and far parts (node, segment, whether the
-/// ray meets it). A leaf child is its own near part.
-struct StepChild {
-    near: usize,
-    near_ok: bool,
-    near_hi: f32,
-    far: usize,
-    far_ok: bool,
-    far_lo: f32,
-    /// The child's own segment: the near part starts and the far part ends where it does.
     lo: f32,
     hi: f32,
 }
@@ -181,8 +132,8 @@ impl RayWalk {
         ];
         let n = [neg[0] as u32, neg[1] as u32, neg[2] as u32];
         Some(Self {
-            origin: [ox, oy, oz, -1.0],
-            inv: [inv[0], inv[1], inv[2], f32::INFINITY],
+            origin: [ox, oy, oz, 0.0],
+            inv,
             neg,
             go,
             gi,
@@ -210,39 +161,7 @@ impl RayWalk {
         l > h
     }
 
-    /// One child of a two-level step: node `node` at index `at`, met by the ray on `lo..=hi`. A
-    /// branch splits that segment between its children; a leaf passes it on whole as its own near
-    /// part (and has no far part). Selects, not branches: the kind is as good as random.
-    #[expect(
-        clippy::neg_cmp_op_on_partial_ord,
-        reason = "NaN crossings must keep the child"
-    )]
-    #[inline(always)]
-    fn step_child(&self, node: &Node, at: usize, lo: f32, hi: f32) -> StepChild {
-        let branch = !node.is_leaf();
-        // A leaf's axis field is 3, whose entries put its near crossing at +inf: its near "plane"
-        // is its first word, a triangle id below 2²⁸, so a float in `0..1`, and `(p − (−1)) · inf =
-        // inf`. So it keeps its whole segment with no select on its kind (the float selects of
-        // x86 are branches). Its far crossing is meaningless and masked below.
-        let a = node.axis();
-        let (o, ia, n) = (self.origin[a], self.inv[a], self.neg[a]);
-        let t_out = (node.plane(n) - o) * ia + self.pad;
-        let t_in = (node.plane(n ^ 1) - o) * ia - self.pad;
-        let c = node.child();
-        StepChild {
-            near: std::hint::select_unpredictable(branch, c + n, at),
-            near_ok: !(t_out < lo),
-            near_hi: min_of(hi, t_out),
-            far: c + 1 - n,
-            far_ok: branch & !(t_in > hi),
-            far_lo: max_of(lo, t_in),
-            lo,
-            hi,
-        }
-    }
-
-    /// The walk itself, on a stack of `N` entries (a power of two, at least [`stack_entries`] of the
-    /// tree's depth).
+    /// The walk itself, on a stack of `N` entries (a power of two, at least the tree's depth).
     // `!(a < b)` on purpose: it is true for NaN, which must keep the child.
     #[expect(
         clippy::neg_cmp_op_on_partial_ord,
@@ -276,33 +195,24 @@ impl RayWalk {
                     reach = limit + pad;
                 }
             } else {
-                // Two levels in one step (see the module docs): this branch and both its children,
-                // read together whatever the ray does.
-                let (a, c) = (node.axis(), node.child());
+                let (a, child) = (node.axis(), node.child());
                 let (o, ia, n) = (self.origin[a], self.inv[a], self.neg[a]);
-                let t_out = (node.plane(n) - o) * ia + pad;
-                let t_in = (node.plane(n ^ 1) - o) * ia - pad;
+                let t_out = (node.split(n) - o) * ia + pad;
+                let t_in = (node.split(1 - n) - o) * ia - pad;
                 let near_ok = !(t_out < lo);
                 let far_ok = !(t_in > hi);
-                let (xi, yi) = (c + n, c + 1 - n);
-                let pair = &nodes[c..c + 2];
-                let x = self.step_child(&pair[n & 1], xi, lo, min_of(hi, t_out));
-                let y = self.step_child(&pair[(n & 1) ^ 1], yi, max_of(lo, t_in), hi);
-                let mut push = |keep: bool, at: usize, l: f32, h: f32| {
-                    let slot = len % N;
-                    stack_node[slot] = at as u32;
-                    stack_lo[slot] = l;
-                    stack_hi[slot] = h;
-                    len += usize::from(keep);
-                };
-                push(far_ok & y.far_ok, y.far, y.far_lo, y.hi);
-                push(far_ok & y.near_ok, y.near, y.lo, y.near_hi);
-                push(near_ok & x.far_ok, x.far, x.far_lo, x.hi);
-                // Xn's two tests at once: its segment end is the smaller of `hi` and both near
-                // crossings (a NaN crossing leaves it alone, as it keeps the child), and a segment
-                // in hand never ends before it starts.
-                if !(x.near_hi < lo) {
-                    (at, hi) = (x.near, x.near_hi);
+                // The far child is written to the top slot every time and kept when it is visited,
+                // so the walk branches once per branch node, on the near test: when the near child
+                // is skipped, the far one (if kept) is popped at once below. The slot is free (`len`
+                // stays below the tree's depth), so the mask never wraps.
+                let slot = len % N;
+                stack_node[slot] = (child + 1 - n) as u32;
+                stack_lo[slot] = max_of(lo, t_in);
+                stack_hi[slot] = hi;
+                len += usize::from(far_ok);
+                if near_ok {
+                    at = child + n;
+                    hi = min_of(hi, t_out);
                     continue;
                 }
             }
@@ -332,7 +242,7 @@ impl KdTree {
         let Some(walk) = RayWalk::new(self, ray, max_t) else {
             return;
         };
-        if stack_entries(self.depth as usize) <= SHALLOW_STACK {
+        if self.depth as usize <= SHALLOW_STACK {
             walk.run::<SHALLOW_STACK>(&self.nodes, max_t, leaf);
         } else {
             walk.run::<DEEP_STACK>(&self.nodes, max_t, leaf);

@@ -1,11 +1,12 @@
-//! Tests of the two-level ray walk (`ray_walk.rs`): every kind of child a step meets, rays lying in
-//! split planes, hostile rays, tiny trees and a tree whose walk needs the large stack. Each compares
-//! the closest hit (and the any-hit answer) with brute force over every triangle.
+//! Tests of the ray walk (`ray_walk.rs`): branches over every kind of child pair, rays lying in split
+//! planes, hostile rays, tiny trees and a tree whose walk needs the large stack, built by uneven
+//! splits from a few thousand quads. Each compares the closest hit (and the any-hit answer) with
+//! brute force over every triangle.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::ray_walk::stack_entries;
+use super::ray_walk::SHALLOW_STACK;
 use super::test_meshes::{brute_closest, quad_soup, random_ray, soup, test_meshes, Mesh};
 use super::*;
 
@@ -31,11 +32,11 @@ fn child_kinds(tree: &KdTree, branch: &Node) -> usize {
     usize::from(!nodes[c].is_leaf()) * 2 + usize::from(!nodes[c + 1].is_leaf())
 }
 
-/// Steps whose children are two leaves, a leaf and a branch (either way round) or two branches,
+/// Branches whose children are two leaves, a leaf and a branch (either way round) or two branches,
 /// in quad trees and in trees of one or two triangles per leaf, from one triangle up: the same
 /// hits as brute force, with rays in both directions (so either child is the near one).
 #[test]
-fn steps_meet_every_child_kind() {
+fn branches_over_every_child_kind_match_brute_force() {
     let mut rng = ChaCha8Rng::seed_from_u64(61);
     let mut seen = [[0usize; 4]; 2];
     for n in (1..=24).chain([40, 97, 250]) {
@@ -163,13 +164,13 @@ fn hostile_rays_and_tiny_trees() {
     }
 }
 
-/// A tree deep enough that its walk needs more than the small stack's 32 entries walks on the large
-/// one. Speck `k` lies by the diagonal at `x = y = z = 1000 (k / n)⁵`: the mean of such a run lies
-/// near its top quarter, so every split of the crowded low end (on whichever axis the region is
-/// longest) cuts off just over a quarter above and leaves the rest, a run of the same shape, to split
-/// again. A ray along the diagonal passes beside every speck and keeps three entries per step on its
-/// way down; its only hit is the wall behind the last speck (this test fails when the walk takes the
-/// small stack, whose slots then wrap).
+/// A tree deep enough that its walk needs more than the small stack's entries walks on the large
+/// one, and a few thousand quads make it: speck `k` lies by the diagonal at `x = y = z = 1000
+/// (k / n)⁵`. The mean of such a run lies near its top 30 %, so every split of the crowded low end
+/// (on whichever axis the region is longest) cuts off that much above and leaves the rest, a run of
+/// the same shape, to split again. A ray along the diagonal passes beside every speck and keeps the
+/// far child of every branch on its way down; its only hit is the wall behind the last speck (this
+/// test fails when the walk takes the small stack, whose slots then wrap).
 #[test]
 fn trees_deeper_than_the_small_stack_walk_on_the_large_one() {
     let n = 8000;
@@ -207,10 +208,9 @@ fn trees_deeper_than_the_small_stack_walk_on_the_large_one() {
     let tree = KdTree::build(&row.mesh()).expect("builds");
     tree.assert_valid(&row.mesh());
     assert!(
-        stack_entries(tree.depth()) > 32,
-        "depth {} needs only {} entries",
-        tree.depth(),
-        stack_entries(tree.depth())
+        tree.depth() > SHALLOW_STACK + 1,
+        "depth {} needs only the small stack",
+        tree.depth()
     );
     let mut rng = ChaCha8Rng::seed_from_u64(64);
     for _ in 0..20 {

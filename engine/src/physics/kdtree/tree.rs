@@ -121,14 +121,6 @@ impl Node {
         })
     }
 
-    /// One plane of a branch read in place: `splits()[side & 1]`. Of a leaf, `plane(0)` reads its
-    /// first triangle id, which is below [`MAX_TRIANGLES`], so a finite float `≥ 0` (the ray walk
-    /// relies on this).
-    #[inline(always)]
-    pub(super) fn plane(&self, side: usize) -> f32 {
-        f32::from_bits(self.words[side & 1])
-    }
-
     /// A branch's first child index (the second is the next node).
     #[inline]
     pub fn child(&self) -> usize {
