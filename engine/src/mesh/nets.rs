@@ -609,9 +609,13 @@ fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
 /// Two triangles of a counter-clockwise quad, split along its shorter diagonal (ties: `q0–q2`).
 fn push_quad(out: &mut MeshBuffer, surface: Surface, q: [u32; 4]) {
     let p = |k: usize| out.positions[q[k] as usize];
-    // The split starts at q1 instead of q0 when q1–q3 is shorter: an index rather than a branch
-    // (the choice follows the data and mispredicts).
-    let first = usize::from(dist2(p(0), p(2)) > dist2(p(1), p(3)));
+    // The split starts at q1 instead of q0 unless q0–q2 is the shorter (or as short): an index
+    // rather than a branch (the choice follows the data and mispredicts).
+    let first = if dist2(p(0), p(2)) <= dist2(p(1), p(3)) {
+        0
+    } else {
+        1
+    };
     let r = |k: usize| q[(first + k) & 3];
     let tris = [r(0), r(1), r(2), r(0), r(2), r(3)];
     let list = match surface {
