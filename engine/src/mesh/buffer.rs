@@ -113,6 +113,7 @@ impl MeshBuffer {
     }
 
     /// Append a vertex; returns its index.
+    #[inline]
     pub(crate) fn push_vertex(
         &mut self,
         position: [f32; 3],

@@ -435,8 +435,10 @@ impl Ctx<'_> {
             vertex(i, 0),
             vertex(i - sb, 1 << b),
         ];
-        let quad = if in0 { v } else { [v[0], v[3], v[2], v[1]] };
-        push_quad(out, self.surface, quad);
+        // Reversed when the outside is at `i` (v0, v3, v2, v1): corner k is v[3k mod 4]. An index
+        // rather than a branch: the side varies from edge to edge and mispredicts.
+        let turn = if in0 { 1 } else { 3 };
+        push_quad(out, self.surface, [0, 1, 2, 3].map(|k| v[(k * turn) & 3]));
     }
 
     /// [`Ctx::place_vertices`] for rows of at most 64 samples: whole rows of cells are classified with
@@ -607,11 +609,15 @@ fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
 /// Two triangles of a counter-clockwise quad, split along its shorter diagonal (ties: `q0–q2`).
 fn push_quad(out: &mut MeshBuffer, surface: Surface, q: [u32; 4]) {
     let p = |k: usize| out.positions[q[k] as usize];
-    let tris = if dist2(p(0), p(2)) <= dist2(p(1), p(3)) {
-        [q[0], q[1], q[2], q[0], q[2], q[3]]
+    // The split starts at q1 instead of q0 unless q0–q2 is the shorter (or as short): an index
+    // rather than a branch (the choice follows the data and mispredicts).
+    let first = if dist2(p(0), p(2)) <= dist2(p(1), p(3)) {
+        0
     } else {
-        [q[1], q[2], q[3], q[1], q[3], q[0]]
+        1
     };
+    let r = |k: usize| q[(first + k) & 3];
+    let tris = [r(0), r(1), r(2), r(0), r(2), r(3)];
     let list = match surface {
         Surface::Solid => &mut out.solid_indices,
         Surface::Water => &mut out.water_indices,
