@@ -5,7 +5,9 @@
 //! history can pack boxes without depending on the project file, and the project file can store the
 //! history without a cycle. Byte-level specs live in `docs/formats/`.
 
+pub mod column_coder;
 pub mod lz4;
+pub mod range_coder;
 mod reader;
 pub mod rle;
 

@@ -15,10 +15,15 @@ fn header_bytes() -> Vec<u8> {
         .into_bytes()
 }
 
-/// A file with the given CHNK payload and optional HIST payload.
+/// A version 1 file (chunk records in RLE+LZ4) with the given CHNK payload and optional HIST payload.
 fn file_with(chunks: &[u8], history: Option<&[u8]>) -> Vec<u8> {
+    file_of_version(1, chunks, history)
+}
+
+/// A file of `version` with the given CHNK payload and optional HIST payload.
+fn file_of_version(version: u32, chunks: &[u8], history: Option<&[u8]>) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     write_section(&mut out, TAG_HEAD, &header_bytes());
     write_section(&mut out, TAG_CHUNKS, chunks);
     if let Some(h) = history {
@@ -188,17 +193,22 @@ fn decoded_memory_is_capped_against_the_file_size() {
     let payload = chunk_payload(&entries, &lz4.repeat(n));
     let header = ProjectHeader::from_ron(&header_bytes(), 0).expect("header");
     let need = n * striped_chunk_bytes();
-    let e = chunks::decode_within(&payload, 0, &header, &Progress::new(), need - 1)
+    let e = chunks::decode_within(&payload, 0, ChunkCoding::RleLz4, &header, &Progress::new(), need - 1)
         .expect_err("over the budget")
         .to_string();
     assert!(e.contains("decompression bomb"), "{e}");
-    let grid = chunks::decode_within(&payload, 0, &header, &Progress::new(), need).expect("fits");
+    let grid = chunks::decode_within(&payload, 0, ChunkCoding::RleLz4, &header, &Progress::new(), need).expect("fits");
     assert_eq!(grid.chunk_count(), n);
     // The stated ratio leaves real files far below it, and the floor accepts any small file.
     let real = super::project_tests::sample_bytes();
     let p = Project::from_bytes(&real).expect("a real file loads");
-    assert!(p.grid.memory_bytes() * 16 < real.len() * chunks::MAX_EXPANSION);
-    assert_eq!(chunks::decoded_budget(10), chunks::EXPANSION_FLOOR_BYTES);
+    assert!(p.grid.memory_bytes() * 16 < real.len() * ChunkCoding::Columns.max_expansion());
+    for coding in [ChunkCoding::RleLz4, ChunkCoding::Columns] {
+        assert_eq!(
+            chunks::decoded_budget(10, coding),
+            chunks::EXPANSION_FLOOR_BYTES
+        );
+    }
 }
 
 fn striped_chunk_bytes() -> usize {

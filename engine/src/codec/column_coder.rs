@@ -1,0 +1,732 @@
+//! The column coding of one 32³ chunk (version 2 project files): the chunk's structure as runs along
+//! each vertical column, told as "the same materials as the column beside, with the boundaries moved
+//! by so much", and each partial voxel's occupancy as its difference from a guess made from the
+//! voxels already coded, all through the adaptive [`range_coder`](super::range_coder).
+//!
+//! ```text
+//!   columns in order z = 0..32 (outer), x = 0..32; inside a column y = 0..32 (bottom up)
+//!
+//!        z ▲   N = (x, z−1): decoded         a column's key per voxel: material and whether the
+//!          │   W = (x−1, z): decoded         occupancy is the material's default (Air 0, else 255)
+//!          │ ┌───┬───┐
+//!          │ │ W │ C │  C: structure first   runs of equal keys, bottom up; boundaries = the y
+//!          │ ├───┼───┤     (against W or N),  where a run starts (the first run starts at 0)
+//!          │ │NW │ N │     then occupancies
+//!          └─┴───┴───┴──▶ x
+//! ```
+//!
+//! The byte-level spec, which an independent decoder can follow, is in `docs/formats/strata.md`
+//! ("Chunk records, version 2"); this file and the spec change together.
+//!
+//! Rationale: generated and sculpted terrain is a height field with layers, so a column usually has
+//! the same runs as its neighbour with the surface a voxel or two higher or lower, and the partial
+//! voxels follow a signed-distance ramp that a linear guess along the column or across the plane
+//! predicts to within a unit or two. Today's RLE+LZ4 records pay bytes for both.
+
+use super::range_coder::{Bit, RangeDecoder, RangeEncoder};
+use crate::voxel::{Voxel, CHUNK_SIZE};
+use crate::{Error, Result};
+
+const N: usize = CHUNK_SIZE;
+/// Voxels of a chunk.
+pub const VOLUME: usize = N * N * N;
+/// Key bit: the voxel's occupancy is not its material's default.
+const PARTIAL: u8 = 0x40;
+/// Unary prefixes longer than this are refused (no value the encoder writes needs more).
+const MAX_PREFIX: usize = 8;
+
+/// Either side of the coder: encoding takes the decision given and returns it, decoding ignores
+/// it and returns the decision read. The model below is written once for both.
+trait Coder {
+    fn bit(&mut self, ctx: &mut Bit, bit: bool) -> bool;
+}
+
+impl Coder for RangeEncoder<'_> {
+    #[inline]
+    fn bit(&mut self, ctx: &mut Bit, bit: bool) -> bool {
+        self.encode(ctx, bit);
+        bit
+    }
+}
+
+impl Coder for RangeDecoder<'_> {
+    #[inline]
+    fn bit(&mut self, ctx: &mut Bit, _bit: bool) -> bool {
+        self.decode(ctx)
+    }
+}
+
+/// `count` bits of `value`, most significant first, through a tree of `2^count` contexts.
+fn code_tree<C: Coder>(c: &mut C, tree: &mut [Bit], count: u32, value: u32) -> u32 {
+    let mut node = 1usize;
+    for i in (0..count).rev() {
+        let bit = c.bit(&mut tree[node], (value >> i) & 1 == 1);
+        node = node * 2 + usize::from(bit);
+    }
+    (node - (1 << count)) as u32
+}
+
+/// Contexts of an Exp-Golomb code: `v + 1 = 2^n + rest`, `n` in unary (ones closed by a zero, no
+/// zero after [`MAX_PREFIX`] ones), then `rest` in `n` bits, most significant first.
+#[derive(Debug, Clone, Copy, Default)]
+struct Golomb {
+    prefix: [Bit; MAX_PREFIX],
+    suffix: [Bit; MAX_PREFIX],
+}
+
+impl Golomb {
+    /// Code `v` (encoding) or read one (decoding): `None` when a hostile stream's prefix is too long.
+    fn code<C: Coder>(&mut self, c: &mut C, v: u32) -> Option<u32> {
+        let n_enc = (v + 1).ilog2() as usize;
+        let mut n = 0;
+        while n < MAX_PREFIX && c.bit(&mut self.prefix[n], n < n_enc) {
+            n += 1;
+        }
+        if n == MAX_PREFIX {
+            return None;
+        }
+        let mut value = 1u32;
+        for i in (0..n).rev() {
+            let bit = c.bit(&mut self.suffix[i], ((v + 1) >> i) & 1 == 1);
+            value = value * 2 + u32::from(bit);
+        }
+        Some(value - 1)
+    }
+}
+
+/// A signed value: zero flag, sign, magnitude − 1 in Exp-Golomb.
+#[derive(Debug, Clone, Copy, Default)]
+struct Signed {
+    zero: Bit,
+    sign: Bit,
+    magnitude: Golomb,
+}
+
+impl Signed {
+    fn code<C: Coder>(&mut self, c: &mut C, v: i32) -> Option<i32> {
+        if c.bit(&mut self.zero, v != 0) {
+            let negative = c.bit(&mut self.sign, v < 0);
+            let m = self.magnitude.code(c, v.unsigned_abs().saturating_sub(1))? as i32 + 1;
+            Some(if negative { -m } else { m })
+        } else {
+            Some(0)
+        }
+    }
+}
+
+/// Predictor kinds, in the order they are tried (see [`predict`]).
+const KINDS: usize = 7;
+/// Buckets of the neighbours' residual magnitudes.
+const ACTIVITY: usize = 4;
+
+/// Every context of the model; a chunk starts with all of them fresh.
+struct Model {
+    uniform: Bit,
+    uniform_material: [Bit; 64],
+    uniform_partial: Bit,
+    uniform_occupancy: [Bit; 256],
+    same_as_w: [Bit; 8],
+    same_as_n: [Bit; 8],
+    boundary: [Signed; 8],
+    run_count: [Bit; 32],
+    run_material: [Bit; 64],
+    run_partial: [Bit; 2],
+    run_length: [Bit; 32],
+    occupancy: [[Signed; ACTIVITY]; KINDS],
+}
+
+impl Model {
+    fn new() -> Box<Self> {
+        Box::new(Self {
+            uniform: Bit::new(),
+            uniform_material: [Bit::new(); 64],
+            uniform_partial: Bit::new(),
+            uniform_occupancy: [Bit::new(); 256],
+            same_as_w: [Bit::new(); 8],
+            same_as_n: [Bit::new(); 8],
+            boundary: [Signed::default(); 8],
+            run_count: [Bit::new(); 32],
+            run_material: [Bit::new(); 64],
+            run_partial: [Bit::new(); 2],
+            run_length: [Bit::new(); 32],
+            occupancy: [[Signed::default(); ACTIVITY]; KINDS],
+        })
+    }
+}
+
+/// The runs of one column: keys bottom up and where each starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Runs {
+    count: usize,
+    key: [u8; N],
+    start: [u8; N],
+}
+
+impl Runs {
+    const EMPTY: Runs = Runs {
+        count: 0,
+        key: [0; N],
+        start: [0; N],
+    };
+
+    fn of(keys: &[u8]) -> Self {
+        let mut r = Self::EMPTY;
+        for (y, &k) in keys.iter().enumerate() {
+            if r.count == 0 || r.key[r.count - 1] != k {
+                r.key[r.count] = k;
+                r.start[r.count] = y as u8;
+                r.count += 1;
+            }
+        }
+        r
+    }
+
+    fn same_keys(&self, other: &Runs) -> bool {
+        self.count == other.count && self.key[..self.count] == other.key[..other.count]
+    }
+
+    fn fill(&self, keys: &mut [u8]) {
+        for i in 0..self.count {
+            let end = if i + 1 < self.count {
+                usize::from(self.start[i + 1])
+            } else {
+                N
+            };
+            keys[usize::from(self.start[i])..end].fill(self.key[i]);
+        }
+    }
+}
+
+/// The chunk while it is coded, column-major (`y + 32·(x + 32·z)`), with each column's runs
+/// (the encoder knows them all up front, the decoder fills them in as it goes).
+struct Columns {
+    key: Vec<u8>,
+    occupancy: Vec<u8>,
+    residual: Vec<u8>,
+    runs: Vec<Runs>,
+}
+
+impl Columns {
+    fn new() -> Self {
+        Self {
+            key: vec![0; VOLUME],
+            occupancy: vec![0; VOLUME],
+            residual: vec![0; VOLUME],
+            runs: vec![Runs::EMPTY; N * N],
+        }
+    }
+
+    /// Every column's runs from the keys (encoder side).
+    fn find_runs(&mut self) {
+        for (col, runs) in self.runs.iter_mut().enumerate() {
+            *runs = Runs::of(&self.key[col * N..(col + 1) * N]);
+        }
+    }
+
+    /// The occupancy at `i` when it is partial (so it carries the distance field), else `None`.
+    #[inline]
+    fn partial(&self, i: usize) -> Option<i32> {
+        (self.key[i] & PARTIAL != 0).then(|| i32::from(self.occupancy[i]))
+    }
+}
+
+fn key_of(v: Voxel) -> u8 {
+    let v = Voxel::new(v.material, v.occupancy);
+    if v.is_default() {
+        v.material
+    } else {
+        v.material | PARTIAL
+    }
+}
+
+/// The guess for the occupancy at column-major index `i` (column `x`, `z`, height `y`): the kind of
+/// guess and its value, clamped to `0..=254`.
+///
+/// ```text
+///   0  linear along the column    2·B − BB          B, BB = one and two below, both partial
+///   1  planar across the layer    W + N − NW        all three partial at the same height
+///   2  the column beside's step   B + W − WB        (or N, NB): B and the neighbour's pair partial
+///   3  mean of the two beside     (W + N) / 2       both partial
+///   4  one beside                 W, else N
+///   5  the one below              B
+///   6  nothing known              128
+/// ```
+fn predict(c: &Columns, i: usize, x: usize, y: usize, z: usize) -> (usize, i32) {
+    let below = |k: usize| (y >= k).then(|| c.partial(i - k)).flatten();
+    let w = |k: usize| (x > 0 && y >= k).then(|| c.partial(i - N - k)).flatten();
+    let n = |k: usize| (z > 0 && y >= k).then(|| c.partial(i - N * N - k)).flatten();
+    let nw = (x > 0 && z > 0)
+        .then(|| c.partial(i - N * N - N))
+        .flatten();
+    let b = below(1);
+    let (kind, guess) = if let (Some(b), Some(bb)) = (b, below(2)) {
+        (0, 2 * b - bb)
+    } else if let (Some(w), Some(n), Some(nw)) = (w(0), n(0), nw) {
+        (1, w + n - nw)
+    } else if let (Some(b), Some(w0), Some(w1)) = (b, w(0), w(1)) {
+        (2, b + w0 - w1)
+    } else if let (Some(b), Some(n0), Some(n1)) = (b, n(0), n(1)) {
+        (2, b + n0 - n1)
+    } else if let (Some(w), Some(n)) = (w(0), n(0)) {
+        (3, (w + n) / 2)
+    } else if let Some(v) = w(0).or(n(0)) {
+        (4, v)
+    } else if let Some(b) = b {
+        (5, b)
+    } else {
+        (6, 128)
+    };
+    (kind, guess.clamp(0, 254))
+}
+
+/// Bucket of the residual magnitudes already coded below, beside (W) and behind (N).
+fn activity(c: &Columns, i: usize, x: usize, y: usize, z: usize) -> usize {
+    let mut sum = 0u32;
+    if y > 0 {
+        sum += u32::from(c.residual[i - 1]);
+    }
+    if x > 0 {
+        sum += u32::from(c.residual[i - N]);
+    }
+    if z > 0 {
+        sum += u32::from(c.residual[i - N * N]);
+    }
+    match sum {
+        0 => 0,
+        1..=2 => 1,
+        3..=6 => 2,
+        _ => 3,
+    }
+}
+
+fn corrupt(reason: impl Into<String>) -> Error {
+    Error::corrupt(0, reason)
+}
+
+/// Code (or read) the structure of column `col`; returns how it was coded (0: as W, 1: as N, 2: runs).
+fn code_structure<C: Coder>(
+    c: &mut C,
+    m: &mut Model,
+    cols: &mut Columns,
+    x: usize,
+    z: usize,
+    prev_mode: usize,
+) -> Result<usize> {
+    let col = x + N * z;
+    let mut cur = cols.runs[col];
+    let w = (x > 0).then(|| cols.runs[col - 1]);
+    let n = (z > 0).then(|| cols.runs[col - N]);
+    let wn_same = matches!((&w, &n), (Some(a), Some(b)) if a.same_keys(b));
+    let ctx = prev_mode * 2 + usize::from(wn_same);
+    let mut reference = None;
+    if let Some(w) = &w {
+        if c.bit(&mut m.same_as_w[ctx], cur.same_keys(w)) {
+            reference = Some((0, *w));
+        }
+    }
+    if reference.is_none() {
+        if let Some(n) = &n {
+            if !wn_same && c.bit(&mut m.same_as_n[ctx], cur.same_keys(n)) {
+                reference = Some((1, *n));
+            }
+        }
+    }
+    let mode = if let Some((mode, r)) = reference {
+        cur.count = r.count;
+        cur.key = r.key;
+        let mut previous_delta = 0i32;
+        for i in 1..r.count {
+            let delta = i32::from(cur.start[i]) - i32::from(r.start[i]);
+            let ctx = (i - 1).min(3) * 2 + usize::from(previous_delta != 0);
+            let residual = m.boundary[ctx]
+                .code(c, delta - previous_delta)
+                .ok_or_else(|| corrupt("boundary code too long"))?;
+            previous_delta += residual;
+            let start = i32::from(r.start[i]) + previous_delta;
+            if start <= i32::from(cur.start[i - 1]) || start >= N as i32 {
+                return Err(corrupt(format!(
+                    "column ({x}, {z}): run {i} starts at {start}, out of order"
+                )));
+            }
+            cur.start[i] = start as u8;
+        }
+        mode
+    } else {
+        let count = code_tree(c, &mut m.run_count, 5, (cur.count as u32).wrapping_sub(1)) as usize + 1;
+        cur.count = count;
+        let mut start = 0usize;
+        for i in 0..count {
+            let material = code_tree(c, &mut m.run_material, 6, u32::from(cur.key[i] & 0x3f)) as u8;
+            let partial = c.bit(&mut m.run_partial[usize::from(material == 0)], cur.key[i] & PARTIAL != 0);
+            cur.key[i] = material | if partial { PARTIAL } else { 0 };
+            cur.start[i] = start as u8;
+            if i + 1 < count {
+                let len = code_tree(
+                    c,
+                    &mut m.run_length,
+                    5,
+                    u32::from(cur.start.get(i + 1).copied().unwrap_or(0)).wrapping_sub(start as u32 + 1),
+                ) as usize
+                    + 1;
+                start += len;
+                if start >= N {
+                    return Err(corrupt(format!("column ({x}, {z}): runs longer than the column")));
+                }
+            }
+        }
+        2
+    };
+    if let Some(i) = (0..cur.count).find(|&i| cur.key[i] == PARTIAL) {
+        return Err(corrupt(format!(
+            "column ({x}, {z}): run {i} is Air with occupancy"
+        )));
+    }
+    cur.fill(&mut cols.key[col * N..(col + 1) * N]);
+    cols.runs[col] = cur;
+    Ok(mode)
+}
+
+/// Code (or read) the occupancies of column `col`'s partial voxels.
+fn code_occupancy<C: Coder>(
+    c: &mut C,
+    m: &mut Model,
+    cols: &mut Columns,
+    x: usize,
+    z: usize,
+) -> Result<()> {
+    let col = x + N * z;
+    let runs = cols.runs[col];
+    for r in 0..runs.count {
+        let start = usize::from(runs.start[r]);
+        let end = if r + 1 < runs.count {
+            usize::from(runs.start[r + 1])
+        } else {
+            N
+        };
+        let key = runs.key[r];
+        if key & PARTIAL == 0 {
+            let full = if key == 0 { 0 } else { 255 };
+            cols.occupancy[col * N + start..col * N + end].fill(full);
+            continue;
+        }
+        for y in start..end {
+            let i = col * N + y;
+            let (kind, guess) = predict(cols, i, x, y, z);
+            let act = activity(cols, i, x, y, z);
+            let residual = m.occupancy[kind][act]
+                .code(c, i32::from(cols.occupancy[i]) - guess)
+                .ok_or_else(|| corrupt("occupancy code too long"))?;
+            let value = guess + residual;
+            if !(0..=254).contains(&value) {
+                return Err(corrupt(format!(
+                    "voxel ({x}, {y}, {z}): occupancy {value} out of range"
+                )));
+            }
+            cols.occupancy[i] = value as u8;
+            cols.residual[i] = residual.unsigned_abs().min(255) as u8;
+        }
+    }
+    Ok(())
+}
+
+fn code_columns<C: Coder>(c: &mut C, m: &mut Model, cols: &mut Columns) -> Result<()> {
+    let mut prev_mode = 3;
+    for z in 0..N {
+        for x in 0..N {
+            prev_mode = if x == 0 { 3 } else { prev_mode };
+            prev_mode = code_structure(c, m, cols, x, z, prev_mode)?;
+            code_occupancy(c, m, cols, x, z)?;
+        }
+    }
+    Ok(())
+}
+
+/// Encode a chunk's `voxels` (32³, X fastest, then Y, then Z; normalized first) and append the
+/// range-coded stream to `out`.
+///
+/// # Panics
+/// If `voxels.len() != 32768`.
+pub fn encode_chunk(voxels: &[Voxel], out: &mut Vec<u8>) {
+    assert_eq!(voxels.len(), VOLUME, "a chunk is 32³ voxels");
+    let mut m = Model::new();
+    let mut e = RangeEncoder::new(out);
+    let first = Voxel::new(voxels[0].material, voxels[0].occupancy);
+    let uniform = voxels
+        .iter()
+        .all(|v| Voxel::new(v.material, v.occupancy) == first);
+    e.encode(&mut m.uniform, uniform);
+    if uniform {
+        code_uniform(&mut e, &mut m, first);
+    } else {
+        let mut cols = Columns::new();
+        for (i, v) in voxels.iter().enumerate() {
+            let (x, y, z) = (i % N, (i / N) % N, i / (N * N));
+            let at = y + N * (x + N * z);
+            cols.key[at] = key_of(*v);
+            cols.occupancy[at] = Voxel::new(v.material, v.occupancy).occupancy;
+        }
+        cols.find_runs();
+        // The encoder's own stream is always well formed.
+        let _ = code_columns(&mut e, &mut m, &mut cols);
+    }
+    e.finish();
+}
+
+fn code_uniform<C: Coder>(c: &mut C, m: &mut Model, v: Voxel) -> Voxel {
+    let material = code_tree(c, &mut m.uniform_material, 6, u32::from(v.material)) as u8;
+    if material == 0 {
+        return Voxel::AIR;
+    }
+    if c.bit(&mut m.uniform_partial, !v.is_default()) {
+        Voxel::new(material, code_tree(c, &mut m.uniform_occupancy, 8, u32::from(v.occupancy)) as u8)
+    } else {
+        Voxel::filled(material)
+    }
+}
+
+/// Decode a stream written by [`encode_chunk`] into `voxels` (32³, X fastest).
+///
+/// # Errors
+/// [`Error::Corrupt`] (offsets relative to the stream) when the stream is cut short, too long, or
+/// describes an impossible chunk (runs out of order or past the column, Air with occupancy, an
+/// occupancy out of range). Material ids are not checked against any table.
+///
+/// # Panics
+/// If `voxels.len() != 32768`.
+pub fn decode_chunk(bytes: &[u8], voxels: &mut [Voxel]) -> Result<()> {
+    assert_eq!(voxels.len(), VOLUME, "a chunk is 32³ voxels");
+    let mut m = Model::new();
+    let mut d = RangeDecoder::new(bytes)?;
+    if d.decode(&mut m.uniform) {
+        let v = code_uniform(&mut d, &mut m, Voxel::AIR);
+        voxels.fill(v);
+    } else {
+        let mut cols = Columns::new();
+        code_columns(&mut d, &mut m, &mut cols)?;
+        for (z, slab) in voxels.chunks_exact_mut(N * N).enumerate() {
+            for (y, row) in slab.chunks_exact_mut(N).enumerate() {
+                for (x, v) in row.iter_mut().enumerate() {
+                    let at = y + N * (x + N * z);
+                    *v = Voxel {
+                        material: cols.key[at] & 0x3f,
+                        occupancy: cols.occupancy[at],
+                    };
+                }
+            }
+        }
+    }
+    d.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn xorshift(s: &mut u64) -> u64 {
+        *s ^= *s << 13;
+        *s ^= *s >> 7;
+        *s ^= *s << 17;
+        *s
+    }
+
+    fn round_trip(voxels: &[Voxel]) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        encode_chunk(voxels, &mut bytes);
+        let mut back = vec![Voxel::filled(9); VOLUME];
+        decode_chunk(&bytes, &mut back).expect("decodes");
+        let want: Vec<Voxel> = voxels
+            .iter()
+            .map(|v| Voxel::new(v.material, v.occupancy))
+            .collect();
+        assert!(back == want, "the chunk changed in a round trip");
+        bytes
+    }
+
+    fn index(x: usize, y: usize, z: usize) -> usize {
+        x + N * (y + N * z)
+    }
+
+    /// A height-field chunk like the generator's: layers, a partial ramp at the surface.
+    fn terrain(seed: u64) -> Vec<Voxel> {
+        let mut v = vec![Voxel::AIR; VOLUME];
+        let s = seed as f32 * 0.37;
+        for z in 0..N {
+            for x in 0..N {
+                let h = 12.0 + 6.0 * ((x as f32 * 0.21 + s).sin() + (z as f32 * 0.13 - s).cos());
+                for y in 0..N {
+                    let d = (h - y as f32 - 0.5) * 0.6 + 0.5;
+                    let m = if (y as f32) < h - 6.0 { 7 } else { 3 };
+                    if d >= 1.0 {
+                        v[index(x, y, z)] = Voxel::filled(m);
+                    } else if d > 0.0 {
+                        v[index(x, y, z)] = Voxel::new(2, (d * 255.0) as u8);
+                    }
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn uniform_chunks_take_a_few_bytes() {
+        for v in [
+            Voxel::AIR,
+            Voxel::filled(1),
+            Voxel::filled(63),
+            Voxel::new(5, 0),
+            Voxel::new(5, 128),
+        ] {
+            let bytes = round_trip(&vec![v; VOLUME]);
+            assert!(bytes.len() <= 8, "{v:?}: {} bytes", bytes.len());
+        }
+    }
+
+    #[test]
+    fn single_voxels_round_trip_anywhere() {
+        for (x, y, z) in [(0, 0, 0), (31, 31, 31), (0, 31, 0), (17, 3, 30), (31, 0, 0)] {
+            for v in [Voxel::filled(4), Voxel::new(4, 1), Voxel::new(63, 254)] {
+                let mut voxels = vec![Voxel::AIR; VOLUME];
+                voxels[index(x, y, z)] = v;
+                let bytes = round_trip(&voxels);
+                assert!(bytes.len() < 40, "{} bytes", bytes.len());
+                let mut solid = vec![Voxel::filled(7); VOLUME];
+                solid[index(x, y, z)] = Voxel::AIR;
+                round_trip(&solid);
+            }
+        }
+    }
+
+    #[test]
+    fn every_material_and_every_occupancy_round_trips() {
+        let voxels: Vec<Voxel> = (0..VOLUME)
+            .map(|i| Voxel::new((i % 64) as u8, (i / 64 % 256) as u8))
+            .collect();
+        round_trip(&voxels);
+        let voxels: Vec<Voxel> = (0..VOLUME)
+            .map(|i| Voxel::new(1 + (i / 1024 % 63) as u8, (i % 256) as u8))
+            .collect();
+        round_trip(&voxels);
+    }
+
+    #[test]
+    fn checkerboards_round_trip() {
+        let board = |f: &dyn Fn(usize, usize, usize) -> Voxel| -> Vec<Voxel> {
+            (0..VOLUME)
+                .map(|i| f(i % N, i / N % N, i / (N * N)))
+                .collect()
+        };
+        round_trip(&board(&|x, y, z| {
+            if (x + y + z) % 2 == 0 {
+                Voxel::filled(1)
+            } else {
+                Voxel::AIR
+            }
+        }));
+        round_trip(&board(&|x, y, z| {
+            Voxel::new(3, if (x + y + z) % 2 == 0 { 10 } else { 250 })
+        }));
+        round_trip(&board(&|x, y, z| {
+            Voxel::new(1 + ((x ^ y ^ z) % 63) as u8, ((x * 7 + y * 3 + z) % 256) as u8)
+        }));
+    }
+
+    #[test]
+    fn random_occupancies_round_trip() {
+        let mut s = 0x1234_5678_9abc_def1;
+        let voxels: Vec<Voxel> = (0..VOLUME)
+            .map(|_| {
+                let r = xorshift(&mut s);
+                Voxel::new((r % 64) as u8, (r >> 8) as u8)
+            })
+            .collect();
+        round_trip(&voxels);
+    }
+
+    #[test]
+    fn terrain_codes_small() {
+        // A steep height field with a layer: under half of the same chunk in RLE+LZ4.
+        let voxels = terrain(3);
+        let bytes = round_trip(&voxels);
+        let mut rle = Vec::new();
+        crate::codec::rle::encode(&voxels, &mut rle);
+        let lz4 = lz4_flex::block::compress(&rle);
+        assert!(
+            bytes.len() * 2 < lz4.len(),
+            "{} bytes against {} in RLE+LZ4",
+            bytes.len(),
+            lz4.len()
+        );
+    }
+
+    #[test]
+    fn equal_chunks_give_equal_bytes() {
+        let a = round_trip(&terrain(5));
+        let b = round_trip(&terrain(5));
+        assert_eq!(a, b);
+        assert_ne!(a, round_trip(&terrain(6)));
+    }
+
+    #[test]
+    fn every_truncation_and_padding_is_refused() {
+        let bytes = round_trip(&terrain(1));
+        let mut out = vec![Voxel::AIR; VOLUME];
+        for cut in 0..bytes.len() {
+            assert!(decode_chunk(&bytes[..cut], &mut out).is_err(), "cut at {cut}");
+        }
+        let mut padded = bytes.clone();
+        padded.push(0);
+        assert!(decode_chunk(&padded, &mut out).is_err());
+    }
+
+    #[test]
+    fn flipped_bits_never_panic() {
+        let bytes = round_trip(&terrain(2));
+        let mut out = vec![Voxel::AIR; VOLUME];
+        let mut refused = 0;
+        for i in 0..bytes.len() * 8 {
+            let mut b = bytes.clone();
+            b[i / 8] ^= 1 << (i % 8);
+            if decode_chunk(&b, &mut out).is_err() {
+                refused += 1;
+            } else {
+                assert!(out.iter().all(|v| v.material < 64 && (v.material != 0 || v.occupancy == 0)));
+            }
+        }
+        // Most flips desynchronise the coder and end off the stream's end.
+        assert!(refused * 2 > bytes.len() * 8, "{refused} of {} refused", bytes.len() * 8);
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            let mut out = vec![Voxel::AIR; VOLUME];
+            let mut b = bytes;
+            if let Some(first) = b.first_mut() {
+                *first = 0;
+            }
+            if decode_chunk(&b, &mut out).is_ok() {
+                prop_assert!(out.iter().all(|v| v.material < 64 && (v.material != 0 || v.occupancy == 0)));
+            }
+        }
+
+        #[test]
+        fn seeded_chunks_round_trip(seed in any::<u64>(), density in 0u64..100, partial in 0u64..100) {
+            // Runs of random length, materials and occupancies, with partial stretches and terrain.
+            let mut s = seed | 1;
+            let base = terrain(seed % 17);
+            let voxels: Vec<Voxel> = base
+                .iter()
+                .map(|&v| {
+                    let r = xorshift(&mut s);
+                    if r % 100 < density / 4 {
+                        Voxel::new((r >> 8) as u8 % 64, if (r >> 16) % 100 < partial { (r >> 24) as u8 } else { 255 })
+                    } else {
+                        v
+                    }
+                })
+                .collect();
+            round_trip(&voxels);
+        }
+    }
+}
