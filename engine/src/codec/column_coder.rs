@@ -169,13 +169,17 @@ impl Runs {
         start: [0; N],
     };
 
-    fn of(keys: &[u8]) -> Self {
+    /// The runs of the column at dense index `bottom` (stride 32 upwards).
+    fn of(voxels: &[Voxel], bottom: usize) -> Self {
         let mut r = Self::EMPTY;
-        for (y, &k) in keys.iter().enumerate() {
-            if r.count == 0 || r.key[r.count - 1] != k {
+        let mut last = 0xff;
+        for y in 0..N {
+            let k = key_of(voxels[bottom + y * N]);
+            if k != last {
                 r.key[r.count] = k;
                 r.start[r.count] = y as u8;
                 r.count += 1;
+                last = k;
             }
         }
         r
@@ -185,62 +189,55 @@ impl Runs {
         self.count == other.count && self.key[..self.count] == other.key[..other.count]
     }
 
-    fn fill(&self, keys: &mut [u8]) {
-        for i in 0..self.count {
-            let end = if i + 1 < self.count {
-                usize::from(self.start[i + 1])
-            } else {
-                N
-            };
-            keys[usize::from(self.start[i])..end].fill(self.key[i]);
+    fn end(&self, i: usize) -> usize {
+        if i + 1 < self.count {
+            usize::from(self.start[i + 1])
+        } else {
+            N
         }
     }
 }
 
-/// The chunk while it is coded, column-major (`y + 32·(x + 32·z)`), with each column's runs
-/// (the encoder knows them all up front, the decoder fills them in as it goes).
-struct Columns {
-    key: Vec<u8>,
-    occupancy: Vec<u8>,
+/// The coding state besides the voxels: the runs of the current and the previous row of columns
+/// (`x + 32·(z mod 2)`), and each voxel's residual magnitude (dense, 0 where none was coded).
+struct State {
+    runs: [Runs; 2 * N],
     residual: Vec<u8>,
-    runs: Vec<Runs>,
 }
 
-impl Columns {
-    fn new() -> Self {
-        Self {
-            key: vec![0; VOLUME],
-            occupancy: vec![0; VOLUME],
+impl State {
+    fn new() -> Box<Self> {
+        Box::new(Self {
+            runs: [Runs::EMPTY; 2 * N],
             residual: vec![0; VOLUME],
-            runs: vec![Runs::EMPTY; N * N],
-        }
-    }
-
-    /// Every column's runs from the keys (encoder side).
-    fn find_runs(&mut self) {
-        for (col, runs) in self.runs.iter_mut().enumerate() {
-            *runs = Runs::of(&self.key[col * N..(col + 1) * N]);
-        }
-    }
-
-    /// The occupancy at `i` when it is partial (so it carries the distance field), else `None`.
-    #[inline]
-    fn partial(&self, i: usize) -> Option<i32> {
-        (self.key[i] & PARTIAL != 0).then(|| i32::from(self.occupancy[i]))
+        })
     }
 }
 
+/// A voxel's key: its material, and [`PARTIAL`] when its occupancy is not the material's default.
+#[inline]
 fn key_of(v: Voxel) -> u8 {
-    let v = Voxel::new(v.material, v.occupancy);
-    if v.is_default() {
+    if v.occupancy == Voxel::default_occupancy(v.material) {
         v.material
     } else {
         v.material | PARTIAL
     }
 }
 
-/// The guess for the occupancy at column-major index `i` (column `x`, `z`, height `y`): the kind of
-/// guess and its value, clamped to `0..=254`.
+/// The occupancy at dense index `i` when it is partial (so it carries the distance field).
+#[inline]
+fn partial(voxels: &[Voxel], i: usize) -> Option<i32> {
+    let v = voxels[i];
+    (v.occupancy != Voxel::default_occupancy(v.material)).then_some(i32::from(v.occupancy))
+}
+
+/// Dense index steps: one voxel down (B), one column in −X (W), one column in −Z (N).
+const B: usize = N;
+const W: usize = 1;
+const NZ: usize = N * N;
+
+/// The guess for the occupancy at dense index `i` (`x`, `y`, `z`): the kind of guess and its value,
+/// clamped to `0..=254`.
 ///
 /// ```text
 ///   0  linear along the column    2·B − BB          B, BB = one and two below, both partial
@@ -251,13 +248,11 @@ fn key_of(v: Voxel) -> u8 {
 ///   5  the one below              B
 ///   6  nothing known              128
 /// ```
-fn predict(c: &Columns, i: usize, x: usize, y: usize, z: usize) -> (usize, i32) {
-    let below = |k: usize| (y >= k).then(|| c.partial(i - k)).flatten();
-    let w = |k: usize| (x > 0 && y >= k).then(|| c.partial(i - N - k)).flatten();
-    let n = |k: usize| (z > 0 && y >= k).then(|| c.partial(i - N * N - k)).flatten();
-    let nw = (x > 0 && z > 0)
-        .then(|| c.partial(i - N * N - N))
-        .flatten();
+fn predict(v: &[Voxel], i: usize, x: usize, y: usize, z: usize) -> (usize, i32) {
+    let below = |k: usize| (y >= k).then(|| partial(v, i - k * B)).flatten();
+    let w = |k: usize| (x > 0 && y >= k).then(|| partial(v, i - W - k * B)).flatten();
+    let n = |k: usize| (z > 0 && y >= k).then(|| partial(v, i - NZ - k * B)).flatten();
+    let nw = (x > 0 && z > 0).then(|| partial(v, i - NZ - W)).flatten();
     let b = below(1);
     let (kind, guess) = if let (Some(b), Some(bb)) = (b, below(2)) {
         (0, 2 * b - bb)
@@ -280,16 +275,16 @@ fn predict(c: &Columns, i: usize, x: usize, y: usize, z: usize) -> (usize, i32) 
 }
 
 /// Bucket of the residual magnitudes already coded below, beside (W) and behind (N).
-fn activity(c: &Columns, i: usize, x: usize, y: usize, z: usize) -> usize {
+fn activity(residual: &[u8], i: usize, x: usize, y: usize, z: usize) -> usize {
     let mut sum = 0u32;
     if y > 0 {
-        sum += u32::from(c.residual[i - 1]);
+        sum += u32::from(residual[i - B]);
     }
     if x > 0 {
-        sum += u32::from(c.residual[i - N]);
+        sum += u32::from(residual[i - W]);
     }
     if z > 0 {
-        sum += u32::from(c.residual[i - N * N]);
+        sum += u32::from(residual[i - NZ]);
     }
     match sum {
         0 => 0,
@@ -303,19 +298,20 @@ fn corrupt(reason: impl Into<String>) -> Error {
     Error::corrupt(0, reason)
 }
 
-/// Code (or read) the structure of column `col`; returns how it was coded (0: as W, 1: as N, 2: runs).
+/// Code (or read) the structure of column (`x`, `z`); returns how it was coded (0: as W, 1: as N,
+/// 2: runs). `cur` holds the encoder's runs of the column (anything when decoding).
 fn code_structure<C: Coder>(
     c: &mut C,
     m: &mut Model,
-    cols: &mut Columns,
+    st: &mut State,
+    mut cur: Runs,
     x: usize,
     z: usize,
     prev_mode: usize,
 ) -> Result<usize> {
-    let col = x + N * z;
-    let mut cur = cols.runs[col];
-    let w = (x > 0).then(|| cols.runs[col - 1]);
-    let n = (z > 0).then(|| cols.runs[col - N]);
+    let row = (z % 2) * N;
+    let w = (x > 0).then(|| st.runs[row + x - 1]);
+    let n = (z > 0).then(|| st.runs[(N - row) + x]);
     let wn_same = matches!((&w, &n), (Some(a), Some(b)) if a.same_keys(b));
     let ctx = prev_mode * 2 + usize::from(wn_same);
     let mut reference = None;
@@ -334,6 +330,7 @@ fn code_structure<C: Coder>(
     let mode = if let Some((mode, r)) = reference {
         cur.count = r.count;
         cur.key = r.key;
+        cur.start[0] = 0;
         let mut previous_delta = 0i32;
         for i in 1..r.count {
             let delta = i32::from(cur.start[i]) - i32::from(r.start[i]);
@@ -352,28 +349,7 @@ fn code_structure<C: Coder>(
         }
         mode
     } else {
-        let count = code_tree(c, &mut m.run_count, 5, (cur.count as u32).wrapping_sub(1)) as usize + 1;
-        cur.count = count;
-        let mut start = 0usize;
-        for i in 0..count {
-            let material = code_tree(c, &mut m.run_material, 6, u32::from(cur.key[i] & 0x3f)) as u8;
-            let partial = c.bit(&mut m.run_partial[usize::from(material == 0)], cur.key[i] & PARTIAL != 0);
-            cur.key[i] = material | if partial { PARTIAL } else { 0 };
-            cur.start[i] = start as u8;
-            if i + 1 < count {
-                let len = code_tree(
-                    c,
-                    &mut m.run_length,
-                    5,
-                    u32::from(cur.start.get(i + 1).copied().unwrap_or(0)).wrapping_sub(start as u32 + 1),
-                ) as usize
-                    + 1;
-                start += len;
-                if start >= N {
-                    return Err(corrupt(format!("column ({x}, {z}): runs longer than the column")));
-                }
-            }
-        }
+        code_runs(c, m, &mut cur, x, z)?;
         2
     };
     if let Some(i) = (0..cur.count).find(|&i| cur.key[i] == PARTIAL) {
@@ -381,40 +357,75 @@ fn code_structure<C: Coder>(
             "column ({x}, {z}): run {i} is Air with occupancy"
         )));
     }
-    cur.fill(&mut cols.key[col * N..(col + 1) * N]);
-    cols.runs[col] = cur;
+    st.runs[row + x] = cur;
     Ok(mode)
 }
 
-/// Code (or read) the occupancies of column `col`'s partial voxels.
+/// Code (or read) a column's runs one by one: count − 1, then per run its material, its partial
+/// flag and (but for the last) its length − 1.
+fn code_runs<C: Coder>(c: &mut C, m: &mut Model, cur: &mut Runs, x: usize, z: usize) -> Result<()> {
+    let count = code_tree(c, &mut m.run_count, 5, (cur.count as u32).wrapping_sub(1)) as usize + 1;
+    let mut start = 0usize;
+    for i in 0..count {
+        let key = cur.key[i];
+        let material = code_tree(c, &mut m.run_material, 6, u32::from(key & 0x3f)) as u8;
+        let partial = c.bit(
+            &mut m.run_partial[usize::from(material == 0)],
+            key & PARTIAL != 0,
+        );
+        let length = (cur.end(i) as u32).wrapping_sub(start as u32 + 1);
+        cur.key[i] = material | if partial { PARTIAL } else { 0 };
+        cur.start[i] = start as u8;
+        if i + 1 < count {
+            start += code_tree(c, &mut m.run_length, 5, length) as usize + 1;
+            if start >= N {
+                return Err(corrupt(format!(
+                    "column ({x}, {z}): runs longer than the column"
+                )));
+            }
+        }
+    }
+    cur.count = count;
+    Ok(())
+}
+
+/// Write column (`x`, `z`)'s runs into `voxels`: full and empty voxels whole, partial ones' material
+/// only (their occupancy comes next).
+fn fill_column(voxels: &mut [Voxel], runs: &Runs, x: usize, z: usize) {
+    for r in 0..runs.count {
+        let key = runs.key[r];
+        let material = key & 0x3f;
+        for y in usize::from(runs.start[r])..runs.end(r) {
+            let v = &mut voxels[x + y * N + z * NZ];
+            if key & PARTIAL == 0 {
+                *v = Voxel::filled(material);
+            } else {
+                v.material = material;
+            }
+        }
+    }
+}
+
+/// Code (or read) the occupancies of column (`x`, `z`)'s partial voxels, bottom up.
 fn code_occupancy<C: Coder>(
     c: &mut C,
     m: &mut Model,
-    cols: &mut Columns,
+    st: &mut State,
+    voxels: &mut [Voxel],
     x: usize,
     z: usize,
 ) -> Result<()> {
-    let col = x + N * z;
-    let runs = cols.runs[col];
+    let runs = st.runs[(z % 2) * N + x];
     for r in 0..runs.count {
-        let start = usize::from(runs.start[r]);
-        let end = if r + 1 < runs.count {
-            usize::from(runs.start[r + 1])
-        } else {
-            N
-        };
-        let key = runs.key[r];
-        if key & PARTIAL == 0 {
-            let full = if key == 0 { 0 } else { 255 };
-            cols.occupancy[col * N + start..col * N + end].fill(full);
+        if runs.key[r] & PARTIAL == 0 {
             continue;
         }
-        for y in start..end {
-            let i = col * N + y;
-            let (kind, guess) = predict(cols, i, x, y, z);
-            let act = activity(cols, i, x, y, z);
+        for y in usize::from(runs.start[r])..runs.end(r) {
+            let i = x + y * N + z * NZ;
+            let (kind, guess) = predict(voxels, i, x, y, z);
+            let act = activity(&st.residual, i, x, y, z);
             let residual = m.occupancy[kind][act]
-                .code(c, i32::from(cols.occupancy[i]) - guess)
+                .code(c, i32::from(voxels[i].occupancy) - guess)
                 .ok_or_else(|| corrupt("occupancy code too long"))?;
             let value = guess + residual;
             if !(0..=254).contains(&value) {
@@ -422,20 +433,31 @@ fn code_occupancy<C: Coder>(
                     "voxel ({x}, {y}, {z}): occupancy {value} out of range"
                 )));
             }
-            cols.occupancy[i] = value as u8;
-            cols.residual[i] = residual.unsigned_abs().min(255) as u8;
+            voxels[i].occupancy = value as u8;
+            st.residual[i] = residual.unsigned_abs().min(255) as u8;
         }
     }
     Ok(())
 }
 
-fn code_columns<C: Coder>(c: &mut C, m: &mut Model, cols: &mut Columns) -> Result<()> {
+/// Code (or read) every column. Encoding reads `voxels` (normalized) and writes back what it read;
+/// decoding writes every voxel.
+fn code_columns<C: Coder>(c: &mut C, m: &mut Model, voxels: &mut [Voxel], encoding: bool) -> Result<()> {
+    let mut st = State::new();
     let mut prev_mode = 3;
     for z in 0..N {
         for x in 0..N {
             prev_mode = if x == 0 { 3 } else { prev_mode };
-            prev_mode = code_structure(c, m, cols, x, z, prev_mode)?;
-            code_occupancy(c, m, cols, x, z)?;
+            let cur = if encoding {
+                Runs::of(voxels, x + z * NZ)
+            } else {
+                Runs::EMPTY
+            };
+            prev_mode = code_structure(c, m, &mut st, cur, x, z, prev_mode)?;
+            if !encoding {
+                fill_column(voxels, &st.runs[(z % 2) * N + x], x, z);
+            }
+            code_occupancy(c, m, &mut st, voxels, x, z)?;
         }
     }
     Ok(())
@@ -450,24 +472,18 @@ pub fn encode_chunk(voxels: &[Voxel], out: &mut Vec<u8>) {
     assert_eq!(voxels.len(), VOLUME, "a chunk is 32³ voxels");
     let mut m = Model::new();
     let mut e = RangeEncoder::new(out);
-    let first = Voxel::new(voxels[0].material, voxels[0].occupancy);
-    let uniform = voxels
+    let mut normal: Vec<Voxel> = voxels
         .iter()
-        .all(|v| Voxel::new(v.material, v.occupancy) == first);
+        .map(|v| Voxel::new(v.material, v.occupancy))
+        .collect();
+    let first = normal[0];
+    let uniform = normal.iter().all(|&v| v == first);
     e.encode(&mut m.uniform, uniform);
     if uniform {
         code_uniform(&mut e, &mut m, first);
     } else {
-        let mut cols = Columns::new();
-        for (i, v) in voxels.iter().enumerate() {
-            let (x, y, z) = (i % N, (i / N) % N, i / (N * N));
-            let at = y + N * (x + N * z);
-            cols.key[at] = key_of(*v);
-            cols.occupancy[at] = Voxel::new(v.material, v.occupancy).occupancy;
-        }
-        cols.find_runs();
         // The encoder's own stream is always well formed.
-        let _ = code_columns(&mut e, &mut m, &mut cols);
+        let _ = code_columns(&mut e, &mut m, &mut normal, true);
     }
     e.finish();
 }
@@ -478,7 +494,10 @@ fn code_uniform<C: Coder>(c: &mut C, m: &mut Model, v: Voxel) -> Voxel {
         return Voxel::AIR;
     }
     if c.bit(&mut m.uniform_partial, !v.is_default()) {
-        Voxel::new(material, code_tree(c, &mut m.uniform_occupancy, 8, u32::from(v.occupancy)) as u8)
+        Voxel::new(
+            material,
+            code_tree(c, &mut m.uniform_occupancy, 8, u32::from(v.occupancy)) as u8,
+        )
     } else {
         Voxel::filled(material)
     }
@@ -501,19 +520,7 @@ pub fn decode_chunk(bytes: &[u8], voxels: &mut [Voxel]) -> Result<()> {
         let v = code_uniform(&mut d, &mut m, Voxel::AIR);
         voxels.fill(v);
     } else {
-        let mut cols = Columns::new();
-        code_columns(&mut d, &mut m, &mut cols)?;
-        for (z, slab) in voxels.chunks_exact_mut(N * N).enumerate() {
-            for (y, row) in slab.chunks_exact_mut(N).enumerate() {
-                for (x, v) in row.iter_mut().enumerate() {
-                    let at = y + N * (x + N * z);
-                    *v = Voxel {
-                        material: cols.key[at] & 0x3f,
-                        occupancy: cols.occupancy[at],
-                    };
-                }
-            }
-        }
+        code_columns(&mut d, &mut m, voxels, false)?;
     }
     d.finish()
 }
