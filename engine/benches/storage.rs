@@ -7,7 +7,8 @@
 //!   `STRATA_BENCH_SMALL=1` skips them): bytes per non-air voxel of the voxel data (level 0), of
 //!   everything (hash table, chunk structs, level 0, mips), of the plain row-packed layout and of
 //!   plain 32³ arrays; the plain layout against the voxel data; RLE and RLE+LZ4 bytes per non-air
-//!   voxel as the file stores them;
+//!   voxel (version 1 files' chunk records) and the column-coded records version 2 files store, with
+//!   their ratio to RLE+LZ4;
 //! - `read_row` and unaligned 48³ `read_box` time against the dense array on the 256×128×256
 //!   `canyons` world: best of interleaved rounds (strata, then the array, repeated), so load from
 //!   other processes hits both alike.
@@ -40,7 +41,7 @@ fn memory_figures() {
             "memory {name} 1024x256x1024 seed 1: {} non-air voxels; bytes per non-air voxel: \
              voxel data (level 0) {:.3}, everything {:.3}; plain row-packed everything {:.3} \
              ({:.2}x the voxel data), its level 0 {:.3} ({:.2}x); unpacked 32^3 arrays {:.3}; \
-             file RLE {:.3}, RLE+LZ4 {:.3}",
+             file RLE {:.3}, RLE+LZ4 {:.3}, columns {:.4} ({:.2}x smaller than RLE+LZ4)",
             m.nonair_voxels,
             per(m.level0_bytes),
             per(m.total_bytes),
@@ -51,6 +52,8 @@ fn memory_figures() {
             per(m.unpacked_bytes),
             per(sizes.rle_bytes),
             per(sizes.rle_lz4_bytes),
+            per(sizes.column_bytes),
+            sizes.rle_lz4_bytes as f64 / sizes.column_bytes as f64,
         );
     }
 }
