@@ -8,7 +8,8 @@
 //!   everything (hash table, chunk structs, level 0, mips), of the plain row-packed layout and of
 //!   plain 32³ arrays; the plain layout against the voxel data; RLE and RLE+LZ4 bytes per non-air
 //!   voxel (version 1 files' chunk records) and the column-coded records version 2 files store, with
-//!   their ratio to RLE+LZ4;
+//!   their ratio to RLE+LZ4; the time to encode the whole project file (`Project::to_bytes`, the
+//!   save without the disk) and to decode it (`Project::from_bytes`, the load), best of three;
 //! - `read_row` and unaligned 48³ `read_box` time against the dense array on the 256×128×256
 //!   `canyons` world: best of interleaved rounds (strata, then the array, repeated), so load from
 //!   other processes hits both alike.
@@ -19,7 +20,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use strata_engine::format::project::encoded_sizes;
+use strata_engine::format::project::{encoded_sizes, Project, ProjectHeader};
 use strata_engine::storage::{Chunk, Grid, MemoryReport, RowBuf};
 use strata_engine::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos};
 
@@ -31,6 +32,21 @@ fn memory_figures() {
         let grid = common::generate_settings(&world);
         let m = MemoryReport::of(&grid);
         let sizes = encoded_sizes(&grid);
+        let project = Project::new(ProjectHeader::new(name, world.bounds()), grid.clone());
+        let (mut save, mut load, mut file_len) = (f64::MAX, f64::MAX, 0);
+        for _ in 0..3 {
+            let t = Instant::now();
+            let bytes = project.to_bytes().expect("encodes");
+            save = save.min(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            let back = Project::from_bytes(&bytes).expect("decodes");
+            load = load.min(t.elapsed().as_secs_f64());
+            file_len = bytes.len();
+            assert!(back.grid.chunk_count() == grid.chunk_count());
+        }
+        println!(
+            "file {name} 1024x256x1024 seed 1: {file_len} bytes, encode {save:.3} s, decode {load:.3} s (best of 3)"
+        );
         let per = |b: u64| m.per_voxel(b);
         // The plain layout's level 0 alone: 2-byte headers for all 1024 rows, every allocated row.
         let plain_level0: u64 = grid

@@ -158,8 +158,11 @@ fn golden_materials_history_redoes_and_undoes_tables_and_voxels() {
     assert!(p.grid == scene(&builtin));
 }
 
-/// The file's version and its sections as (tag, payload).
-fn sections(bytes: &[u8]) -> (u32, Vec<([u8; 4], &[u8])>) {
+/// A section as (tag, payload).
+type TaggedPayload<'a> = ([u8; 4], &'a [u8]);
+
+/// The file's version and its sections.
+fn sections(bytes: &[u8]) -> (u32, Vec<TaggedPayload<'_>>) {
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("version"));
     let (mut at, mut out) = (12, Vec::new());
     while at < bytes.len() {

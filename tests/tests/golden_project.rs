@@ -339,7 +339,10 @@ fn golden_v1_resaves_as_the_v2_golden() {
     // `golden_v1_resaves_to_identical_bytes` while this build wrote version 1).
     let p = Project::from_bytes(GOLDEN).expect("loads");
     let again = p.to_bytes().expect("encode");
-    assert!(again == GOLDEN_V2, "re-saving did not give the version 2 file");
+    assert!(
+        again == GOLDEN_V2,
+        "re-saving did not give the version 2 file"
+    );
     // An undo and a redo bring back the same state, and the same bytes.
     let mut q = Project::from_bytes(GOLDEN).expect("loads");
     q.history.undo(&mut q.grid).expect("undo");
@@ -369,7 +372,11 @@ fn golden_v2_decodes_to_the_pinned_voxels() {
     assert!(p.grid == state(&ids, 2), "voxels after two of four steps");
     assert_eq!(voxel_digest(&p.grid), VOXEL_DIGEST);
     let v1 = Project::from_bytes(GOLDEN).expect("the version 1 golden file loads");
-    assert_eq!(voxel_digest(&v1.grid), VOXEL_DIGEST, "both versions hold the same voxels");
+    assert_eq!(
+        voxel_digest(&v1.grid),
+        VOXEL_DIGEST,
+        "both versions hold the same voxels"
+    );
     assert_eq!(p.header.name, "golden v1");
     assert_eq!(p.header.camera, header().camera);
     assert_eq!(p.history.undo_names().collect::<Vec<_>>(), ["Paint", "Add"]);
@@ -389,6 +396,16 @@ fn golden_v2_is_what_the_writer_writes() {
     // The voxels rebuilt from plain grid calls, under the file's header and history, encode to the
     // same bytes: the chunk records depend on the voxels alone.
     let ids = Ids::of(&p.header.materials);
+    // The project `build` makes today holds the same voxels and steps (its header has today's table).
+    let built = build();
+    assert!(
+        built.grid == p.grid,
+        "build() no longer makes the golden voxels"
+    );
+    assert_eq!(
+        built.history.undo_names().collect::<Vec<_>>(),
+        p.history.undo_names().collect::<Vec<_>>()
+    );
     let mut rebuilt = Project::new(p.header.clone(), state(&ids, 2));
     rebuilt.history = p.history.clone();
     assert!(

@@ -250,8 +250,16 @@ const NZ: usize = N * N;
 /// ```
 fn predict(v: &[Voxel], i: usize, x: usize, y: usize, z: usize) -> (usize, i32) {
     let below = |k: usize| (y >= k).then(|| partial(v, i - k * B)).flatten();
-    let w = |k: usize| (x > 0 && y >= k).then(|| partial(v, i - W - k * B)).flatten();
-    let n = |k: usize| (z > 0 && y >= k).then(|| partial(v, i - NZ - k * B)).flatten();
+    let w = |k: usize| {
+        (x > 0 && y >= k)
+            .then(|| partial(v, i - W - k * B))
+            .flatten()
+    };
+    let n = |k: usize| {
+        (z > 0 && y >= k)
+            .then(|| partial(v, i - NZ - k * B))
+            .flatten()
+    };
     let nw = (x > 0 && z > 0).then(|| partial(v, i - NZ - W)).flatten();
     let b = below(1);
     let (kind, guess) = if let (Some(b), Some(bb)) = (b, below(2)) {
@@ -442,7 +450,12 @@ fn code_occupancy<C: Coder>(
 
 /// Code (or read) every column. Encoding reads `voxels` (normalized) and writes back what it read;
 /// decoding writes every voxel.
-fn code_columns<C: Coder>(c: &mut C, m: &mut Model, voxels: &mut [Voxel], encoding: bool) -> Result<()> {
+fn code_columns<C: Coder>(
+    c: &mut C,
+    m: &mut Model,
+    voxels: &mut [Voxel],
+    encoding: bool,
+) -> Result<()> {
     let mut st = State::new();
     let mut prev_mode = 3;
     for z in 0..N {
@@ -634,7 +647,10 @@ mod tests {
             Voxel::new(3, if (x + y + z) % 2 == 0 { 10 } else { 250 })
         }));
         round_trip(&board(&|x, y, z| {
-            Voxel::new(1 + ((x ^ y ^ z) % 63) as u8, ((x * 7 + y * 3 + z) % 256) as u8)
+            Voxel::new(
+                1 + ((x ^ y ^ z) % 63) as u8,
+                ((x * 7 + y * 3 + z) % 256) as u8,
+            )
         }));
     }
 
@@ -679,7 +695,10 @@ mod tests {
         let bytes = round_trip(&terrain(1));
         let mut out = vec![Voxel::AIR; VOLUME];
         for cut in 0..bytes.len() {
-            assert!(decode_chunk(&bytes[..cut], &mut out).is_err(), "cut at {cut}");
+            assert!(
+                decode_chunk(&bytes[..cut], &mut out).is_err(),
+                "cut at {cut}"
+            );
         }
         let mut padded = bytes.clone();
         padded.push(0);
@@ -697,11 +716,17 @@ mod tests {
             if decode_chunk(&b, &mut out).is_err() {
                 refused += 1;
             } else {
-                assert!(out.iter().all(|v| v.material < 64 && (v.material != 0 || v.occupancy == 0)));
+                assert!(out
+                    .iter()
+                    .all(|v| v.material < 64 && (v.material != 0 || v.occupancy == 0)));
             }
         }
         // Most flips desynchronise the coder and end off the stream's end.
-        assert!(refused * 2 > bytes.len() * 8, "{refused} of {} refused", bytes.len() * 8);
+        assert!(
+            refused * 2 > bytes.len() * 8,
+            "{refused} of {} refused",
+            bytes.len() * 8
+        );
     }
 
     proptest! {

@@ -159,7 +159,10 @@ impl<'a> RangeDecoder<'a> {
     /// with 0.
     pub fn new(bytes: &'a [u8]) -> Result<Self> {
         if bytes.len() < 5 || bytes[0] != 0 {
-            return Err(Error::corrupt(0, "range-coded stream too short or bad first byte"));
+            return Err(Error::corrupt(
+                0,
+                "range-coded stream too short or bad first byte",
+            ));
         }
         let code = u32::from_be_bytes([bytes[1], bytes[2], bytes[3], bytes[4]]);
         Ok(Self {
@@ -251,7 +254,10 @@ mod tests {
     #[test]
     fn empty_stream_is_five_zero_bytes() {
         assert_eq!(encode_all(&[], 1), vec![0; 5]);
-        assert_eq!(decode_all(&[0; 5], &[], 1).expect("decodes"), Vec::<bool>::new());
+        assert_eq!(
+            decode_all(&[0; 5], &[], 1).expect("decodes"),
+            Vec::<bool>::new()
+        );
     }
 
     #[test]
@@ -261,7 +267,10 @@ mod tests {
         let bytes = encode_all(&bits, 1);
         assert!(bytes.len() < 200, "{} bytes", bytes.len());
         let ctxs = vec![0; bits.len()];
-        assert!(decode_all(&bytes, &ctxs, 1).expect("decodes").iter().all(|b| !b));
+        assert!(decode_all(&bytes, &ctxs, 1)
+            .expect("decodes")
+            .iter()
+            .all(|b| !b));
     }
 
     #[test]

@@ -108,7 +108,12 @@ pub fn file(w: &World) -> u64 {
         header: back.header,
         bounds: w.bounds,
     };
-    assert_eq!(voxels(&loaded), voxels(w), "{}: voxels after a load", w.name);
+    assert_eq!(
+        voxels(&loaded),
+        voxels(w),
+        "{}: voxels after a load",
+        w.name
+    );
     assert_eq!(rows(&loaded), rows(w), "{}: rows after a load", w.name);
     d.0
 }

@@ -193,11 +193,26 @@ fn decoded_memory_is_capped_against_the_file_size() {
     let payload = chunk_payload(&entries, &lz4.repeat(n));
     let header = ProjectHeader::from_ron(&header_bytes(), 0).expect("header");
     let need = n * striped_chunk_bytes();
-    let e = chunks::decode_within(&payload, 0, ChunkCoding::RleLz4, &header, &Progress::new(), need - 1)
-        .expect_err("over the budget")
-        .to_string();
+    let e = chunks::decode_within(
+        &payload,
+        0,
+        ChunkCoding::RleLz4,
+        &header,
+        &Progress::new(),
+        need - 1,
+    )
+    .expect_err("over the budget")
+    .to_string();
     assert!(e.contains("decompression bomb"), "{e}");
-    let grid = chunks::decode_within(&payload, 0, ChunkCoding::RleLz4, &header, &Progress::new(), need).expect("fits");
+    let grid = chunks::decode_within(
+        &payload,
+        0,
+        ChunkCoding::RleLz4,
+        &header,
+        &Progress::new(),
+        need,
+    )
+    .expect("fits");
     assert_eq!(grid.chunk_count(), n);
     // The stated ratio leaves real files far below it, and the floor accepts any small file.
     let real = super::project_tests::sample_bytes();
@@ -366,7 +381,11 @@ fn version_2_lying_lengths_and_counts_are_refused() {
         (pos, 60, &record[..]),
         (ChunkPos::new(1, 0, 0), 60, &record[..]),
     ];
-    let e = load_error(&file_of_version(2, &column_payload(&entries, &record), None));
+    let e = load_error(&file_of_version(
+        2,
+        &column_payload(&entries, &record),
+        None,
+    ));
     assert!(e.contains("overlaps"), "{e}");
     // Version 1 records in a version 2 file: refused, not misread.
     let (lz4, rle_len) = striped_record();
