@@ -57,6 +57,7 @@ impl Coder for RangeDecoder<'_> {
 }
 
 /// `count` bits of `value`, most significant first, through a tree of `2^count` contexts.
+#[inline]
 fn code_tree<C: Coder>(c: &mut C, tree: &mut [Bit], count: u32, value: u32) -> u32 {
     let mut node = 1usize;
     for i in (0..count).rev() {
@@ -76,6 +77,7 @@ struct Golomb {
 
 impl Golomb {
     /// Code `v` (encoding) or read one (decoding): `None` when a hostile stream's prefix is too long.
+    #[inline]
     fn code<C: Coder>(&mut self, c: &mut C, v: u32) -> Option<u32> {
         let n_enc = (v + 1).ilog2() as usize;
         let mut n = 0;
@@ -103,6 +105,7 @@ struct Signed {
 }
 
 impl Signed {
+    #[inline]
     fn code<C: Coder>(&mut self, c: &mut C, v: i32) -> Option<i32> {
         if c.bit(&mut self.zero, v != 0) {
             let negative = c.bit(&mut self.sign, v < 0);
@@ -400,15 +403,18 @@ fn code_runs<C: Coder>(c: &mut C, m: &mut Model, cur: &mut Runs, x: usize, z: us
 /// Write column (`x`, `z`)'s runs into `voxels`: full and empty voxels whole, partial ones' material
 /// only (their occupancy comes next).
 fn fill_column(voxels: &mut [Voxel], runs: &Runs, x: usize, z: usize) {
+    let column = x + z * NZ;
     for r in 0..runs.count {
         let key = runs.key[r];
-        let material = key & 0x3f;
-        for y in usize::from(runs.start[r])..runs.end(r) {
-            let v = &mut voxels[x + y * N + z * NZ];
-            if key & PARTIAL == 0 {
-                *v = Voxel::filled(material);
-            } else {
-                v.material = material;
+        let ys = usize::from(runs.start[r])..runs.end(r);
+        if key & PARTIAL == 0 {
+            let full = Voxel::filled(key);
+            for y in ys {
+                voxels[column + y * N] = full;
+            }
+        } else {
+            for y in ys {
+                voxels[column + y * N].material = key & 0x3f;
             }
         }
     }
