@@ -7,6 +7,8 @@
 //! history without a cycle. Byte-level specs live in `docs/formats/`.
 
 pub mod column_coder;
+#[cfg(test)]
+mod column_coder_tests;
 pub mod lz4;
 pub mod range_coder;
 mod reader;
