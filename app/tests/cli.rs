@@ -36,6 +36,7 @@ fn new_then_info_json() {
         "bytes_per_voxel",
         "rle_bytes",
         "rle_lz4_bytes",
+        "column_bytes",
         "file_bytes",
     ] {
         assert!(j.get(key).is_some(), "missing key {key}");

@@ -7,7 +7,10 @@
 //!   `STRATA_BENCH_SMALL=1` skips them): bytes per non-air voxel of the voxel data (level 0), of
 //!   everything (hash table, chunk structs, level 0, mips), of the plain row-packed layout and of
 //!   plain 32³ arrays; the plain layout against the voxel data; RLE and RLE+LZ4 bytes per non-air
-//!   voxel as the file stores them;
+//!   voxel (version 1 files' chunk records) and the column-coded records version 2 files store, with
+//!   their ratio to RLE+LZ4; the wall and CPU time to encode the whole project file (the save
+//!   without the disk) and to decode it (`Project::from_bytes`, the load), version 1 against version
+//!   2, best of three alternated rounds;
 //! - `read_row` and unaligned 48³ `read_box` time against the dense array on the 256×128×256
 //!   `canyons` world: best of interleaved rounds (strata, then the array, repeated), so load from
 //!   other processes hits both alike.
@@ -18,7 +21,10 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use strata_engine::format::project::encoded_sizes;
+use rayon::prelude::*;
+use strata_engine::format::project::{
+    encode_chunk_rle, encoded_sizes, Project, ProjectHeader, MAGIC,
+};
 use strata_engine::storage::{Chunk, Grid, MemoryReport, RowBuf};
 use strata_engine::voxel::{ChunkPos, Voxel, VoxelBox, VoxelPos};
 
@@ -30,6 +36,7 @@ fn memory_figures() {
         let grid = common::generate_settings(&world);
         let m = MemoryReport::of(&grid);
         let sizes = encoded_sizes(&grid);
+        file_figures(name, ProjectHeader::new(name, world.bounds()), &grid);
         let per = |b: u64| m.per_voxel(b);
         // The plain layout's level 0 alone: 2-byte headers for all 1024 rows, every allocated row.
         let plain_level0: u64 = grid
@@ -40,7 +47,7 @@ fn memory_figures() {
             "memory {name} 1024x256x1024 seed 1: {} non-air voxels; bytes per non-air voxel: \
              voxel data (level 0) {:.3}, everything {:.3}; plain row-packed everything {:.3} \
              ({:.2}x the voxel data), its level 0 {:.3} ({:.2}x); unpacked 32^3 arrays {:.3}; \
-             file RLE {:.3}, RLE+LZ4 {:.3}",
+             file RLE {:.3}, RLE+LZ4 {:.3}, columns {:.4} ({:.2}x smaller than RLE+LZ4)",
             m.nonair_voxels,
             per(m.level0_bytes),
             per(m.total_bytes),
@@ -51,8 +58,104 @@ fn memory_figures() {
             per(m.unpacked_bytes),
             per(sizes.rle_bytes),
             per(sizes.rle_lz4_bytes),
+            per(sizes.column_bytes),
+            sizes.rle_lz4_bytes as f64 / sizes.column_bytes as f64,
         );
     }
+}
+
+/// A version 1 file of `grid` (RLE+LZ4 chunk records), assembled here from its spec
+/// (`docs/formats/strata.md`) since this build writes version 2; chunks encoded in parallel like
+/// the writer did.
+fn version1_file(header: &ProjectHeader, grid: &Grid) -> Vec<u8> {
+    fn section(out: &mut Vec<u8>, tag: &[u8; 4], payload: &[u8]) {
+        let start = out.len();
+        out.extend_from_slice(tag);
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+        let header_crc = crc32fast::hash(&out[start..]);
+        out.extend_from_slice(&header_crc.to_le_bytes());
+        out.extend_from_slice(payload);
+    }
+    let records: Vec<(ChunkPos, u32, Vec<u8>)> = grid
+        .sorted_positions()
+        .par_iter()
+        .map(|&pos| {
+            let mut rle = Vec::new();
+            encode_chunk_rle(grid.chunk(pos).expect("stored"), &mut rle);
+            (pos, rle.len() as u32, lz4_flex::block::compress(&rle))
+        })
+        .collect();
+    let mut chunks = (records.len() as u32).to_le_bytes().to_vec();
+    let mut offset = (4 + 32 * records.len()) as u64;
+    for (pos, rle_len, lz4) in &records {
+        for c in [pos.x, pos.y, pos.z] {
+            chunks.extend_from_slice(&c.to_le_bytes());
+        }
+        chunks.extend_from_slice(&offset.to_le_bytes());
+        chunks.extend_from_slice(&(lz4.len() as u32).to_le_bytes());
+        chunks.extend_from_slice(&rle_len.to_le_bytes());
+        chunks.extend_from_slice(&crc32fast::hash(lz4).to_le_bytes());
+        offset += lz4.len() as u64;
+    }
+    for (_, _, lz4) in &records {
+        chunks.extend_from_slice(lz4);
+    }
+    let mut file = MAGIC.to_vec();
+    file.extend_from_slice(&1u32.to_le_bytes());
+    section(
+        &mut file,
+        b"HEAD",
+        header.to_ron().expect("header").as_bytes(),
+    );
+    section(&mut file, b"CHNK", &chunks);
+    section(&mut file, b"END ", &[]);
+    file
+}
+
+/// Wall and CPU seconds of `f`, with its result.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64, f64) {
+    let (t, c) = (Instant::now(), common::cpu_seconds());
+    let out = f();
+    (out, t.elapsed().as_secs_f64(), common::cpu_seconds() - c)
+}
+
+/// Save (encode the file, no disk) and load (`Project::from_bytes`) of version 1 against version 2,
+/// alternated, three rounds: best wall and CPU seconds of each.
+fn file_figures(name: &str, header: ProjectHeader, grid: &Grid) {
+    let project = Project::new(header.clone(), grid.clone());
+    let mut best = [[f64::MAX; 2]; 4];
+    let mut lens = [0; 2];
+    for _ in 0..3 {
+        let (v1, w, c) = timed(|| version1_file(&header, grid));
+        best[0] = [best[0][0].min(w), best[0][1].min(c)];
+        let (v2, w, c) = timed(|| project.to_bytes().expect("encodes"));
+        best[1] = [best[1][0].min(w), best[1][1].min(c)];
+        for (k, bytes) in [&v1, &v2].into_iter().enumerate() {
+            let (back, w, c) = timed(|| Project::from_bytes(bytes).expect("decodes"));
+            best[2 + k] = [best[2 + k][0].min(w), best[2 + k][1].min(c)];
+            assert!(back.grid == *grid, "the file loads to the same voxels");
+            lens[k] = bytes.len();
+        }
+    }
+    println!(
+        "file {name} 1024x256x1024 seed 1: version 1 {} bytes, version 2 {} bytes ({:.2}x smaller); \
+         save v1 {:.3} s ({:.2} s CPU), v2 {:.3} s ({:.2} s CPU): {:.2}x the CPU; load v1 {:.3} s \
+         ({:.2} s CPU), v2 {:.3} s ({:.2} s CPU): {:.2}x the CPU (best of 3 alternated rounds)",
+        lens[0],
+        lens[1],
+        lens[0] as f64 / lens[1] as f64,
+        best[0][0],
+        best[0][1],
+        best[1][0],
+        best[1][1],
+        best[1][1] / best[0][1],
+        best[2][0],
+        best[2][1],
+        best[3][0],
+        best[3][1],
+        best[3][1] / best[2][1],
+    );
 }
 
 /// The world as one dense array over its chunk-aligned bounds, X fastest.

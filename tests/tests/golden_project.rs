@@ -1,12 +1,12 @@
-//! The golden `.strata` file of format version 1 (`tests/fixtures/project_v1_history.strata`): later
-//! versions must keep reading it, with the same voxels, header and undo/redo results, and re-saving it
-//! unchanged must give the same bytes.
+//! The golden `.strata` files of format versions 1 and 2 (`tests/fixtures/project_v1_history.strata`,
+//! `tests/fixtures/project_v2_history.strata`): the same project written by each version's writer.
+//! Later versions must keep reading both, with the same voxels, header and undo/redo results;
+//! re-saving either unchanged must give the version 2 file's bytes (sections other than CHNK are the
+//! same in both versions).
 //!
-//! # How the file was made
-//! `write_project_v1_history` below (ignored; run it with
-//! `cargo test -p strata-tests --test golden_project -- --ignored write_project_v1_history`) builds it
-//! with the writer of format version 1 (the commit that added this file) and writes it to
-//! `target/tmp/project_v1_history.strata`, which was copied to `tests/fixtures/`:
+//! # How the files were made
+//! The version 1 file was written by the version 1 writer (the commit that added it) from the
+//! project [`build`] makes, then with the built-in material table of that time:
 //!
 //! 1. the base scene ([`scene`]): a 24×16×24 box at (−8, 0, −8) over four chunks with negative chunk
 //!    coordinates: Rock and Ground layers, a Grass surface with a different occupancy per column,
@@ -15,8 +15,14 @@
 //!    grouped three-box "Add" stroke, a "Paint", a "Dig" and a "Sea Level";
 //! 3. two undos, so the file holds two undo steps and two redo steps.
 //!
-//! Never regenerate this file for a newer format: it pins what version 1 files look like. A new
-//! format version gets its own golden file beside this one. Every expected state below is rebuilt
+//! The version 2 file is the version 1 file loaded and saved again by the version 2 writer (its header
+//! keeps the material table of the version 1 file, which is smaller than today's built-in one):
+//! `write_project_v2_history` below (ignored; run it with
+//! `cargo test -p strata-tests --test golden_project -- --ignored write_project_v2_history`) writes
+//! `target/tmp/project_v2_history.strata`, which was copied to `tests/fixtures/`.
+//!
+//! Never regenerate these files for a newer format: they pin what version 1 and 2 files look like. A
+//! new format version gets its own golden file beside them. Every expected state below is rebuilt
 //! from plain `Grid::set` / `Grid::fill_box` calls, not from the history, so the checks do not depend
 //! on the code they check.
 
@@ -25,6 +31,9 @@ use strata_engine::storage::Grid;
 use strata_engine::voxel::{MaterialTable, Voxel, VoxelBox, VoxelPos};
 
 const GOLDEN: &[u8] = include_bytes!("../fixtures/project_v1_history.strata");
+const GOLDEN_V2: &[u8] = include_bytes!("../fixtures/project_v2_history.strata");
+/// FNV-1a 64 of the voxels both golden files hold (see [`voxel_digest`]).
+const VOXEL_DIGEST: u64 = 0xe1a0_5706_4fbe_daab;
 
 /// The material ids the scene uses, looked up by name in a table.
 struct Ids {
@@ -188,16 +197,50 @@ fn build() -> Project {
 
 #[test]
 #[ignore = "writes the golden file; run only to make a new one (see the module docs)"]
-fn write_project_v1_history() {
-    let bytes = build().to_bytes().expect("encode");
+fn write_project_v2_history() {
+    let bytes = Project::from_bytes(GOLDEN)
+        .expect("loads")
+        .to_bytes()
+        .expect("encode");
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    std::fs::write(dir.join("project_v1_history.strata"), bytes).expect("write");
+    std::fs::write(dir.join("project_v2_history.strata"), bytes).expect("write");
+}
+
+/// FNV-1a 64 over every stored chunk, in (Z, Y, X) order: its position, then its voxels dense
+/// (X fastest), material and occupancy bytes.
+fn voxel_digest(g: &Grid) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    let mut dense = vec![Voxel::AIR; 32 * 32 * 32];
+    for pos in g.sorted_positions() {
+        for c in [pos.x, pos.y, pos.z] {
+            eat(&c.to_le_bytes());
+        }
+        g.chunk(pos).expect("stored").level0().to_dense(&mut dense);
+        for v in &dense {
+            eat(&[v.material, v.occupancy]);
+        }
+    }
+    h
 }
 
 /// The tags of the file's sections, in order, after checking the magic and the version.
 fn section_tags(bytes: &[u8]) -> Vec<[u8; 4]> {
+    section_tags_of_version(bytes, 1)
+}
+
+/// [`section_tags`] of a file of `version`.
+fn section_tags_of_version(bytes: &[u8], version: u32) -> Vec<[u8; 4]> {
     assert_eq!(&bytes[..8], b"\x89STRATA\n");
-    assert_eq!(&bytes[8..12], &1u32.to_le_bytes(), "format version 1");
+    assert_eq!(
+        &bytes[8..12],
+        &version.to_le_bytes(),
+        "format version {version}"
+    );
     let (mut at, mut tags) = (12, Vec::new());
     while at < bytes.len() {
         let tag: [u8; 4] = bytes[at..at + 4].try_into().expect("tag");
@@ -291,13 +334,82 @@ fn golden_v1_history_undoes_and_redoes_bit_exactly() {
 }
 
 #[test]
-fn golden_v1_resaves_to_identical_bytes() {
+fn golden_v1_resaves_as_the_v2_golden() {
+    // Re-saving writes version 2: the version 2 golden file, byte for byte (it was
+    // `golden_v1_resaves_to_identical_bytes` while this build wrote version 1).
     let p = Project::from_bytes(GOLDEN).expect("loads");
     let again = p.to_bytes().expect("encode");
-    assert!(again == GOLDEN, "re-saving changed the bytes");
+    assert!(
+        again == GOLDEN_V2,
+        "re-saving did not give the version 2 file"
+    );
     // An undo and a redo bring back the same state, and the same bytes.
     let mut q = Project::from_bytes(GOLDEN).expect("loads");
     q.history.undo(&mut q.grid).expect("undo");
     q.history.redo(&mut q.grid).expect("redo");
-    assert!(q.to_bytes().expect("encode") == GOLDEN);
+    assert!(q.to_bytes().expect("encode") == GOLDEN_V2);
+}
+
+#[test]
+fn golden_v2_file_layout() {
+    assert!(
+        GOLDEN_V2.len() < 8 << 10,
+        "a small file: {} bytes",
+        GOLDEN_V2.len()
+    );
+    assert!(GOLDEN_V2.len() < GOLDEN.len(), "smaller than version 1");
+    assert_eq!(
+        section_tags_of_version(GOLDEN_V2, 2),
+        [*b"HEAD", *b"CHNK", *b"HIST", *b"END "]
+    );
+}
+
+#[test]
+fn golden_v2_decodes_to_the_pinned_voxels() {
+    let p = Project::from_bytes(GOLDEN_V2).expect("the version 2 golden file loads");
+    p.grid.assert_valid();
+    let ids = Ids::of(&p.header.materials);
+    assert!(p.grid == state(&ids, 2), "voxels after two of four steps");
+    assert_eq!(voxel_digest(&p.grid), VOXEL_DIGEST);
+    let v1 = Project::from_bytes(GOLDEN).expect("the version 1 golden file loads");
+    assert_eq!(
+        voxel_digest(&v1.grid),
+        VOXEL_DIGEST,
+        "both versions hold the same voxels"
+    );
+    assert_eq!(p.header.name, "golden v1");
+    assert_eq!(p.header.camera, header().camera);
+    assert_eq!(p.history.undo_names().collect::<Vec<_>>(), ["Paint", "Add"]);
+    assert_eq!(
+        p.history.redo_names().collect::<Vec<_>>(),
+        ["Dig", "Sea Level"]
+    );
+}
+
+#[test]
+fn golden_v2_is_what_the_writer_writes() {
+    let p = Project::from_bytes(GOLDEN_V2).expect("loads");
+    assert!(
+        p.to_bytes().expect("encode") == GOLDEN_V2,
+        "re-saving changed the bytes"
+    );
+    // The voxels rebuilt from plain grid calls, under the file's header and history, encode to the
+    // same bytes: the chunk records depend on the voxels alone.
+    let ids = Ids::of(&p.header.materials);
+    // The project `build` makes today holds the same voxels and steps (its header has today's table).
+    let built = build();
+    assert!(
+        built.grid == p.grid,
+        "build() no longer makes the golden voxels"
+    );
+    assert_eq!(
+        built.history.undo_names().collect::<Vec<_>>(),
+        p.history.undo_names().collect::<Vec<_>>()
+    );
+    let mut rebuilt = Project::new(p.header.clone(), state(&ids, 2));
+    rebuilt.history = p.history.clone();
+    assert!(
+        rebuilt.to_bytes().expect("encode") == GOLDEN_V2,
+        "the writer no longer writes the version 2 golden bytes"
+    );
 }

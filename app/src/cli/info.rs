@@ -62,6 +62,8 @@ pub fn report(file: &Path) -> AppResult<Value> {
         "rle_bytes_per_voxel": per(sizes.rle_bytes),
         "rle_lz4_bytes": sizes.rle_lz4_bytes,
         "rle_lz4_bytes_per_voxel": per(sizes.rle_lz4_bytes),
+        "column_bytes": sizes.column_bytes,
+        "column_bytes_per_voxel": per(sizes.column_bytes),
         "file_bytes": file_bytes,
         "history_steps": project.history.undo_len(),
         "redo_steps": project.history.redo_len(),
@@ -133,6 +135,11 @@ fn run(file: &Path, json: bool) -> AppResult<()> {
         "RLE+LZ4       {} bytes ({:.4} B/voxel)",
         g("rle_lz4_bytes"),
         f("rle_lz4_bytes_per_voxel")
+    )?;
+    out!(
+        "columns       {} bytes ({:.4} B/voxel, the chunk records of the file)",
+        g("column_bytes"),
+        f("column_bytes_per_voxel")
     )?;
     out!("file          {} bytes", g("file_bytes"))?;
     out!("undo steps    {}", g("history_steps"))?;

@@ -1,18 +1,24 @@
-//! The CHNK section: a table of chunk records, each LZ4(RLE(32³ voxels)) with its own CRC32.
+//! The CHNK section: a table of chunk records, each one 32³ chunk with its own CRC32.
 //!
 //! ```text
 //!   u32 count
-//!   count × entry (32 bytes): i32 cx, i32 cy, i32 cz, u64 offset (from payload start),
-//!                             u32 lz4 length, u32 rle length, u32 crc32(lz4 bytes)
+//!   version 2: count × entry (28 bytes): i32 cx, i32 cy, i32 cz, u64 offset (from payload start),
+//!                                        u32 record length, u32 crc32(record)
+//!              record = the chunk's column coding (crate::codec::column_coder)
+//!   version 1: count × entry (32 bytes): i32 cx, i32 cy, i32 cz, u64 offset (from payload start),
+//!                                        u32 lz4 length, u32 rle length, u32 crc32(lz4 bytes)
+//!              record = LZ4(RLE of the chunk's voxels)
 //!   records, in table order
 //! ```
 //!
-//! Chunks are encoded and decoded in parallel; the table is sorted (Z, Y, X) so equal worlds give
-//! equal bytes.
+//! Saves write version 2, which is about a quarter of version 1's size on generated terrain; version 1
+//! files still load. Chunks are encoded and decoded in parallel; the table is sorted (Z, Y, X) so
+//! equal worlds give equal bytes.
 
 use rayon::prelude::*;
 
 use super::header::ProjectHeader;
+use crate::codec::column_coder;
 use crate::codec::lz4::unpack_into;
 use crate::codec::rle::{max_encoded_len, RleEncoder};
 use crate::codec::Reader;
@@ -23,20 +29,58 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use crate::voxel::{ChunkPos, Voxel, CHUNK_LIMIT, CHUNK_SIZE};
 use crate::{Error, Result};
 
-const ENTRY_LEN: usize = 32;
+/// How a file version codes its chunk records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChunkCoding {
+    /// Version 1: LZ4 of the chunk's RLE stream.
+    RleLz4,
+    /// Version 2: the column coding of [`crate::codec::column_coder`].
+    Columns,
+}
 
-/// How much memory the decoded chunks may take per byte of the CHNK payload. Records may not overlap,
-/// LZ4 expands at most ~255×, and identical rows of a chunk share memory, so files (real or crafted)
-/// stay far below this; the cap is the stated bound that holds whatever a future storage change does,
-/// and a file over it is refused while decoding.
+impl ChunkCoding {
+    /// The coding of project file `version` (1 or later; later versions code by columns).
+    pub fn of_version(version: u32) -> Self {
+        if version >= 2 {
+            Self::Columns
+        } else {
+            Self::RleLz4
+        }
+    }
+
+    fn entry_len(self) -> usize {
+        match self {
+            Self::RleLz4 => 32,
+            Self::Columns => 28,
+        }
+    }
+
+    /// How much memory the decoded chunks may take per byte of the CHNK payload.
+    ///
+    /// Version 1: records may not overlap, LZ4 expands at most ~255×, and identical rows of a chunk
+    /// share memory, so files stay far below 256×. Version 2: a chunk's record and table entry take
+    /// at least 33 bytes and a decoded chunk at most about 75 KiB, so 2,304× covers every file the
+    /// writer can produce. Either cap is the stated bound that holds whatever a future storage
+    /// change does, and a file over it is refused while decoding.
+    pub fn max_expansion(self) -> usize {
+        match self {
+            Self::RleLz4 => MAX_EXPANSION,
+            Self::Columns => MAX_EXPANSION_COLUMNS,
+        }
+    }
+}
+
+/// [`ChunkCoding::max_expansion`] of version 1 files.
 pub const MAX_EXPANSION: usize = 256;
+/// [`ChunkCoding::max_expansion`] of version 2 files.
+pub const MAX_EXPANSION_COLUMNS: usize = 2304;
 /// Decoded memory always allowed, whatever the payload size, so tiny files are never refused.
 pub const EXPANSION_FLOOR_BYTES: usize = 64 << 20;
 
-/// Memory the decoded grid may take for a CHNK payload of `payload_len` bytes.
-pub fn decoded_budget(payload_len: usize) -> usize {
+/// Memory the decoded grid may take for a CHNK payload of `payload_len` bytes coded as `coding`.
+pub fn decoded_budget(payload_len: usize, coding: ChunkCoding) -> usize {
     payload_len
-        .saturating_mul(MAX_EXPANSION)
+        .saturating_mul(coding.max_expansion())
         .max(EXPANSION_FLOOR_BYTES)
 }
 
@@ -52,7 +96,32 @@ pub fn encode_chunk_rle(chunk: &Chunk, out: &mut Vec<u8>) {
     e.finish(out);
 }
 
-/// Every chunk of `grid` as (position, RLE length, LZ4 bytes), sorted, encoded in parallel.
+/// A chunk's voxels, dense (X fastest, then Y, then Z), into `out`.
+fn dense_voxels(chunk: &Chunk, out: &mut Vec<Voxel>) {
+    out.resize(Chunk::VOLUME, Voxel::AIR);
+    chunk.level0().to_dense(out);
+}
+
+/// Every chunk of `grid` as (position, column-coded record), sorted, encoded in parallel.
+fn encode_column_records(grid: &Grid, progress: &Progress) -> Vec<(ChunkPos, Vec<u8>)> {
+    let positions = grid.sorted_positions();
+    progress.start(positions.len() as u64);
+    positions
+        .par_iter()
+        .map_init(Vec::new, |dense, &pos| {
+            let mut record = Vec::new();
+            if let Some(c) = grid.chunk(pos) {
+                dense_voxels(c, dense);
+                column_coder::encode_chunk(dense, &mut record);
+            }
+            progress.advance(1);
+            (pos, record)
+        })
+        .collect()
+}
+
+/// Every chunk of `grid` as (position, RLE length, LZ4 bytes), sorted, encoded in parallel (the
+/// version 1 records, measured by [`encoded_sizes`]).
 fn encode_records(grid: &Grid, progress: &Progress) -> Vec<(ChunkPos, u32, Vec<u8>)> {
     let positions = grid.sorted_positions();
     progress.start(positions.len() as u64);
@@ -69,26 +138,25 @@ fn encode_records(grid: &Grid, progress: &Progress) -> Vec<(ChunkPos, u32, Vec<u
         .collect()
 }
 
-/// Encode the section payload for `grid`; `progress` counts chunks.
+/// Encode the section payload for `grid` (version 2); `progress` counts chunks.
 pub fn encode(grid: &Grid, progress: &Progress) -> Vec<u8> {
-    let records = encode_records(grid, progress);
-    let table_len = 4 + records.len() * ENTRY_LEN;
-    let body: usize = records.iter().map(|r| r.2.len()).sum();
+    let records = encode_column_records(grid, progress);
+    let table_len = 4 + records.len() * ChunkCoding::Columns.entry_len();
+    let body: usize = records.iter().map(|r| r.1.len()).sum();
     let mut out = Vec::with_capacity(table_len + body);
     out.extend_from_slice(&(records.len() as u32).to_le_bytes());
     let mut offset = table_len as u64;
-    for (pos, rle_len, lz4) in &records {
+    for (pos, record) in &records {
         for c in [pos.x, pos.y, pos.z] {
             out.extend_from_slice(&c.to_le_bytes());
         }
         out.extend_from_slice(&offset.to_le_bytes());
-        out.extend_from_slice(&(lz4.len() as u32).to_le_bytes());
-        out.extend_from_slice(&rle_len.to_le_bytes());
-        out.extend_from_slice(&crc32fast::hash(lz4).to_le_bytes());
-        offset += lz4.len() as u64;
+        out.extend_from_slice(&(record.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(record).to_le_bytes());
+        offset += record.len() as u64;
     }
-    for (_, _, lz4) in records {
-        out.extend_from_slice(&lz4);
+    for (_, record) in records {
+        out.extend_from_slice(&record);
     }
     out
 }
@@ -96,16 +164,18 @@ pub fn encode(grid: &Grid, progress: &Progress) -> Vec<u8> {
 struct Entry {
     pos: ChunkPos,
     offset: usize,
-    lz4_len: usize,
+    len: usize,
+    /// Version 1 only: the RLE stream's length (0 in version 2).
     rle_len: usize,
     crc: u32,
     table_at: usize,
 }
 
-fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
+fn read_table(payload: &[u8], base: usize, coding: ChunkCoding) -> Result<Vec<Entry>> {
+    let entry_len = coding.entry_len();
     let mut r = Reader::new(payload, base);
     let count = r.u32("chunk count")? as usize;
-    if count > r.remaining() / ENTRY_LEN {
+    if count > r.remaining() / entry_len {
         return Err(Error::corrupt(
             base,
             format!("chunk table of {count} entries does not fit in the section"),
@@ -114,15 +184,18 @@ fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
     let mut entries = Vec::with_capacity(count);
     // Records lie after the table, in table order, without overlaps: every byte of the file then
     // decodes at most once, which bounds the work and memory by the file's size.
-    let mut next_free = (4 + count * ENTRY_LEN) as u64;
+    let mut next_free = (4 + count * entry_len) as u64;
     for _ in 0..count {
         let table_at = r.offset();
         let pos = ChunkPos::new(r.i32("chunk x")?, r.i32("chunk y")?, r.i32("chunk z")?);
         let offset = r.u64("record offset")?;
-        let lz4_len = r.u32("record length")? as usize;
-        let rle_len = r.u32("RLE length")? as usize;
+        let len = r.u32("record length")? as usize;
+        let rle_len = match coding {
+            ChunkCoding::RleLz4 => r.u32("RLE length")? as usize,
+            ChunkCoding::Columns => 0,
+        };
         let crc = r.u32("record checksum")?;
-        let end = offset.checked_add(lz4_len as u64);
+        let end = offset.checked_add(len as u64);
         if end.is_none_or(|e| e > payload.len() as u64) {
             return Err(Error::corrupt(
                 table_at,
@@ -147,7 +220,7 @@ fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
                 ),
             ));
         }
-        next_free = offset + lz4_len as u64;
+        next_free = offset + len as u64;
         if rle_len > max_encoded_len(Chunk::VOLUME) {
             return Err(Error::corrupt(
                 table_at,
@@ -157,7 +230,7 @@ fn read_table(payload: &[u8], base: usize) -> Result<Vec<Entry>> {
         entries.push(Entry {
             pos,
             offset: offset as usize,
-            lz4_len,
+            len,
             rle_len,
             crc,
             table_at,
@@ -178,11 +251,12 @@ fn decode_entry(
     e: &Entry,
     payload: &[u8],
     base: usize,
+    coding: ChunkCoding,
     materials: usize,
     scratch: &mut (Vec<u8>, Vec<Voxel>),
 ) -> Result<(ChunkPos, Chunk)> {
     let at = base + e.offset;
-    let record = &payload[e.offset..e.offset + e.lz4_len];
+    let record = &payload[e.offset..e.offset + e.len];
     if crc32fast::hash(record) != e.crc {
         return Err(Error::corrupt(
             at,
@@ -191,7 +265,11 @@ fn decode_entry(
     }
     let (rle, voxels) = scratch;
     voxels.resize(Chunk::VOLUME, Voxel::AIR);
-    unpack_into(record, e.rle_len, voxels, rle).map_err(|err| match err {
+    match coding {
+        ChunkCoding::RleLz4 => unpack_into(record, e.rle_len, voxels, rle),
+        ChunkCoding::Columns => column_coder::decode_chunk(record, voxels),
+    }
+    .map_err(|err| match err {
         Error::Corrupt { reason, .. } => Error::corrupt(at, format!("chunk {:?}: {reason}", e.pos)),
         other => other,
     })?;
@@ -207,22 +285,24 @@ fn decode_entry(
     Ok((e.pos, Chunk::from_dense(voxels)))
 }
 
-/// Decode the section payload found at absolute offset `base`.
+/// Decode the section payload found at absolute offset `base`, its records coded as `coding`.
 ///
 /// # Errors
 /// [`Error::Corrupt`] naming the chunk and offset of the first bad record.
 pub fn decode(
     payload: &[u8],
     base: usize,
+    coding: ChunkCoding,
     header: &ProjectHeader,
     progress: &Progress,
 ) -> Result<Grid> {
     decode_within(
         payload,
         base,
+        coding,
         header,
         progress,
-        decoded_budget(payload.len()),
+        decoded_budget(payload.len(), coding),
     )
 }
 
@@ -233,11 +313,12 @@ pub fn decode(
 pub fn decode_within(
     payload: &[u8],
     base: usize,
+    coding: ChunkCoding,
     header: &ProjectHeader,
     progress: &Progress,
     budget: usize,
 ) -> Result<Grid> {
-    let entries = read_table(payload, base)?;
+    let entries = read_table(payload, base, coding)?;
     let materials = header.materials.len();
     progress.start(entries.len() as u64);
     let used = AtomicUsize::new(0);
@@ -247,13 +328,14 @@ pub fn decode_within(
             || (Vec::new(), Vec::new()),
             |scratch, e| {
                 progress.check()?;
-                let decoded = decode_entry(e, payload, base, materials, scratch)?;
+                let decoded = decode_entry(e, payload, base, coding, materials, scratch)?;
                 let bytes = decoded.1.heap_bytes() + size_of::<Chunk>();
                 if used.fetch_add(bytes, Ordering::Relaxed) + bytes > budget {
                     return Err(Error::corrupt(
                         base + e.offset,
                         format!(
-                            "chunks decode to more than {budget} bytes of memory ({MAX_EXPANSION}× the {} bytes of the chunk section, at least {EXPANSION_FLOOR_BYTES}): a decompression bomb?",
+                            "chunks decode to more than {budget} bytes of memory ({}× the {} bytes of the chunk section, at least {EXPANSION_FLOOR_BYTES}): a decompression bomb?",
+                            coding.max_expansion(),
                             payload.len()
                         ),
                     ));
@@ -276,17 +358,25 @@ pub fn decode_within(
 pub struct EncodedSizes {
     /// Sum of every chunk's RLE stream length.
     pub rle_bytes: u64,
-    /// Sum of every chunk's LZ4(RLE) length.
+    /// Sum of every chunk's LZ4(RLE) length (the records of version 1 files).
     pub rle_lz4_bytes: u64,
+    /// Sum of every chunk's column-coded record length (the records this build saves, version 2).
+    pub column_bytes: u64,
 }
 
-/// Encode every chunk (in parallel) and add up the sizes.
+/// Encode every chunk (in parallel) both ways and add up the sizes.
 pub fn encoded_sizes(grid: &Grid) -> EncodedSizes {
-    encode_records(grid, &Progress::new()).iter().fold(
+    let v1 = encode_records(grid, &Progress::new()).iter().fold(
         EncodedSizes::default(),
         |acc, (_, rle, lz4)| EncodedSizes {
             rle_bytes: acc.rle_bytes + u64::from(*rle),
             rle_lz4_bytes: acc.rle_lz4_bytes + lz4.len() as u64,
+            column_bytes: 0,
         },
-    )
+    );
+    let column_bytes = encode_column_records(grid, &Progress::new())
+        .iter()
+        .map(|(_, record)| record.len() as u64)
+        .sum();
+    EncodedSizes { column_bytes, ..v1 }
 }

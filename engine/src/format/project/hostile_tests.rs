@@ -15,10 +15,15 @@ fn header_bytes() -> Vec<u8> {
         .into_bytes()
 }
 
-/// A file with the given CHNK payload and optional HIST payload.
+/// A version 1 file (chunk records in RLE+LZ4) with the given CHNK payload and optional HIST payload.
 fn file_with(chunks: &[u8], history: Option<&[u8]>) -> Vec<u8> {
+    file_of_version(1, chunks, history)
+}
+
+/// A file of `version` with the given CHNK payload and optional HIST payload.
+fn file_of_version(version: u32, chunks: &[u8], history: Option<&[u8]>) -> Vec<u8> {
     let mut out = MAGIC.to_vec();
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    out.extend_from_slice(&version.to_le_bytes());
     write_section(&mut out, TAG_HEAD, &header_bytes());
     write_section(&mut out, TAG_CHUNKS, chunks);
     if let Some(h) = history {
@@ -188,17 +193,37 @@ fn decoded_memory_is_capped_against_the_file_size() {
     let payload = chunk_payload(&entries, &lz4.repeat(n));
     let header = ProjectHeader::from_ron(&header_bytes(), 0).expect("header");
     let need = n * striped_chunk_bytes();
-    let e = chunks::decode_within(&payload, 0, &header, &Progress::new(), need - 1)
-        .expect_err("over the budget")
-        .to_string();
+    let e = chunks::decode_within(
+        &payload,
+        0,
+        ChunkCoding::RleLz4,
+        &header,
+        &Progress::new(),
+        need - 1,
+    )
+    .expect_err("over the budget")
+    .to_string();
     assert!(e.contains("decompression bomb"), "{e}");
-    let grid = chunks::decode_within(&payload, 0, &header, &Progress::new(), need).expect("fits");
+    let grid = chunks::decode_within(
+        &payload,
+        0,
+        ChunkCoding::RleLz4,
+        &header,
+        &Progress::new(),
+        need,
+    )
+    .expect("fits");
     assert_eq!(grid.chunk_count(), n);
     // The stated ratio leaves real files far below it, and the floor accepts any small file.
     let real = super::project_tests::sample_bytes();
     let p = Project::from_bytes(&real).expect("a real file loads");
-    assert!(p.grid.memory_bytes() * 16 < real.len() * chunks::MAX_EXPANSION);
-    assert_eq!(chunks::decoded_budget(10), chunks::EXPANSION_FLOOR_BYTES);
+    assert!(p.grid.memory_bytes() * 16 < real.len() * ChunkCoding::Columns.max_expansion());
+    for coding in [ChunkCoding::RleLz4, ChunkCoding::Columns] {
+        assert_eq!(
+            chunks::decoded_budget(10, coding),
+            chunks::EXPANSION_FLOOR_BYTES
+        );
+    }
 }
 
 fn striped_chunk_bytes() -> usize {
@@ -259,4 +284,183 @@ fn history_boxes_outside_the_range_are_refused() {
     hist[37..41].copy_from_slice(&i32::MAX.to_le_bytes());
     let e = load_error(&file_with(&chunk_payload(&[], &[]), Some(&hist)));
     assert!(e.contains("outside the world's coordinate range"), "{e}");
+}
+
+/// A version 2 CHNK payload: a 28-byte entry per (position, offset, record), then `records`.
+fn column_payload(entries: &[(ChunkPos, u64, &[u8])], records: &[u8]) -> Vec<u8> {
+    let mut out = (entries.len() as u32).to_le_bytes().to_vec();
+    for (pos, offset, record) in entries {
+        for c in [pos.x, pos.y, pos.z] {
+            out.extend_from_slice(&c.to_le_bytes());
+        }
+        out.extend_from_slice(&offset.to_le_bytes());
+        out.extend_from_slice(&(record.len() as u32).to_le_bytes());
+        out.extend_from_slice(&crc32fast::hash(record).to_le_bytes());
+    }
+    out.extend_from_slice(records);
+    out
+}
+
+/// The column-coded record of a terrain-like chunk: layers, a sloped partial surface, a cave.
+fn column_record() -> Vec<u8> {
+    let voxels: Vec<Voxel> = (0..Chunk::VOLUME)
+        .map(|i| {
+            let (x, y, z) = (i % 32, i / 32 % 32, i / 1024);
+            let h = 10.0 + 0.4 * x as f32 + 0.2 * z as f32;
+            let d = h - y as f32;
+            if (12..15).contains(&x) && (4..7).contains(&y) {
+                Voxel::AIR
+            } else if d >= 1.0 {
+                Voxel::filled(if d > 4.0 { 7 } else { 3 })
+            } else if d > 0.0 {
+                Voxel::new(2, (d * 255.0) as u8)
+            } else {
+                Voxel::AIR
+            }
+        })
+        .collect();
+    let mut record = Vec::new();
+    crate::codec::column_coder::encode_chunk(&voxels, &mut record);
+    record
+}
+
+fn one_column_file(record: &[u8]) -> Vec<u8> {
+    let entries = [(ChunkPos::new(0, 0, 0), 32, record)];
+    file_of_version(2, &column_payload(&entries, record), None)
+}
+
+#[test]
+fn version_2_records_load_and_every_cut_is_refused() {
+    let record = column_record();
+    let p = Project::from_bytes(&one_column_file(&record)).expect("a well-formed record loads");
+    assert_eq!(p.grid.chunk_count(), 1);
+    // The entry claims fewer bytes than the record has (checksum fixed): cut short.
+    for cut in 0..record.len() {
+        let e = load_error(&one_column_file(&record[..cut]));
+        assert!(e.contains("ChunkPos { x: 0, y: 0, z: 0 }"), "{e}");
+    }
+    // Bytes after the record's end inside its length: refused as trailing bytes.
+    let mut longer = record.clone();
+    longer.extend_from_slice(&[0x5a; 3]);
+    let e = load_error(&one_column_file(&longer));
+    assert!(e.contains("after the end"), "{e}");
+}
+
+#[test]
+fn version_2_records_with_flipped_bits_never_panic() {
+    // The checksum is fixed after each flip, so every flip reaches the column decoder.
+    let record = column_record();
+    let mut refused = 0;
+    for bit in 0..record.len() * 8 {
+        let mut r = record.clone();
+        r[bit / 8] ^= 1 << (bit % 8);
+        match Project::from_bytes(&one_column_file(&r)) {
+            Ok(p) => p.grid.assert_valid(),
+            Err(_) => refused += 1,
+        }
+    }
+    assert!(refused > 0);
+}
+
+#[test]
+fn version_2_lying_lengths_and_counts_are_refused() {
+    let record = column_record();
+    let pos = ChunkPos::new(0, 0, 0);
+    // A length past the section's end.
+    let mut payload = column_payload(&[(pos, 32, &record)], &record);
+    payload[24..28].copy_from_slice(&(record.len() as u32 + 1).to_le_bytes());
+    let e = load_error(&file_of_version(2, &payload, None));
+    assert!(e.contains("outside the section"), "{e}");
+    // A count the table cannot hold.
+    let mut payload = column_payload(&[(pos, 32, &record)], &record);
+    payload[..4].copy_from_slice(&1000u32.to_le_bytes());
+    let e = load_error(&file_of_version(2, &payload, None));
+    assert!(e.contains("does not fit"), "{e}");
+    // Two entries sharing one record.
+    let entries = [
+        (pos, 60, &record[..]),
+        (ChunkPos::new(1, 0, 0), 60, &record[..]),
+    ];
+    let e = load_error(&file_of_version(
+        2,
+        &column_payload(&entries, &record),
+        None,
+    ));
+    assert!(e.contains("overlaps"), "{e}");
+    // Version 1 records in a version 2 file: refused, not misread.
+    let (lz4, rle_len) = striped_record();
+    let v1 = chunk_payload(
+        &[Entry {
+            pos,
+            offset: 36,
+            lz4: lz4.clone(),
+            rle_len,
+        }],
+        &lz4,
+    );
+    assert!(Project::from_bytes(&file_of_version(2, &v1, None)).is_err());
+    // Random record bytes behind a good checksum.
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    for len in [0, 1, 5, 6, 40, 300] {
+        let junk: Vec<u8> = (0..len)
+            .map(|i| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                if i == 0 {
+                    0
+                } else {
+                    s as u8
+                }
+            })
+            .collect();
+        if let Ok(p) = Project::from_bytes(&one_column_file(&junk)) {
+            p.grid.assert_valid();
+        }
+    }
+}
+
+#[test]
+fn version_2_decoded_memory_is_capped() {
+    let record = column_record();
+    let n = 50;
+    let first = 4 + 28 * n as u64;
+    let entries: Vec<(ChunkPos, u64, &[u8])> = (0..n)
+        .map(|i| {
+            (
+                ChunkPos::new(i as i32, 0, 0),
+                first + (i * record.len()) as u64,
+                &record[..],
+            )
+        })
+        .collect();
+    let payload = column_payload(&entries, &record.repeat(n));
+    let header = ProjectHeader::from_ron(&header_bytes(), 0).expect("header");
+    let grid = chunks::decode_within(
+        &payload,
+        0,
+        ChunkCoding::Columns,
+        &header,
+        &Progress::new(),
+        usize::MAX,
+    )
+    .expect("decodes");
+    let need: usize = grid
+        .chunks()
+        .map(|(_, c)| c.heap_bytes() + size_of::<Chunk>())
+        .sum();
+    let e = chunks::decode_within(
+        &payload,
+        0,
+        ChunkCoding::Columns,
+        &header,
+        &Progress::new(),
+        need - 1,
+    )
+    .expect_err("over the budget")
+    .to_string();
+    assert!(e.contains("decompression bomb"), "{e}");
+    // The stated ratio covers the densest chunk a record and its entry can give.
+    let per_chunk = striped_chunk_bytes();
+    assert!(per_chunk < (28 + 5) * ChunkCoding::Columns.max_expansion());
 }

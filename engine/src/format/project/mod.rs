@@ -4,7 +4,7 @@
 //!   magic "\x89STRATA\n" | u32 version | section | section | ...
 //!   section = tag[4] | u64 length | u32 crc32(payload) | u32 crc32(previous 16 bytes) | payload
 //!   HEAD  RON header: name, bounds, material table, generator settings, camera   (required, first)
-//!   CHNK  chunk table + one LZ4(RLE) record per chunk, each with its own CRC32    (required)
+//!   CHNK  chunk table + one record per chunk (v2: column-coded, v1: LZ4(RLE)), CRC32 each (required)
 //!   HIST  undo/redo history                                                       (optional)
 //!   LITE  baked light: settings, stale boxes, RGB per surface voxel                (optional)
 //!   LOPT  the baked light's options: emission, bounce, denoise, reach, light boxes  (with LITE)
@@ -25,7 +25,7 @@ mod textures;
 
 use std::path::Path;
 
-pub use chunks::{encode_chunk_rle, encoded_sizes, EncodedSizes};
+pub use chunks::{encode_chunk_rle, encoded_sizes, ChunkCoding, EncodedSizes};
 pub use header::{Camera, ProjectHeader};
 
 use super::atomic::write_atomic;
@@ -36,7 +36,7 @@ use crate::storage::Grid;
 use crate::voxel::{MaterialTable, Textures};
 use crate::{Error, Result};
 use sections::{read_sections, write_section, Section};
-pub use sections::{MAGIC, VERSION};
+pub use sections::{MAGIC, OLDEST_VERSION, VERSION};
 
 const TAG_HEAD: [u8; 4] = *b"HEAD";
 const TAG_CHUNKS: [u8; 4] = *b"CHNK";
@@ -135,7 +135,7 @@ impl Project {
     /// # Errors
     /// As for [`Project::from_bytes`].
     pub fn from_bytes_with(bytes: &[u8], progress: &Progress) -> Result<Self> {
-        let sections = read_sections(bytes)?;
+        let (version, sections) = read_sections(bytes)?;
         if sections
             .last()
             .is_none_or(|s| s.tag != TAG_END || s.len != 0)
@@ -161,6 +161,7 @@ impl Project {
         let grid = chunks::decode(
             chunk_section.payload(bytes),
             chunk_section.offset,
+            ChunkCoding::of_version(version),
             &header,
             progress,
         )?;

@@ -77,10 +77,11 @@ fn every_truncation_is_reported() {
 #[test]
 fn versions_and_magic() {
     let mut bytes = sample().to_bytes().expect("encodes");
-    bytes[8] = 2;
+    // The next version after the one written (version 2 since the column-coded chunk records).
+    bytes[8] = 3;
     assert!(matches!(
         Project::from_bytes(&bytes),
-        Err(Error::UnsupportedVersion { found: 2, .. })
+        Err(Error::UnsupportedVersion { found: 3, .. })
     ));
     bytes[0] = b'P';
     match Project::from_bytes(&bytes) {

@@ -5,8 +5,11 @@ use crate::{Error, Result};
 
 /// File magic: a high byte first (catches 7-bit transfers), the name, a newline (catches CRLF fixes).
 pub const MAGIC: [u8; 8] = *b"\x89STRATA\n";
-/// The version this build writes.
-pub const VERSION: u32 = 1;
+/// The version this build writes. Version 1 (chunk records in RLE+LZ4) is still read; version 2
+/// codes chunk records by columns through a range coder (see `chunks.rs`).
+pub const VERSION: u32 = 2;
+/// The oldest version this build reads.
+pub const OLDEST_VERSION: u32 = 1;
 
 /// Bytes of a section header.
 pub const SECTION_HEADER_LEN: usize = 20;
@@ -44,12 +47,13 @@ fn tag_name(tag: [u8; 4]) -> String {
     String::from_utf8_lossy(&tag).escape_debug().to_string()
 }
 
-/// Check magic and version, then list the sections with verified checksums.
+/// Check magic and version, then list the sections with verified checksums; returns the file's
+/// version with them.
 ///
 /// # Errors
 /// Bad magic, unsupported version, truncated or corrupt section headers, checksum mismatches,
 /// a repeated section.
-pub fn read_sections(bytes: &[u8]) -> Result<Vec<Section>> {
+pub fn read_sections(bytes: &[u8]) -> Result<(u32, Vec<Section>)> {
     let mut r = Reader::new(bytes, 0);
     let magic = r
         .take(MAGIC.len(), "magic")
@@ -58,10 +62,10 @@ pub fn read_sections(bytes: &[u8]) -> Result<Vec<Section>> {
         return Err(Error::corrupt(0, "not a Strata project (bad magic)"));
     }
     let version = r.u32("format version")?;
-    if version != VERSION {
+    if !(OLDEST_VERSION..=VERSION).contains(&version) {
         return Err(Error::UnsupportedVersion {
             found: version,
-            supported: VERSION.to_string(),
+            supported: format!("{OLDEST_VERSION} to {VERSION}"),
         });
     }
     let mut sections: Vec<Section> = Vec::new();
@@ -107,5 +111,5 @@ pub fn read_sections(bytes: &[u8]) -> Result<Vec<Section>> {
             len: len as usize,
         });
     }
-    Ok(sections)
+    Ok((version, sections))
 }
