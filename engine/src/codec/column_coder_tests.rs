@@ -296,3 +296,26 @@ fn encoded_bytes_and_decoded_outcomes_are_pinned() {
         (17_211_367_538_071_497_517, 7_383_586_223_000_443_910)
     );
 }
+
+#[test]
+fn uniform_chunks_code_alike_with_or_without_their_voxels() {
+    for v in [
+        Voxel::AIR,
+        Voxel::filled(1),
+        Voxel::filled(63),
+        Voxel::new(5, 17),
+        Voxel::new(9, 0),
+        Voxel {
+            material: 0,
+            occupancy: 80,
+        },
+        Voxel {
+            material: 70,
+            occupancy: 255,
+        },
+    ] {
+        let mut short = Vec::new();
+        super::column_coder::encode_uniform_chunk(v, &mut short);
+        assert_eq!(short, round_trip(&vec![v; VOLUME]), "{v:?}");
+    }
+}
