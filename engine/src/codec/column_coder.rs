@@ -43,7 +43,7 @@ trait Coder {
 }
 
 impl Coder for RangeEncoder<'_> {
-    #[inline]
+    #[inline(always)]
     fn bit(&mut self, ctx: &mut Bit, bit: bool) -> bool {
         self.encode(ctx, bit);
         bit
@@ -51,7 +51,7 @@ impl Coder for RangeEncoder<'_> {
 }
 
 impl Coder for RangeDecoder<'_> {
-    #[inline]
+    #[inline(always)]
     fn bit(&mut self, ctx: &mut Bit, _bit: bool) -> bool {
         self.decode(ctx)
     }
@@ -177,7 +177,13 @@ impl Runs {
     fn of(column: &[Voxel; N]) -> Self {
         let mut r = Self::EMPTY;
         let mut last = 0xff;
+        let mut previous = None;
         for (y, &v) in column.iter().enumerate() {
+            // Equal voxels have equal keys: most of a column repeats the voxel below.
+            if previous == Some(v) {
+                continue;
+            }
+            previous = Some(v);
             let k = key_of(v);
             if k != last {
                 r.key[r.count] = k;

@@ -109,7 +109,7 @@ impl<'a> RangeEncoder<'a> {
     }
 
     /// Code `bit` in context `ctx`, then adapt the context.
-    #[inline]
+    #[inline(always)]
     pub fn encode(&mut self, ctx: &mut Bit, bit: bool) {
         let bound = (self.range >> PROB_BITS) * u32::from(ctx.p0);
         if bit {
@@ -191,7 +191,7 @@ impl<'a> RangeDecoder<'a> {
     }
 
     /// Decode one decision in context `ctx`, then adapt the context.
-    #[inline]
+    #[inline(always)]
     pub fn decode(&mut self, ctx: &mut Bit) -> bool {
         let bound = (self.range >> PROB_BITS) * u32::from(ctx.p0);
         let bit = self.code >= bound;
