@@ -212,8 +212,9 @@ impl Runs {
 }
 
 /// The coding state besides the stream: the runs of the current and the previous row of columns
-/// (`x + 32·(z mod 2)`), the predictor's planes, and the voxels of the current row of columns
-/// (`slab[x][y]`, so a column is contiguous).
+/// (`x + 32·(z mod 2)`), the predictor's planes, and, when encoding, the normalized voxels of the
+/// current row of columns (`slab[x][y]`, so a column is contiguous). Decoding writes the chunk's
+/// array directly: a slab and a transpose per row measured no faster there.
 struct State {
     runs: [Runs; 2 * N],
     planes: Planes,
@@ -426,7 +427,7 @@ fn encode_columns(e: &mut RangeEncoder<'_>, m: &mut Model, voxels: &[Voxel]) {
     }
 }
 
-/// Read every column into `voxels`, a row of columns (one z) at a time through the slab.
+/// Read every column straight into `voxels` (X fastest).
 fn decode_columns(d: &mut RangeDecoder<'_>, m: &mut Model, voxels: &mut [Voxel]) -> Result<()> {
     let mut st = State::new();
     for z in 0..N {
