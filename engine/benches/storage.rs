@@ -4,7 +4,7 @@
 //!
 //! Printed before the criterion groups (`-- nomatch` prints only these lines):
 //! - per goal world (`canyons`, `mountains`, `hills` 1024×256×1024 seed 1 and the nine-biome mix;
-//!   `STRATA_BENCH_SMALL=1` skips them): bytes per non-air voxel of the voxel data (level 0), of
+//!   `STRATA_BENCH_SMALL=1` skips them, `STRATA_BENCH_WORLD=canyons` keeps only that one): bytes per non-air voxel of the voxel data (level 0), of
 //!   everything (hash table, chunk structs, level 0, mips), of the plain row-packed layout and of
 //!   plain 32³ arrays; the plain layout against the voxel data; RLE and RLE+LZ4 bytes per non-air
 //!   voxel (version 1 files' chunk records) and the column-coded records version 2 files store, with
@@ -32,7 +32,11 @@ fn memory_figures() {
     if std::env::var_os("STRATA_BENCH_SMALL").is_some() {
         return;
     }
+    let only = std::env::var("STRATA_BENCH_WORLD").ok();
     for (name, world) in common::goal_worlds([1024, 256, 1024]) {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         let grid = common::generate_settings(&world);
         let m = MemoryReport::of(&grid);
         let sizes = encoded_sizes(&grid);

@@ -23,6 +23,7 @@
 //! voxels follow a signed-distance ramp that a linear guess along the column or across the plane
 //! predicts to within a unit or two. Today's RLE+LZ4 records pay bytes for both.
 
+use super::column_predictor::Planes;
 use super::range_coder::{Bit, RangeDecoder, RangeEncoder};
 use crate::voxel::{Voxel, CHUNK_SIZE};
 use crate::{Error, Result};
@@ -42,7 +43,7 @@ trait Coder {
 }
 
 impl Coder for RangeEncoder<'_> {
-    #[inline]
+    #[inline(always)]
     fn bit(&mut self, ctx: &mut Bit, bit: bool) -> bool {
         self.encode(ctx, bit);
         bit
@@ -50,14 +51,14 @@ impl Coder for RangeEncoder<'_> {
 }
 
 impl Coder for RangeDecoder<'_> {
-    #[inline]
+    #[inline(always)]
     fn bit(&mut self, ctx: &mut Bit, _bit: bool) -> bool {
         self.decode(ctx)
     }
 }
 
 /// `count` bits of `value`, most significant first, through a tree of `2^count` contexts.
-#[inline]
+#[inline(always)]
 fn code_tree<C: Coder>(c: &mut C, tree: &mut [Bit], count: u32, value: u32) -> u32 {
     let mut node = 1usize;
     for i in (0..count).rev() {
@@ -77,7 +78,7 @@ struct Golomb {
 
 impl Golomb {
     /// Code `v` (encoding) or read one (decoding): `None` when a hostile stream's prefix is too long.
-    #[inline]
+    #[inline(always)]
     fn code<C: Coder>(&mut self, c: &mut C, v: u32) -> Option<u32> {
         let n_enc = (v + 1).ilog2() as usize;
         let mut n = 0;
@@ -105,7 +106,7 @@ struct Signed {
 }
 
 impl Signed {
-    #[inline]
+    #[inline(always)]
     fn code<C: Coder>(&mut self, c: &mut C, v: i32) -> Option<i32> {
         if c.bit(&mut self.zero, v != 0) {
             let negative = c.bit(&mut self.sign, v < 0);
@@ -172,12 +173,18 @@ impl Runs {
         start: [0; N],
     };
 
-    /// The runs of the column at dense index `bottom` (stride 32 upwards).
-    fn of(voxels: &[Voxel], bottom: usize) -> Self {
+    /// The runs of a column of normalized voxels, bottom up.
+    fn of(column: &[Voxel; N]) -> Self {
         let mut r = Self::EMPTY;
         let mut last = 0xff;
-        for y in 0..N {
-            let k = key_of(voxels[bottom + y * N]);
+        let mut previous = None;
+        for (y, &v) in column.iter().enumerate() {
+            // Equal voxels have equal keys: most of a column repeats the voxel below.
+            if previous == Some(v) {
+                continue;
+            }
+            previous = Some(v);
+            let k = key_of(v);
             if k != last {
                 r.key[r.count] = k;
                 r.start[r.count] = y as u8;
@@ -188,8 +195,11 @@ impl Runs {
         r
     }
 
+    /// Same run count and keys. Keys past the count are always 0 (runs start [`Runs::EMPTY`] and
+    /// only keys below the count are written), so whole arrays compare without a length.
+    #[inline]
     fn same_keys(&self, other: &Runs) -> bool {
-        self.count == other.count && self.key[..self.count] == other.key[..other.count]
+        self.count == other.count && self.key == other.key
     }
 
     fn end(&self, i: usize) -> usize {
@@ -201,18 +211,22 @@ impl Runs {
     }
 }
 
-/// The coding state besides the voxels: the runs of the current and the previous row of columns
-/// (`x + 32·(z mod 2)`), and each voxel's residual magnitude (dense, 0 where none was coded).
+/// The coding state besides the stream: the runs of the current and the previous row of columns
+/// (`x + 32·(z mod 2)`), the predictor's planes, and, when encoding, the normalized voxels of the
+/// current row of columns (`slab[x][y]`, so a column is contiguous). Decoding writes the chunk's
+/// array directly: a slab and a transpose per row measured no faster there.
 struct State {
     runs: [Runs; 2 * N],
-    residual: Vec<u8>,
+    planes: Planes,
+    slab: [[Voxel; N]; N],
 }
 
 impl State {
     fn new() -> Box<Self> {
         Box::new(Self {
             runs: [Runs::EMPTY; 2 * N],
-            residual: vec![0; VOLUME],
+            planes: Planes::new(),
+            slab: [[Voxel::AIR; N]; N],
         })
     }
 }
@@ -227,83 +241,8 @@ fn key_of(v: Voxel) -> u8 {
     }
 }
 
-/// The occupancy at dense index `i` when it is partial (so it carries the distance field).
-#[inline]
-fn partial(voxels: &[Voxel], i: usize) -> Option<i32> {
-    let v = voxels[i];
-    (v.occupancy != Voxel::default_occupancy(v.material)).then_some(i32::from(v.occupancy))
-}
-
-/// Dense index steps: one voxel down (B), one column in −X (W), one column in −Z (N).
-const B: usize = N;
-const W: usize = 1;
+/// Dense index step of one layer (Z).
 const NZ: usize = N * N;
-
-/// The guess for the occupancy at dense index `i` (`x`, `y`, `z`): the kind of guess and its value,
-/// clamped to `0..=254`.
-///
-/// ```text
-///   0  linear along the column    2·B − BB          B, BB = one and two below, both partial
-///   1  planar across the layer    W + N − NW        all three partial at the same height
-///   2  the column beside's step   B + W − WB        (or N, NB): B and the neighbour's pair partial
-///   3  mean of the two beside     (W + N) / 2       both partial
-///   4  one beside                 W, else N
-///   5  the one below              B
-///   6  nothing known              128
-/// ```
-fn predict(v: &[Voxel], i: usize, x: usize, y: usize, z: usize) -> (usize, i32) {
-    let below = |k: usize| (y >= k).then(|| partial(v, i - k * B)).flatten();
-    let w = |k: usize| {
-        (x > 0 && y >= k)
-            .then(|| partial(v, i - W - k * B))
-            .flatten()
-    };
-    let n = |k: usize| {
-        (z > 0 && y >= k)
-            .then(|| partial(v, i - NZ - k * B))
-            .flatten()
-    };
-    let nw = (x > 0 && z > 0).then(|| partial(v, i - NZ - W)).flatten();
-    let b = below(1);
-    let (kind, guess) = if let (Some(b), Some(bb)) = (b, below(2)) {
-        (0, 2 * b - bb)
-    } else if let (Some(w), Some(n), Some(nw)) = (w(0), n(0), nw) {
-        (1, w + n - nw)
-    } else if let (Some(b), Some(w0), Some(w1)) = (b, w(0), w(1)) {
-        (2, b + w0 - w1)
-    } else if let (Some(b), Some(n0), Some(n1)) = (b, n(0), n(1)) {
-        (2, b + n0 - n1)
-    } else if let (Some(w), Some(n)) = (w(0), n(0)) {
-        (3, (w + n) / 2)
-    } else if let Some(v) = w(0).or(n(0)) {
-        (4, v)
-    } else if let Some(b) = b {
-        (5, b)
-    } else {
-        (6, 128)
-    };
-    (kind, guess.clamp(0, 254))
-}
-
-/// Bucket of the residual magnitudes already coded below, beside (W) and behind (N).
-fn activity(residual: &[u8], i: usize, x: usize, y: usize, z: usize) -> usize {
-    let mut sum = 0u32;
-    if y > 0 {
-        sum += u32::from(residual[i - B]);
-    }
-    if x > 0 {
-        sum += u32::from(residual[i - W]);
-    }
-    if z > 0 {
-        sum += u32::from(residual[i - NZ]);
-    }
-    match sum {
-        0 => 0,
-        1..=2 => 1,
-        3..=6 => 2,
-        _ => 3,
-    }
-}
 
 fn corrupt(reason: impl Into<String>) -> Error {
     Error::corrupt(0, reason)
@@ -321,20 +260,20 @@ fn code_structure<C: Coder>(
     prev_mode: usize,
 ) -> Result<usize> {
     let row = (z % 2) * N;
-    let w = (x > 0).then(|| st.runs[row + x - 1]);
-    let n = (z > 0).then(|| st.runs[(N - row) + x]);
-    let wn_same = matches!((&w, &n), (Some(a), Some(b)) if a.same_keys(b));
+    let w = (x > 0).then(|| &st.runs[row + x - 1]);
+    let n = (z > 0).then(|| &st.runs[(N - row) + x]);
+    let wn_same = matches!((w, n), (Some(a), Some(b)) if a.same_keys(b));
     let ctx = prev_mode * 2 + usize::from(wn_same);
     let mut reference = None;
-    if let Some(w) = &w {
+    if let Some(w) = w {
         if c.bit(&mut m.same_as_w[ctx], cur.same_keys(w)) {
-            reference = Some((0, *w));
+            reference = Some((0, w));
         }
     }
     if reference.is_none() {
-        if let Some(n) = &n {
+        if let Some(n) = n {
             if !wn_same && c.bit(&mut m.same_as_n[ctx], cur.same_keys(n)) {
-                reference = Some((1, *n));
+                reference = Some((1, n));
             }
         }
     }
@@ -400,46 +339,55 @@ fn code_runs<C: Coder>(c: &mut C, m: &mut Model, cur: &mut Runs, x: usize, z: us
     Ok(())
 }
 
-/// Write column (`x`, `z`)'s runs into `voxels`: full and empty voxels whole, partial ones' material
-/// only (their occupancy comes next).
-fn fill_column(voxels: &mut [Voxel], runs: &Runs, x: usize, z: usize) {
-    let column = x + z * NZ;
+/// Write a column's runs into `voxels` at `column`: full and empty voxels whole, partial ones' material with
+/// occupancy 0 (their occupancy comes next).
+fn fill_column(voxels: &mut [Voxel], runs: &Runs, column: Column) {
     for r in 0..runs.count {
         let key = runs.key[r];
-        let ys = usize::from(runs.start[r])..runs.end(r);
-        if key & PARTIAL == 0 {
-            let full = Voxel::filled(key);
-            for y in ys {
-                voxels[column + y * N] = full;
-            }
+        let v = if key & PARTIAL == 0 {
+            Voxel::filled(key)
         } else {
-            for y in ys {
-                voxels[column + y * N].material = key & 0x3f;
-            }
+            Voxel::new(key & 0x3f, 0)
+        };
+        for y in usize::from(runs.start[r])..runs.end(r) {
+            voxels[column.base + y * column.stride] = v;
         }
     }
 }
 
-/// Code (or read) the occupancies of column (`x`, `z`)'s partial voxels, bottom up.
+/// Where a column's voxels sit: voxel `y` at `base + y · stride`.
+#[derive(Clone, Copy)]
+struct Column {
+    base: usize,
+    stride: usize,
+}
+
+/// Code (or read) the occupancies of column (`x`, `z`)'s partial voxels, bottom up, in `voxels`
+/// at `column` (read when encoding, written when decoding).
+#[allow(clippy::too_many_arguments)]
 fn code_occupancy<C: Coder>(
     c: &mut C,
     m: &mut Model,
-    st: &mut State,
+    runs: &Runs,
+    planes: &mut Planes,
     voxels: &mut [Voxel],
+    column: Column,
     x: usize,
     z: usize,
 ) -> Result<()> {
-    let runs = st.runs[(z % 2) * N + x];
+    planes.start_column(x, z);
     for r in 0..runs.count {
         if runs.key[r] & PARTIAL == 0 {
             continue;
         }
         for y in usize::from(runs.start[r])..runs.end(r) {
-            let i = x + y * N + z * NZ;
-            let (kind, guess) = predict(voxels, i, x, y, z);
-            let act = activity(&st.residual, i, x, y, z);
+            let (kind, guess) = planes.predict(x, y, z);
+            let act = planes.activity(x, y, z);
             let residual = m.occupancy[kind][act]
-                .code(c, i32::from(voxels[i].occupancy) - guess)
+                .code(
+                    c,
+                    i32::from(voxels[column.base + y * column.stride].occupancy) - guess,
+                )
                 .ok_or_else(|| corrupt("occupancy code too long"))?;
             let value = guess + residual;
             if !(0..=254).contains(&value) {
@@ -447,36 +395,52 @@ fn code_occupancy<C: Coder>(
                     "voxel ({x}, {y}, {z}): occupancy {value} out of range"
                 )));
             }
-            voxels[i].occupancy = value as u8;
-            st.residual[i] = residual.unsigned_abs().min(255) as u8;
+            voxels[column.base + y * column.stride].occupancy = value as u8;
+            planes.set(x, y, z, value as u8, residual);
         }
     }
     Ok(())
 }
 
-/// Code (or read) every column. Encoding reads `voxels` (normalized) and writes back what it read;
-/// decoding writes every voxel.
-fn code_columns<C: Coder>(
-    c: &mut C,
-    m: &mut Model,
-    voxels: &mut [Voxel],
-    encoding: bool,
-) -> Result<()> {
+/// Encode every column of `voxels`, a row of columns (one z) at a time through the slab.
+fn encode_columns(e: &mut RangeEncoder<'_>, m: &mut Model, voxels: &[Voxel]) {
     let mut st = State::new();
-    let mut prev_mode = 3;
     for z in 0..N {
-        for x in 0..N {
-            prev_mode = if x == 0 { 3 } else { prev_mode };
-            let cur = if encoding {
-                Runs::of(voxels, x + z * NZ)
-            } else {
-                Runs::EMPTY
-            };
-            prev_mode = code_structure(c, m, &mut st, cur, x, z, prev_mode)?;
-            if !encoding {
-                fill_column(voxels, &st.runs[(z % 2) * N + x], x, z);
+        for (y, row) in voxels[z * NZ..(z + 1) * NZ].chunks_exact(N).enumerate() {
+            for (x, v) in row.iter().enumerate() {
+                st.slab[x][y] = Voxel::new(v.material, v.occupancy);
             }
-            code_occupancy(c, m, &mut st, voxels, x, z)?;
+        }
+        let mut prev_mode = 3;
+        for x in 0..N {
+            let cur = Runs::of(&st.slab[x]);
+            // The encoder's own stream is always well formed.
+            prev_mode = code_structure(e, m, &mut st, cur, x, z, prev_mode).unwrap_or(2);
+            let column = Column {
+                base: x * N,
+                stride: 1,
+            };
+            let State { runs, planes, slab } = &mut *st;
+            let runs = &runs[(z % 2) * N + x];
+            let _ = code_occupancy(e, m, runs, planes, slab.as_flattened_mut(), column, x, z);
+        }
+    }
+}
+
+/// Read every column straight into `voxels` (X fastest).
+fn decode_columns(d: &mut RangeDecoder<'_>, m: &mut Model, voxels: &mut [Voxel]) -> Result<()> {
+    let mut st = State::new();
+    for z in 0..N {
+        let mut prev_mode = 3;
+        for x in 0..N {
+            prev_mode = code_structure(d, m, &mut st, Runs::EMPTY, x, z, prev_mode)?;
+            let column = Column {
+                base: x + z * NZ,
+                stride: N,
+            };
+            let runs = &st.runs[(z % 2) * N + x];
+            fill_column(voxels, runs, column);
+            code_occupancy(d, m, runs, &mut st.planes, voxels, column, x, z)?;
         }
     }
     Ok(())
@@ -491,19 +455,26 @@ pub fn encode_chunk(voxels: &[Voxel], out: &mut Vec<u8>) {
     assert_eq!(voxels.len(), VOLUME, "a chunk is 32³ voxels");
     let mut m = Model::new();
     let mut e = RangeEncoder::new(out);
-    let mut normal: Vec<Voxel> = voxels
-        .iter()
-        .map(|v| Voxel::new(v.material, v.occupancy))
-        .collect();
-    let first = normal[0];
-    let uniform = normal.iter().all(|&v| v == first);
+    let normal = |v: &Voxel| Voxel::new(v.material, v.occupancy);
+    let first = normal(&voxels[0]);
+    let uniform = voxels.iter().all(|v| normal(v) == first);
     e.encode(&mut m.uniform, uniform);
     if uniform {
         code_uniform(&mut e, &mut m, first);
     } else {
-        // The encoder's own stream is always well formed.
-        let _ = code_columns(&mut e, &mut m, &mut normal, true);
+        encode_columns(&mut e, &mut m, voxels);
     }
+    e.finish();
+}
+
+/// Encode a chunk whose 32³ voxels are all `v` and append the stream to `out`: the same bytes as
+/// [`encode_chunk`] on such a chunk, without reading 32³ voxels (a stored chunk that knows it is
+/// uniform skips its dense copy).
+pub fn encode_uniform_chunk(v: Voxel, out: &mut Vec<u8>) {
+    let mut m = Model::new();
+    let mut e = RangeEncoder::new(out);
+    e.encode(&mut m.uniform, true);
+    code_uniform(&mut e, &mut m, Voxel::new(v.material, v.occupancy));
     e.finish();
 }
 
@@ -539,7 +510,7 @@ pub fn decode_chunk(bytes: &[u8], voxels: &mut [Voxel]) -> Result<()> {
         let v = code_uniform(&mut d, &mut m, Voxel::AIR);
         voxels.fill(v);
     } else {
-        code_columns(&mut d, &mut m, voxels, false)?;
+        decode_columns(&mut d, &mut m, voxels)?;
     }
     d.finish()
 }

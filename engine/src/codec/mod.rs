@@ -9,6 +9,7 @@
 pub mod column_coder;
 #[cfg(test)]
 mod column_coder_tests;
+mod column_predictor;
 pub mod lz4;
 pub mod range_coder;
 mod reader;

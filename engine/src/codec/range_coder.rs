@@ -32,6 +32,23 @@ const PROB_ONE: u32 = 1 << PROB_BITS;
 const TOP: u32 = 1 << 24;
 const MAX_SHIFT: u32 = 7;
 
+/// The adaptation shift for each count of decisions seen: `min(7, 1 + ⌊log2(n + 1)⌋)`, looked up
+/// rather than computed on every decision.
+const SHIFT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut n = 0;
+    while n < 256 {
+        let s = 1 + (n as u32 + 1).ilog2();
+        t[n] = if s < MAX_SHIFT {
+            s as u8
+        } else {
+            MAX_SHIFT as u8
+        };
+        n += 1;
+    }
+    t
+};
+
 /// One adaptive context: the probability of a 0 and how many decisions it has seen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bit {
@@ -56,7 +73,7 @@ impl Bit {
 
     #[inline(always)]
     fn update(&mut self, bit: bool) {
-        let shift = (1 + (u32::from(self.seen) + 1).ilog2()).min(MAX_SHIFT);
+        let shift = u32::from(SHIFT[usize::from(self.seen)]);
         let p = u32::from(self.p0);
         let p = if bit {
             p - (p >> shift)
@@ -92,7 +109,7 @@ impl<'a> RangeEncoder<'a> {
     }
 
     /// Code `bit` in context `ctx`, then adapt the context.
-    #[inline]
+    #[inline(always)]
     pub fn encode(&mut self, ctx: &mut Bit, bit: bool) {
         let bound = (self.range >> PROB_BITS) * u32::from(ctx.p0);
         if bit {
@@ -174,7 +191,7 @@ impl<'a> RangeDecoder<'a> {
     }
 
     /// Decode one decision in context `ctx`, then adapt the context.
-    #[inline]
+    #[inline(always)]
     pub fn decode(&mut self, ctx: &mut Bit) -> bool {
         let bound = (self.range >> PROB_BITS) * u32::from(ctx.p0);
         let bit = self.code >= bound;

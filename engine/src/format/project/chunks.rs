@@ -111,8 +111,14 @@ fn encode_column_records(grid: &Grid, progress: &Progress) -> Vec<(ChunkPos, Vec
         .map_init(Vec::new, |dense, &pos| {
             let mut record = Vec::new();
             if let Some(c) = grid.chunk(pos) {
-                dense_voxels(c, dense);
-                column_coder::encode_chunk(dense, &mut record);
+                // A uniform chunk codes to the same bytes without its 32³ dense copy.
+                match c.uniform_material() {
+                    Some(m) => column_coder::encode_uniform_chunk(Voxel::filled(m), &mut record),
+                    None => {
+                        dense_voxels(c, dense);
+                        column_coder::encode_chunk(dense, &mut record);
+                    }
+                }
             }
             progress.advance(1);
             (pos, record)
