@@ -224,35 +224,24 @@ fn raycasts_match_brute_force() {
 #[test]
 fn deep_and_shallow_trees_walk_on_stacks_that_fit() {
     let n = 1u32 << 17;
-    let mut positions = Vec::new();
-    let mut indices = Vec::new();
-    let mut quad = |corners: [[f32; 3]; 4]| {
-        let b = positions.len() as u32;
-        positions.extend(corners);
-        indices.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
-    };
-    for k in 0..n {
+    let specks = (0..n).map(|k| {
         let x = k as f32;
-        quad([
+        [
             [x, 0.45, 0.0],
             [x, 0.5, 0.0],
             [x, 0.5, 0.05],
             [x, 0.45, 0.05],
-        ]);
-    }
+        ]
+    });
     // The whole row is one unit across, so every branch splits X (the longest side of its region).
     let wall = n as f32 + 1.0;
-    quad([
+    let wall_quad = [
         [wall, -0.5, -0.5],
         [wall, 0.5, -0.5],
         [wall, 0.5, 0.5],
         [wall, -0.5, 0.5],
-    ]);
-    let row = Mesh {
-        name: "row of specks".into(),
-        positions,
-        indices,
-    };
+    ];
+    let row = Mesh::from_quads("row of specks", specks.chain([wall_quad]));
     let tree = KdTree::build(&row.mesh()).expect("builds");
     assert!(tree.depth() > 17, "depth {}", tree.depth());
     let mut rng = ChaCha8Rng::seed_from_u64(33);

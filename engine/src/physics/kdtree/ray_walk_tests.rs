@@ -174,37 +174,26 @@ fn hostile_rays_and_tiny_trees() {
 #[test]
 fn trees_deeper_than_the_small_stack_walk_on_the_large_one() {
     let n = 8000;
-    let mut positions = Vec::new();
-    let mut indices = Vec::new();
-    let mut quad = |corners: [[f32; 3]; 4]| {
-        let b = positions.len() as u32;
-        positions.extend(corners);
-        indices.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
-    };
-    for k in 0..n {
+    let specks = (0..n).map(|k| {
         let x = 1000.0 * (k as f32 / n as f32).powi(5);
         // Off the diagonal by a tenth of its distance from the origin, a hundredth across.
         let (o, s) = (0.1 * x, 0.01 * x);
-        quad([
+        [
             [x + o, x - o, x],
             [x + o + s, x - o, x],
             [x + o + s, x - o + s, x],
             [x + o, x - o + s, x],
-        ]);
-    }
+        ]
+    });
     // A wall across the diagonal behind the last speck.
     let w = 1001.0;
-    quad([
+    let wall = [
         [w + 1.0, w - 1.0, w],
         [w, w + 1.0, w - 1.0],
         [w - 1.0, w, w + 1.0],
         [w - 1.0, w - 1.0, w + 2.0],
-    ]);
-    let row = Mesh {
-        name: "power-law diagonal".into(),
-        positions,
-        indices,
-    };
+    ];
+    let row = Mesh::from_quads("power-law diagonal", specks.chain([wall]));
     let tree = KdTree::build(&row.mesh()).expect("builds");
     tree.assert_valid(&row.mesh());
     assert!(

@@ -22,6 +22,23 @@ impl Mesh {
     pub fn mesh(&self) -> MeshRef<'_> {
         MeshRef::new(&self.positions, &self.indices)
     }
+
+    /// A mesh of quads, each `(a, b, c, d)` as the triangles `(a, b, c)` and `(a, c, d)` (the
+    /// mesher's split).
+    pub fn from_quads(name: &str, quads: impl IntoIterator<Item = [[f32; 3]; 4]>) -> Self {
+        let mut positions = Vec::new();
+        let mut indices = Vec::new();
+        for corners in quads {
+            let b = positions.len() as u32;
+            positions.extend(corners);
+            indices.extend([b, b + 1, b + 2, b, b + 2, b + 3]);
+        }
+        Self {
+            name: name.into(),
+            positions,
+            indices,
+        }
+    }
 }
 
 pub(super) fn canyons(size: [u32; 3]) -> Grid {
