@@ -191,28 +191,12 @@ fn decoded_memory_is_capped_against_the_file_size() {
         })
         .collect();
     let payload = chunk_payload(&entries, &lz4.repeat(n));
-    let header = ProjectHeader::from_ron(&header_bytes(), 0).expect("header");
     let need = n * striped_chunk_bytes();
-    let e = chunks::decode_within(
-        &payload,
-        0,
-        ChunkCoding::RleLz4,
-        &header,
-        &Progress::new(),
-        need - 1,
-    )
-    .expect_err("over the budget")
-    .to_string();
+    let e = decode_with_budget(&payload, ChunkCoding::RleLz4, need - 1)
+        .expect_err("over the budget")
+        .to_string();
     assert!(e.contains("decompression bomb"), "{e}");
-    let grid = chunks::decode_within(
-        &payload,
-        0,
-        ChunkCoding::RleLz4,
-        &header,
-        &Progress::new(),
-        need,
-    )
-    .expect("fits");
+    let grid = decode_with_budget(&payload, ChunkCoding::RleLz4, need).expect("fits");
     assert_eq!(grid.chunk_count(), n);
     // The stated ratio leaves real files far below it, and the floor accepts any small file.
     let real = super::project_tests::sample_bytes();
@@ -224,6 +208,12 @@ fn decoded_memory_is_capped_against_the_file_size() {
             chunks::EXPANSION_FLOOR_BYTES
         );
     }
+}
+
+/// Decode a CHNK `payload` under the test header with at most `budget` bytes of decoded memory.
+fn decode_with_budget(payload: &[u8], coding: ChunkCoding, budget: usize) -> Result<Grid> {
+    let header = ProjectHeader::from_ron(&header_bytes(), 0).expect("header");
+    chunks::decode_within(payload, 0, coding, &header, &Progress::new(), budget)
 }
 
 fn striped_chunk_bytes() -> usize {
@@ -435,30 +425,14 @@ fn version_2_decoded_memory_is_capped() {
         })
         .collect();
     let payload = column_payload(&entries, &record.repeat(n));
-    let header = ProjectHeader::from_ron(&header_bytes(), 0).expect("header");
-    let grid = chunks::decode_within(
-        &payload,
-        0,
-        ChunkCoding::Columns,
-        &header,
-        &Progress::new(),
-        usize::MAX,
-    )
-    .expect("decodes");
+    let grid = decode_with_budget(&payload, ChunkCoding::Columns, usize::MAX).expect("decodes");
     let need: usize = grid
         .chunks()
         .map(|(_, c)| c.heap_bytes() + size_of::<Chunk>())
         .sum();
-    let e = chunks::decode_within(
-        &payload,
-        0,
-        ChunkCoding::Columns,
-        &header,
-        &Progress::new(),
-        need - 1,
-    )
-    .expect_err("over the budget")
-    .to_string();
+    let e = decode_with_budget(&payload, ChunkCoding::Columns, need - 1)
+        .expect_err("over the budget")
+        .to_string();
     assert!(e.contains("decompression bomb"), "{e}");
     // The stated ratio covers the densest chunk a record and its entry can give.
     let per_chunk = striped_chunk_bytes();
