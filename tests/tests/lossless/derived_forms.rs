@@ -131,8 +131,12 @@ pub fn physics(w: &World, table: &MaterialTable) -> u64 {
     d.0
 }
 
-pub fn kdtrees(w: &World, table: &MaterialTable) -> u64 {
+/// kD trees of 8³ cell meshes: `(nodes, hits)`, the digest of every tree's nodes and the digest of
+/// its closest-hit and any-hit raycasts (apart, so a change of the trees' shape is told from a change
+/// of their answers).
+pub fn kdtrees(w: &World, table: &MaterialTable) -> (u64, u64) {
     let mut d = Digest::new();
+    let mut shape = Digest::new();
     let mut rng = ChaCha8Rng::seed_from_u64(24);
     let mut buf = MeshBuffer::new();
     let mut built = 0;
@@ -155,7 +159,7 @@ pub fn kdtrees(w: &World, table: &MaterialTable) -> u64 {
         built += 1;
         let m = MeshRef::new(&buf.positions, &buf.solid_indices);
         let tree = KdTree::build(&m).expect("builds");
-        d.text(&format!("{:?}", tree.nodes()));
+        shape.text(&format!("{:?}", tree.nodes()));
         let (lo, hi) = tree.bounds();
         for _ in 0..64 {
             let origin: [f32; 3] =
@@ -178,6 +182,64 @@ pub fn kdtrees(w: &World, table: &MaterialTable) -> u64 {
             d.bytes(&[u8::from(tree.raycast_any(&m, &ray, 100.0))]);
         }
     }
+    (shape.0, d.0)
+}
+
+/// Closest-hit and any-hit raycasts through the kD trees of whole 32³ chunk meshes (the trees the
+/// raycast bench's 32³ set measures), hits only: the trees' nodes may change shape, their answers
+/// may not.
+pub fn chunk_kdtree_hits(w: &World, table: &MaterialTable) -> u64 {
+    let mut d = Digest::new();
+    let mut rng = ChaCha8Rng::seed_from_u64(25);
+    let mut buf = MeshBuffer::new();
+    let mut built = 0;
+    for pos in surface_candidates(&w.grid) {
+        if built == 12 {
+            break;
+        }
+        let padded = MeshInput::padded_box(VoxelBox::from_min_size(pos.min_voxel(), [32, 32, 32]));
+        let voxels = w.grid.read_box_vec(padded);
+        mesh(
+            &MeshInput::new(&voxels, padded.size(), padded.min),
+            table,
+            &mut buf,
+        );
+        if buf.solid_indices.len() < 3 * 512 {
+            continue;
+        }
+        built += 1;
+        let m = MeshRef::new(&buf.positions, &buf.solid_indices);
+        let tree = KdTree::build(&m).expect("builds");
+        let (lo, hi) = tree.bounds();
+        for k in 0..256 {
+            let origin: [f32; 3] =
+                std::array::from_fn(|a| rng.random_range(lo[a] - 3.0..hi[a] + 3.0));
+            let target: [f32; 3] = if k % 2 == 0 {
+                // A triangle's corner: rays through shared edges and vertices, where ties are.
+                let t = rng.random_range(0..buf.solid_indices.len() / 3);
+                let i = buf.solid_indices[3 * t + rng.random_range(0..3)] as usize;
+                buf.positions[i]
+            } else {
+                std::array::from_fn(|a| rng.random_range(lo[a]..=hi[a]))
+            };
+            let dir: [f32; 3] = std::array::from_fn(|a| target[a] - origin[a]);
+            let len = dir.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-6);
+            let ray = Ray {
+                origin,
+                dir: dir.map(|v| v / len),
+            };
+            match tree.raycast(&m, &ray, 100.0) {
+                None => d.u32(u32::MAX),
+                Some(h) => {
+                    d.f32(h.t);
+                    d.u32(h.triangle);
+                    h.normal.iter().for_each(|&v| d.f32(v));
+                }
+            }
+            d.bytes(&[u8::from(tree.raycast_any(&m, &ray, 100.0))]);
+        }
+    }
+    d.u64(built);
     d.0
 }
 
