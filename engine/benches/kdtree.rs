@@ -10,7 +10,8 @@
 //!   shapes as the cache stores them: compact 16-bit mesh with material bytes plus tree, solid and
 //!   water. The bench meshes themselves (`f32` positions, `u32` indices) are printed for comparison.
 //! - Closest-hit raycasts per second against parry's `cast_local_ray` on the same meshes and rays
-//!   (random rays through each mesh's bounds, as in the agreement tests).
+//!   (random rays through each mesh's bounds, as in the agreement tests), and the nodes a ray's walk
+//!   takes in hand (`KdTree::raycast_counted`), the tree shape's share of a ray's cost.
 //!
 //! Ratios are printed once (best of several interleaved rounds) before the criterion groups.
 //! `STRATA_KDTREE_PROFILE=ours|parry` (optionally `STRATA_KDTREE_SET=8³|32³`) casts the rays once
@@ -29,7 +30,7 @@ use parry3d::shape::TriMesh;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use strata_engine::mesh::{mesh, mesh_chunk, MeshBuffer, MeshInput};
-use strata_engine::physics::kdtree::{BuildScratch, MeshRef};
+use strata_engine::physics::kdtree::{BuildScratch, MeshRef, WalkCounts};
 use strata_engine::physics::narrowphase::{CellShape, ShapeScratch};
 use strata_engine::physics::{KdTree, Ray};
 use strata_engine::storage::Grid;
@@ -329,6 +330,26 @@ fn figures(set: &Set, grid: &Grid, table: &MaterialTable) {
         nrays as f64 / ray_parry / 1e6,
         ray_parry / ray_ours
     );
+    let (trees, _) = built(set);
+    let c = walk_counts(set, &trees);
+    println!(
+        "  nodes per ray: {:.2} ({:.2} branches, {:.2} leaves); deepest tree {}",
+        (c.branches + c.leaves) as f64 / nrays as f64,
+        c.branches as f64 / nrays as f64,
+        c.leaves as f64 / nrays as f64,
+        trees.iter().map(KdTree::depth).max().unwrap_or(0)
+    );
+}
+
+/// The nodes the closest-hit walks of every ray of `set` take in hand, summed.
+fn walk_counts(set: &Set, trees: &[KdTree]) -> WalkCounts {
+    let mut counts = WalkCounts::default();
+    for ((m, tree), rays) in set.meshes.iter().zip(trees).zip(&set.rays) {
+        for r in rays {
+            tree.raycast_counted(&m.mesh(), r, 1000.0, &mut counts);
+        }
+    }
+    counts
 }
 
 fn bench(c: &mut Criterion) {

@@ -59,7 +59,7 @@ mod validate;
 
 pub use build::BuildScratch;
 pub use mesh::{MeshRef, TriangleMesh};
-pub use query::RayHit;
+pub use query::{RayHit, WalkCounts};
 use tree::BoxGrid;
 pub use tree::{KdTree, LeafTriangles, Node, MAX_DEPTH, MAX_TRIANGLES};
 pub use triangle::Ray;

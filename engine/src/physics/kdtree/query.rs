@@ -17,6 +17,15 @@ use super::triangle::{intersect_f64, intersect_with, quad_candidates, Ray};
 use super::{KdTree, Node, TriangleMesh, MAX_DEPTH};
 use crate::vec3::{cross, dot, sub};
 
+/// Nodes one or more walks took in hand (see [`KdTree::raycast_counted`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WalkCounts {
+    /// Branch nodes.
+    pub branches: u64,
+    /// Leaves (a quad leaf counts before its box test).
+    pub leaves: u64,
+}
+
 /// The closest triangle a ray hits.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RayHit {
@@ -115,10 +124,49 @@ impl KdTree {
         max_t: f32,
         accept: impl Fn(u32) -> bool,
     ) -> Option<RayHit> {
+        self.closest_hit(mesh, ray, max_t, accept, |_| {})
+    }
+
+    /// [`KdTree::raycast`], also counting the nodes its walk takes in hand (for benchmarks and
+    /// tests of the tree's shape: a ray's cost is about its branches and leaves).
+    ///
+    /// # Panics
+    /// If the mesh is not the one the tree was built from (an index out of range).
+    pub fn raycast_counted<M: TriangleMesh + ?Sized>(
+        &self,
+        mesh: &M,
+        ray: &Ray,
+        max_t: f32,
+        counts: &mut WalkCounts,
+    ) -> Option<RayHit> {
+        self.closest_hit(
+            mesh,
+            ray,
+            max_t,
+            |_| true,
+            |node| {
+                counts.branches += u64::from(!node.is_leaf());
+                counts.leaves += u64::from(node.is_leaf());
+            },
+        )
+    }
+
+    /// The closest hit among the accepted triangles; `visit` sees every node the walk takes. Of
+    /// triangles hit at the same `t` the first one the walk meets wins, so a tree of another shape
+    /// could answer a tie with the other triangle.
+    #[inline(always)]
+    fn closest_hit<M: TriangleMesh + ?Sized>(
+        &self,
+        mesh: &M,
+        ray: &Ray,
+        max_t: f32,
+        accept: impl Fn(u32) -> bool,
+        visit: impl FnMut(Node),
+    ) -> Option<RayHit> {
         let mut best: Option<(f32, u32)> = None;
         let dir_len2 = dot(ray.dir, ray.dir);
         // Inlined into the walk: a call would make the walk spill its ray data around it.
-        self.walk(
+        self.walk_visiting(
             ray,
             max_t,
             #[inline(always)]
@@ -131,6 +179,7 @@ impl KdTree {
                     false
                 })
             },
+            visit,
         );
         best.map(|(t, triangle)| {
             let [a, b, c] = mesh.corners(triangle);

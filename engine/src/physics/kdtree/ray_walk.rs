@@ -173,6 +173,7 @@ impl RayWalk {
         nodes: &[Node],
         max_t: f32,
         mut leaf: impl FnMut(Node, &mut f32) -> bool,
+        mut visit: impl FnMut(Node),
     ) {
         let pad = self.pad;
         let mut limit = max_t;
@@ -187,6 +188,7 @@ impl RayWalk {
         let (mut at, mut lo, mut hi) = (0usize, self.lo, self.hi);
         loop {
             let node = nodes[at];
+            visit(node);
             if node.is_leaf() {
                 if !(node.is_quad_leaf() && self.misses_box(node, lo, hi)) {
                     if leaf(node, &mut limit) {
@@ -239,13 +241,27 @@ impl KdTree {
     /// then dropped. The walk ends when the callback returns true.
     #[inline(always)]
     pub(super) fn walk(&self, ray: &Ray, max_t: f32, leaf: impl FnMut(Node, &mut f32) -> bool) {
+        self.walk_visiting(ray, max_t, leaf, |_| {});
+    }
+
+    /// [`KdTree::walk`], also calling `visit(node)` for every node the walk takes in hand (every
+    /// branch and leaf it reaches, before a quad leaf's box test): the counts of
+    /// [`KdTree::raycast_counted`].
+    #[inline(always)]
+    pub(super) fn walk_visiting(
+        &self,
+        ray: &Ray,
+        max_t: f32,
+        leaf: impl FnMut(Node, &mut f32) -> bool,
+        visit: impl FnMut(Node),
+    ) {
         let Some(walk) = RayWalk::new(self, ray, max_t) else {
             return;
         };
         if self.depth as usize <= SHALLOW_STACK {
-            walk.run::<SHALLOW_STACK>(&self.nodes, max_t, leaf);
+            walk.run::<SHALLOW_STACK>(&self.nodes, max_t, leaf, visit);
         } else {
-            walk.run::<DEEP_STACK>(&self.nodes, max_t, leaf);
+            walk.run::<DEEP_STACK>(&self.nodes, max_t, leaf, visit);
         }
     }
 }

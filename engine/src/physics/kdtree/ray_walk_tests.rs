@@ -213,3 +213,75 @@ fn trees_deeper_than_the_small_stack_walk_on_the_large_one() {
         assert_agrees(&row, &tree, &ray, 3000.0);
     }
 }
+
+/// The counting raycast answers as the plain one, and counts what its walk takes in hand: nothing
+/// for a ray that misses the tree's bounds, one leaf for a one-quad tree, and at least a leaf for
+/// every hit.
+#[test]
+fn counted_raycasts_answer_alike_and_count_the_walk() {
+    let mut rng = ChaCha8Rng::seed_from_u64(64);
+    for m in test_meshes() {
+        let tree = KdTree::build(&m.mesh()).expect("builds");
+        let (lo, hi) = tree.bounds();
+        let mut total = WalkCounts::default();
+        for _ in 0..300 {
+            let ray = random_ray(&mut rng, &m, lo, hi);
+            let mut counts = WalkCounts::default();
+            let got = tree.raycast_counted(&m.mesh(), &ray, 1000.0, &mut counts);
+            assert_eq!(got, tree.raycast(&m.mesh(), &ray, 1000.0), "{}", m.name);
+            if got.is_some() {
+                assert!(counts.leaves >= 1, "{}: {counts:?}", m.name);
+            }
+            assert!(counts.branches < tree.nodes().len() as u64);
+            total.branches += counts.branches;
+            total.leaves += counts.leaves;
+        }
+        assert!(total.branches > 0 && total.leaves > 0, "{}", m.name);
+        let away = Ray {
+            origin: [hi[0] + 5.0, hi[1] + 5.0, hi[2] + 5.0],
+            dir: [1.0, 0.0, 0.0],
+        };
+        let mut counts = WalkCounts::default();
+        assert_eq!(
+            tree.raycast_counted(&m.mesh(), &away, 1000.0, &mut counts),
+            None
+        );
+        assert_eq!(counts, WalkCounts::default(), "{}", m.name);
+        // A NaN origin is not rejected up front (its crossings are NaN, which keep every child), so
+        // its walk may take the whole tree in hand; its answer is still no hit.
+        let nan = Ray {
+            origin: [f32::NAN; 3],
+            dir: [0.0, -1.0, 0.0],
+        };
+        let mut counts = WalkCounts::default();
+        assert_eq!(
+            tree.raycast_counted(&m.mesh(), &nan, 1000.0, &mut counts),
+            None
+        );
+        assert!(counts.branches < tree.nodes().len() as u64);
+    }
+    let one = Mesh::from_quads(
+        "one quad",
+        [[
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 0.0, 1.0],
+            [0.0, 0.0, 1.0],
+        ]],
+    );
+    let tree = KdTree::build(&one.mesh()).expect("builds");
+    let ray = Ray {
+        origin: [0.5, 1.0, 0.25],
+        dir: [0.0, -1.0, 0.0],
+    };
+    let mut counts = WalkCounts::default();
+    let hit = tree.raycast_counted(&one.mesh(), &ray, 1000.0, &mut counts);
+    assert_eq!(hit.map(|h| (h.t, h.triangle)), Some((1.0, 0)));
+    assert_eq!(
+        counts,
+        WalkCounts {
+            branches: 0,
+            leaves: 1
+        }
+    );
+}
