@@ -14,8 +14,9 @@
 //! - `mesh`: `mesh_chunk` of every chunk that can own surface at LOD 0 to 3; `node`: `mesh_node` at
 //!   levels 1 and 2;
 //! - `physics`: world raycasts and broadphase queries; `kdtree`: kD trees of 8³ cell meshes and their
-//!   raycasts, as two digests (`kdtree nodes`, `kdtree hits`); `chunk kdtree hits`: raycasts through the kD trees of whole 32³ chunk meshes, hits
-//!   only (a tree's shape may change, its answers may not);
+//!   raycasts, as two digests (`kdtree nodes`, `kdtree hits`); `chunk kdtree hits`: raycasts
+//!   through the kD trees of whole 32³ chunk meshes, hits only (a tree's shape may change, its
+//!   answers may not);
 //! - `render`, `floating`, `region`, `godot`, `light`: the top-down render, floating pieces, a region
 //!   copy read back, the vxr forest bytes and the light bake's surface voxels.
 //!
