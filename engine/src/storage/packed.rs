@@ -11,8 +11,8 @@
 //! that cross a surface or a material border need per-voxel data, and even those keep only the few
 //! voxels between their two runs: a cliff row "rock × k, three partial voxels, air" takes 12 bytes
 //! instead of 64, which keeps smooth slopes as compact as the old staircases. Reads of a packed row
-//! are a slice borrow of a static table of pre-filled rows; reads of a stored row assemble it in
-//! the caller's [`RowBuf`] with three fixed copies. Writes first mark the rows a write touches
+//! are a slice borrow of a static table of pre-filled rows; reads of a stored row write it to the
+//! caller's [`RowBuf`] with fixed-width selects or copies. Writes first mark the rows a write touches
 //! (building each new row and deciding whether it stays packed), then, only if stored rows are
 //! involved, rebuild the table once, deduplicated and exactly sized, taking kept rows' middles from
 //! the old table and new rows' from the marked rows. A write never rebuilds a box more than once.

@@ -200,7 +200,7 @@ impl RowTable {
                             let a = at[slot];
                             copy_short(&mut to.out[a..a + len], &ring[slot].voxels[x0..x1]);
                         }
-                        row.read::<N>(&self.cells, &mut ring[slot]);
+                        row.assemble::<N>(&self.cells, &mut ring[slot]);
                         at[slot] = o;
                         k += 1;
                     }

@@ -16,12 +16,15 @@
 //!
 //! # Rationale
 //! The cliff row "rock × k, three partial voxels, air" is 6 bytes of [`StoredRow`] plus 6 bytes of
-//! cells instead of 64 bytes of cells. Reading it back is three fixed 32-voxel copies into a
-//! [`RowBuf`] of 64 voxels (the prefix's static row, the middle, the suffix's static row, each
-//! overwriting the previous one's overrun; the buffer's second half takes the last overrun): no
-//! loop and no branch on the row's contents, which keeps row and box reads as fast as a dense
-//! array's. A token stream (runs of any voxel) is about 30 % smaller but decodes run by run with a
-//! branch per run, which measured twice a dense read.
+//! cells instead of 64 bytes of cells. Reading it back takes no loop and no branch on the row's
+//! contents: a row read selects each of the 32 voxels between the prefix, the cells from where the
+//! prefix would start and the suffix, as masks on two-byte lanes (vector code whose whole-lane
+//! stores the caller's reads take straight from the store buffer); a box read, which copies the row
+//! out later, assembles it with three fixed 32-voxel copies into a [`RowBuf`] of 64 voxels (the
+//! prefix's static row, the middle, the suffix's static row, each overwriting the previous one's
+//! overrun; the buffer's second half takes the last overrun), fewer instructions than the selects.
+//! A token stream (runs of any voxel) is about 30 % smaller but decodes run by run with a branch
+//! per run, which measured twice a dense read.
 
 use crate::voxel::{Voxel, MATERIAL_COUNT};
 
@@ -147,9 +150,45 @@ impl StoredRow {
         }
     }
 
-    /// The `N` voxels of this row, assembled in `buf` from `cells`.
+    /// The `N` voxels of this row in `buf`, for a caller that reads them at once: when the cells
+    /// hold the 32 voxels from where the prefix would start, one select per voxel between the
+    /// prefix, those cells and the suffix, written as whole lanes (reading them back waits on no
+    /// partly overlapping store); else as [`StoredRow::assemble`].
     #[inline]
     pub fn read<'b, const N: usize>(&self, cells: &[Voxel], buf: &'b mut RowBuf) -> &'b [Voxel] {
+        let (p, m) = (usize::from(self.prefix_len), usize::from(self.middle_len));
+        let window = self.window(cells);
+        let (row, _) = buf
+            .voxels
+            .split_first_chunk_mut::<MAX_EDGE>()
+            .expect("64 voxels");
+        match window {
+            Some(window) => {
+                let ends = (Voxel::filled(self.prefix), Voxel::filled(self.suffix));
+                blend(window, p, p + m, ends, row);
+                &buf.voxels[..N]
+            }
+            None => self.assemble::<N>(cells, buf),
+        }
+    }
+
+    /// The 32 cells from where this row's prefix would start in `cells`, if they are all there.
+    #[inline]
+    fn window<'c>(&self, cells: &'c [Voxel]) -> Option<&'c [Voxel; MAX_EDGE]> {
+        let w = usize::from(self.start).checked_sub(usize::from(self.prefix_len))?;
+        cells.get(w..w + MAX_EDGE)?.try_into().ok()
+    }
+
+    /// The `N` voxels of this row, assembled in `buf` from `cells` with three fixed 32-voxel copies
+    /// (prefix, middle, suffix, each overwriting the previous one's overrun). Fewer instructions
+    /// than [`StoredRow::read`]'s selects, for a caller that reads the row a few rows later (the
+    /// box read's ring), when the copies' stores have left the store buffer.
+    #[inline]
+    pub fn assemble<'b, const N: usize>(
+        &self,
+        cells: &[Voxel],
+        buf: &'b mut RowBuf,
+    ) -> &'b [Voxel] {
         let out = &mut buf.voxels;
         let (p, m) = (usize::from(self.prefix_len), usize::from(self.middle_len));
         let start = usize::from(self.start);
@@ -194,6 +233,44 @@ impl StoredRow {
     }
 }
 
+/// `0, 1, ..., 31` as lanes the blend compares with its bounds.
+static LANE_X: [i16; MAX_EDGE] = {
+    let mut x = [0i16; MAX_EDGE];
+    let mut i = 0;
+    while i < MAX_EDGE {
+        x[i] = i as i16;
+        i += 1;
+    }
+    x
+};
+
+/// Row voxels `0..32`: `window[x]` where `lo <= x < hi`, the first of `ends` below and the second
+/// above. Each voxel is a select written as masks on two-byte lanes (compared as `i16`, which SSE2
+/// has), so the loop compiles to a few vector instructions per eight voxels.
+#[inline]
+fn blend(
+    window: &[Voxel; MAX_EDGE],
+    lo: usize,
+    hi: usize,
+    (pre, suf): (Voxel, Voxel),
+    out: &mut [Voxel; MAX_EDGE],
+) {
+    let lane = |v: Voxel| u16::from_le_bytes([v.material, v.occupancy]);
+    let (pre, suf) = (lane(pre), lane(suf));
+    // lo ≤ hi ≤ 32.
+    let (lo, hi) = (lo as i16, hi as i16);
+    for ((o, w), &x) in out.iter_mut().zip(window).zip(&LANE_X) {
+        let below = i16::from(x < lo).wrapping_neg() as u16;
+        let above = i16::from(x >= hi).wrapping_neg() as u16;
+        let v = (lane(*w) & !(below | above)) | (pre & below) | (suf & above);
+        let [material, occupancy] = v.to_le_bytes();
+        *o = Voxel {
+            material,
+            occupancy,
+        };
+    }
+}
+
 /// Copy a row segment (at most 32 voxels) with fixed-size moves: a libc `memcpy` call per short
 /// segment was half the time of a box read (measured with perf on the storage bench). Every length
 /// is two overlapping moves of the largest size that fits (16, 8, 4, 2 voxels, or one voxel): no
@@ -234,10 +311,17 @@ mod tests {
         cells.extend_from_slice(split.middle);
         assert_eq!(stored.split(&cells), split);
         let mut buf = RowBuf::new();
+        let p = usize::from(stored.prefix_len);
+        let blends = |cells: &[Voxel]| before >= p && before - p + MAX_EDGE <= cells.len();
+        assert_eq!(stored.window(&cells).is_some(), blends(&cells));
         assert_eq!(stored.read::<N>(&cells, &mut buf), row);
-        // With cells after it too (the 32-wide middle copy).
+        assert_eq!(stored.assemble::<N>(&cells, &mut buf), row);
+        // With cells after it too (the 32-wide middle copy, and the blend when the cells before
+        // reach back to where the prefix starts).
         cells.extend_from_slice(&[Voxel::new(7, 7); 40]);
+        assert_eq!(stored.window(&cells).is_some(), before >= p);
         assert_eq!(stored.read::<N>(&cells, &mut buf), row);
+        assert_eq!(stored.assemble::<N>(&cells, &mut buf), row);
         for (x, v) in row.iter().enumerate() {
             assert_eq!(stored.voxel_at(&cells, x), *v);
         }
@@ -303,6 +387,32 @@ mod tests {
             (s.prefix, s.prefix_len, s.middle_len, s.suffix),
             (6, 1, 1, 1)
         );
+    }
+
+    /// The blend against its scalar twin, one voxel at a time, on every pair of bounds.
+    #[test]
+    fn blend_selects_like_one_voxel_at_a_time() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut out = [Voxel::AIR; MAX_EDGE];
+        for lo in 0..=MAX_EDGE {
+            for hi in lo..=MAX_EDGE {
+                let window: [Voxel; MAX_EDGE] =
+                    std::array::from_fn(|_| Voxel::new(rng.random_range(0..64), rng.random()));
+                let pre = Voxel::new(rng.random_range(0..64), rng.random());
+                let suf = Voxel::new(rng.random_range(0..64), rng.random());
+                blend(&window, lo, hi, (pre, suf), &mut out);
+                for (x, v) in out.iter().enumerate() {
+                    let want = if x < lo {
+                        pre
+                    } else if x < hi {
+                        window[x]
+                    } else {
+                        suf
+                    };
+                    assert_eq!(*v, want, "lo {lo} hi {hi} x {x}");
+                }
+            }
+        }
     }
 
     #[test]
