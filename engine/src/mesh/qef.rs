@@ -93,7 +93,7 @@ fn accumulate(ata: &mut [f32; 6], atb: &mut [f32; 3], n: [f32; 3], p: [f32; 3]) 
 
 /// `N` samples of `density` from `start`: one bounds check for the window instead of one per read.
 #[inline]
-fn window<const N: usize>(density: &[f32], start: usize) -> [f32; N] {
+pub(crate) fn window<const N: usize>(density: &[f32], start: usize) -> [f32; N] {
     let mut w = [0.0; N];
     w.copy_from_slice(&density[start..start + N]);
     w
