@@ -457,6 +457,7 @@ impl Ctx<'_> {
         // Cells 1..nx − 2 along x; samples BORDER..nx − BORDER (the core).
         let range = (1u64 << (nx - 2)) - 2;
         let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        let full = u64::MAX >> (64 - nx);
         let in_core = |c: usize, n: usize| (BORDER..n - BORDER).contains(&c);
         let keep = |owned: bool, bits: u64| if owned { bits } else { 0 };
         for z in 1..nz - 2 {
@@ -465,6 +466,10 @@ impl Ctx<'_> {
                 let (y0, y1) = (in_core(y, ny), in_core(y + 1, ny));
                 let r = |dy: usize, dz: usize| self.bits[(z + dz) * ny + y + dy];
                 let (r00, r10, r01, r11) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
+                // Four rows all outside or all inside (most cell rows): no crossing edge.
+                if (r00 | r10 | r01 | r11) == 0 || (r00 & r10 & r01 & r11) == full {
+                    continue;
+                }
                 // Cells with a crossing edge whose quad this box emits (lower sample in the core).
                 // X edges: on the cell row's four sample rows, edge x belongs to cell x.
                 let along = |row: u64| (row ^ (row >> 1)) & core;
@@ -497,14 +502,16 @@ impl Ctx<'_> {
         let [_, sy, sz] = self.strides;
         // Samples BORDER..nx − BORDER along x.
         let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        let full = u64::MAX >> (64 - nx);
         for z in BORDER..nz - BORDER {
             for y in BORDER..ny - BORDER {
                 let row = self.bits[z * ny + y];
-                let changes = [
-                    row ^ (row >> 1),
-                    row ^ self.bits[z * ny + y + 1],
-                    row ^ self.bits[(z + 1) * ny + y],
-                ];
+                let (up, ahead) = (self.bits[z * ny + y + 1], self.bits[(z + 1) * ny + y]);
+                // The row and its neighbours above and ahead all outside or all inside: no edge.
+                if (row | up | ahead) == 0 || (row & up & ahead) == full {
+                    continue;
+                }
+                let changes = [row ^ (row >> 1), row ^ up, row ^ ahead];
                 for (a, &change) in changes.iter().enumerate() {
                     let mut edges = change & core;
                     while edges != 0 {
