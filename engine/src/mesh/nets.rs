@@ -462,10 +462,14 @@ impl Ctx<'_> {
         let keep = |owned: bool, bits: u64| if owned { bits } else { 0 };
         for z in 1..nz - 2 {
             let (z0, z1) = (in_core(z, nz), in_core(z + 1, nz));
+            // The rows of slabs z and z + 1, as slices of ny: one bounds check per slab.
+            let (near, far) = (
+                &self.bits[z * ny..(z + 1) * ny],
+                &self.bits[(z + 1) * ny..(z + 2) * ny],
+            );
             for y in 1..ny - 2 {
                 let (y0, y1) = (in_core(y, ny), in_core(y + 1, ny));
-                let r = |dy: usize, dz: usize| self.bits[(z + dz) * ny + y + dy];
-                let (r00, r10, r01, r11) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
+                let (r00, r10, r01, r11) = (near[y], near[y + 1], far[y], far[y + 1]);
                 // Four rows all outside or all inside (most cell rows): no crossing edge.
                 if (r00 | r10 | r01 | r11) == 0 || (r00 & r10 & r01 & r11) == full {
                     continue;
