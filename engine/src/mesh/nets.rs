@@ -508,9 +508,13 @@ impl Ctx<'_> {
         let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
         let full = u64::MAX >> (64 - nx);
         for z in BORDER..nz - BORDER {
+            // The rows of slabs z and z + 1, as slices of ny: one bounds check per slab.
+            let (near, far) = (
+                &self.bits[z * ny..(z + 1) * ny],
+                &self.bits[(z + 1) * ny..(z + 2) * ny],
+            );
             for y in BORDER..ny - BORDER {
-                let row = self.bits[z * ny + y];
-                let (up, ahead) = (self.bits[z * ny + y + 1], self.bits[(z + 1) * ny + y]);
+                let (row, up, ahead) = (near[y], near[y + 1], far[y]);
                 // The row and its neighbours above and ahead all outside or all inside: no edge.
                 if (row | up | ahead) == 0 || (row & up & ahead) == full {
                     continue;
