@@ -289,7 +289,7 @@ impl Ctx<'_> {
             qef::place_sharp(
                 self.density,
                 i,
-                (self.strides, &self.off),
+                self.strides,
                 d,
                 &edges[..n],
                 &points[..n],

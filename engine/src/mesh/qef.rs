@@ -41,8 +41,7 @@ fn minmod(a: f32, b: f32) -> f32 {
 
 /// The sharp vertex of the cell at box index `i` (cell-local coordinates in `0..=1`).
 ///
-/// `strides` are the box's index strides and `corners` the index offsets of a cell's eight corners;
-/// `d` holds the eight corner densities; `edges` and `points` the sign-changing edges of the component
+/// `strides` are the box's index strides; `d` holds the eight corner densities; `edges` and `points` the sign-changing edges of the component
 /// being placed (indices into `cube::EDGES`) and their crossing points (`cube::crossing_point`, as the
 /// caller computed them for the mass point); `mass` the mean of
 /// the crossing points. The cell must not touch the box's outer layer (central differences read one
@@ -55,7 +54,7 @@ fn minmod(a: f32, b: f32) -> f32 {
 pub(crate) fn place_sharp(
     density: &[f32],
     i: usize,
-    (strides, _): ([usize; 3], &[usize; 8]),
+    strides: [usize; 3],
     d: &[f32; 8],
     edges: &[u8],
     points: &[[f32; 3]],
@@ -99,7 +98,8 @@ pub(crate) fn window<const N: usize>(density: &[f32], start: usize) -> [f32; N] 
     w
 }
 
-/// [`minmod`] on four lanes at once (a plain loop the compiler keeps in vector registers).
+/// Half the [`minmod`] of each lane pair, four lanes at once (a plain loop the compiler keeps in
+/// vector registers).
 #[inline]
 fn minmod4(a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
     let mut m = [0.0; 4];
@@ -115,7 +115,9 @@ fn minmod4(a: [f32; 4], b: [f32; 4]) -> [f32; 4] {
 /// Along the edge, the difference across it; across, half the minmod of the central differences at
 /// its two corners (lower corner first). The central differences are made once per corner from rows
 /// read as windows: the cell's four sample rows one sample wider on each side in X, and the rows one
-/// step below and two above the cell in Y and in Z (two samples each).
+/// step below and two above the cell in Y and in Z (two samples each). Every sample read lies in the
+/// rows −1..=+2 (Y and Z) around the cell's row, which the density fill writes for every cell row
+/// with surface cells (`needed_rows`).
 fn edge_normals(
     density: &[f32],
     i: usize,
@@ -296,10 +298,10 @@ mod tests {
                         let inv = 1.0 / edges.len() as f32;
                         let mass =
                             [0, 1, 2].map(|a| points.iter().map(|p| p[a]).sum::<f32>() * inv);
-                        let args = ((strides, &corners), &d, &edges[..], &points[..], mass);
-                        let lanes = place_sharp(&density, i, args.0, args.1, args.2, args.3, mass);
+                        let (e, p) = (&edges[..], &points[..]);
+                        let lanes = place_sharp(&density, i, strides, &d, e, p, mass);
                         let twin =
-                            place_sharp_per_edge(&density, i, args.0, args.1, args.2, args.3, mass);
+                            place_sharp_per_edge(&density, i, (strides, &corners), &d, e, p, mass);
                         assert_eq!(lanes.map(f32::to_bits), twin.map(f32::to_bits), "cell {i}");
                         checked += 1;
                     }
