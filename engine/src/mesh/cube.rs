@@ -46,9 +46,10 @@ pub(crate) const EDGES: [(usize, usize, usize); 12] = [
     (3, 7, 2),
 ];
 
-/// [`EDGES`] as bytes: a denser table for the vertex loop.
-pub(crate) const EDGE_CORNERS: [(u8, u8, u8); 12] = {
-    let mut t = [(0u8, 0u8, 0u8); 12];
+/// [`EDGES`] as bytes: a denser table for the vertex loop, padded to 16 entries (corner 0 to corner 0
+/// along x, never read) so that an edge index taken from four bits needs no bounds check.
+pub(crate) const EDGE_CORNERS: [(u8, u8, u8); 16] = {
+    let mut t = [(0u8, 0u8, 0u8); 16];
     let mut e = 0;
     while e < 12 {
         t[e] = (EDGES[e].0 as u8, EDGES[e].1 as u8, EDGES[e].2 as u8);

@@ -208,8 +208,11 @@ impl Ctx<'_> {
         cell_mask: &mut [u8],
         out: &mut MeshBuffer,
     ) {
-        let g = |k: usize| self.density[i + self.off[k]];
-        let d = [g(0), g(1), g(2), g(3), g(4), g(5), g(6), g(7)];
+        // The corners as four pairs along x: one bounds check per sample row instead of per corner.
+        let [_, sy, sz] = self.strides;
+        let pair = |row: usize| qef::window::<2>(self.density, i + row);
+        let ([d0, d1], [d2, d3], [d4, d5], [d6, d7]) = (pair(0), pair(sy), pair(sz), pair(sz + sy));
+        let d = [d0, d1, d2, d3, d4, d5, d6, d7];
         // The blend does not depend on the component: one per cell.
         let blended = match self.shared_material(cell) {
             Some(material) => ([material, 0, 0, 0], [255, 0, 0, 0]),
@@ -286,7 +289,7 @@ impl Ctx<'_> {
             qef::place_sharp(
                 self.density,
                 i,
-                (self.strides, &self.off),
+                self.strides,
                 d,
                 &edges[..n],
                 &points[..n],
@@ -454,14 +457,23 @@ impl Ctx<'_> {
         // Cells 1..nx − 2 along x; samples BORDER..nx − BORDER (the core).
         let range = (1u64 << (nx - 2)) - 2;
         let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        let full = u64::MAX >> (64 - nx);
         let in_core = |c: usize, n: usize| (BORDER..n - BORDER).contains(&c);
         let keep = |owned: bool, bits: u64| if owned { bits } else { 0 };
         for z in 1..nz - 2 {
             let (z0, z1) = (in_core(z, nz), in_core(z + 1, nz));
+            // The rows of slabs z and z + 1, as slices of ny: one bounds check per slab.
+            let (near, far) = (
+                &self.bits[z * ny..(z + 1) * ny],
+                &self.bits[(z + 1) * ny..(z + 2) * ny],
+            );
             for y in 1..ny - 2 {
                 let (y0, y1) = (in_core(y, ny), in_core(y + 1, ny));
-                let r = |dy: usize, dz: usize| self.bits[(z + dz) * ny + y + dy];
-                let (r00, r10, r01, r11) = (r(0, 0), r(1, 0), r(0, 1), r(1, 1));
+                let (r00, r10, r01, r11) = (near[y], near[y + 1], far[y], far[y + 1]);
+                // Four rows all outside or all inside (most cell rows): no crossing edge.
+                if (r00 | r10 | r01 | r11) == 0 || (r00 & r10 & r01 & r11) == full {
+                    continue;
+                }
                 // Cells with a crossing edge whose quad this box emits (lower sample in the core).
                 // X edges: on the cell row's four sample rows, edge x belongs to cell x.
                 let along = |row: u64| (row ^ (row >> 1)) & core;
@@ -494,14 +506,20 @@ impl Ctx<'_> {
         let [_, sy, sz] = self.strides;
         // Samples BORDER..nx − BORDER along x.
         let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        let full = u64::MAX >> (64 - nx);
         for z in BORDER..nz - BORDER {
+            // The rows of slabs z and z + 1, as slices of ny: one bounds check per slab.
+            let (near, far) = (
+                &self.bits[z * ny..(z + 1) * ny],
+                &self.bits[(z + 1) * ny..(z + 2) * ny],
+            );
             for y in BORDER..ny - BORDER {
-                let row = self.bits[z * ny + y];
-                let changes = [
-                    row ^ (row >> 1),
-                    row ^ self.bits[z * ny + y + 1],
-                    row ^ self.bits[(z + 1) * ny + y],
-                ];
+                let (row, up, ahead) = (near[y], near[y + 1], far[y]);
+                // The row and its neighbours above and ahead all outside or all inside: no edge.
+                if (row | up | ahead) == 0 || (row & up & ahead) == full {
+                    continue;
+                }
+                let changes = [row ^ (row >> 1), row ^ up, row ^ ahead];
                 for (a, &change) in changes.iter().enumerate() {
                     let mut edges = change & core;
                     while edges != 0 {

@@ -7,6 +7,7 @@
 
 use super::input::MeshInput;
 use super::mesh_field::{EMPTY, FULL};
+use crate::voxel::Voxel;
 
 /// At LOD > 0, a partly full corner's weight in the vertex material is `SHALLOW_FLOOR + ½ − |density|`
 /// (half-full ones count most), and full corners do not count when a partly full one is there (see
@@ -23,14 +24,14 @@ pub(crate) fn blend(
     d: &[f32; 8],
     mask: u8,
 ) -> ([u8; 4], [u8; 4]) {
-    let voxels = input.voxels;
+    let material = corner_materials(input.voxels, i, off);
     // Fast path: one material among the matter corners (most cells). Branch-free: compared with
     // an inside corner (inside implies matter), which is never outside a surface cell's mask.
-    let first = voxels[i + off[mask.trailing_zeros() as usize & 7]].material;
+    let first = material[mask.trailing_zeros() as usize & 7];
     let mut mixed = false;
     for k in 0..8 {
         // Samples that are not matter of this surface hold exactly EMPTY; matter is above it.
-        mixed |= (d[k] > EMPTY) & (voxels[i + off[k]].material != first);
+        mixed |= (d[k] > EMPTY) & (material[k] != first);
     }
     if !mixed {
         return ([first, 0, 0, 0], [255, 0, 0, 0]);
@@ -48,17 +49,16 @@ pub(crate) fn blend(
         if d[k] <= EMPTY || (coarse_partial && !partial(d[k])) {
             continue;
         }
-        let v = voxels[i + off[k]];
         let weight = if coarse_partial {
             // Nearest half full counts most; the floor keeps a nearly empty sample's say.
             SHALLOW_FLOOR + 0.5 - d[k].abs()
         } else {
             d[k] + 0.5
         };
-        match ids[..n].iter().position(|&m| m == v.material) {
+        match ids[..n].iter().position(|&m| m == material[k]) {
             Some(j) => w[j] += weight,
             None => {
-                ids[n] = v.material;
+                ids[n] = material[k];
                 w[n] = weight;
                 n += 1;
             }
@@ -95,6 +95,19 @@ pub(crate) fn blend(
         given += q;
     }
     (materials, weights)
+}
+
+/// The material bytes of the cell's eight corners (`off`: their index offsets from `i`, corner 2 one
+/// row up and corner 4 one slab up), read as four pairs along x: one bounds check per sample row.
+#[inline]
+fn corner_materials(voxels: &[Voxel], i: usize, off: &[usize; 8]) -> [u8; 8] {
+    let pair = |row: usize| {
+        let w = &voxels[i + row..i + row + 2];
+        [w[0].material, w[1].material]
+    };
+    let (sy, sz) = (off[2], off[4]);
+    let ([m0, m1], [m2, m3], [m4, m5], [m6, m7]) = (pair(0), pair(sy), pair(sz), pair(sz + sy));
+    [m0, m1, m2, m3, m4, m5, m6, m7]
 }
 
 /// `x.round() as u32` for `x` in `0..2²³`, without the library call (the baseline x86-64 target has
