@@ -66,6 +66,7 @@ mod node;
 pub(crate) mod obj;
 mod one_material_rows;
 mod qef;
+mod quads;
 mod ramp;
 mod scene;
 mod skirt;

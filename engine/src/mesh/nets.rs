@@ -41,16 +41,15 @@
 //! from the rows' inside bits; wide boxes check each surface cell's crossing edges.
 
 use super::buffer::MeshBuffer;
-use super::components::{COMPONENT, COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
+use super::components::{COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
 use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::input::{MeshInput, BORDER};
-use super::mesh_field::{
-    fill_density, Class, MaterialLut, Surface, EMPTY, FULL, MIXED_MATERIALS, ROW_MIXED,
-};
+use super::mesh_field::{fill_density, MaterialLut, Surface, EMPTY, FULL, MIXED_MATERIALS};
 use super::qef;
+use super::quads::{rows_uniform, Quads};
 use super::ramp;
 use super::vertex_blend::blend;
-use crate::vec3::{dot, normalize, sub};
+use crate::vec3::normalize;
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
 pub(crate) fn strides(size: [usize; 3]) -> [usize; 3] {
@@ -99,11 +98,21 @@ pub(crate) fn extract(
         };
         if rows.bits.is_empty() {
             ctx.place_vertices(&mut cell_vertex, &mut cell_mask, out);
-            ctx.emit_quads(&cell_vertex, &cell_mask, out);
         } else {
             ctx.place_vertices_bits(&mut cell_vertex, &mut cell_mask, out);
-            ctx.emit_quads_bits(&cell_vertex, &cell_mask, out);
         }
+        Quads {
+            input,
+            lut,
+            surface,
+            density: &density,
+            rows: &rows.state,
+            bits: &rows.bits,
+            strides: strides(input.size),
+            cell_vertex: &cell_vertex,
+            cell_mask: &cell_mask,
+        }
+        .emit(out);
     }
     out.scratch.density = density;
     out.scratch.cell_vertex = cell_vertex;
@@ -134,18 +143,6 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// True when the rows `(y, z)` and the rows at the given (dy, dz) offsets are all inside or all
-    /// outside: no cell or edge between them can cross the surface.
-    #[inline]
-    fn rows_uniform(&self, y: usize, z: usize, offsets: &[(usize, usize)]) -> bool {
-        let ny = self.input.size[1];
-        let first = self.rows[z * ny + y];
-        first != ROW_MIXED
-            && offsets
-                .iter()
-                .all(|&(dy, dz)| self.rows[(z + dz) * ny + y + dy] == first)
-    }
-
     /// Give every surface cell in `1..size − 2` one vertex per inside component; record the first
     /// vertex index in `cell_vertex` and the corner mask in `cell_mask`.
     fn place_vertices(&self, cell_vertex: &mut [u32], cell_mask: &mut [u8], out: &mut MeshBuffer) {
@@ -154,7 +151,7 @@ impl Ctx<'_> {
         let off = self.off;
         for z in 1..nz - 2 {
             for y in 1..ny - 2 {
-                if self.rows_uniform(y, z, &[(1, 0), (0, 1), (1, 1)]) {
+                if rows_uniform(self.rows, ny, y, z, &[(1, 0), (0, 1), (1, 1)]) {
                     continue;
                 }
                 let row = z * sz + y * sy;
@@ -384,66 +381,6 @@ impl Ctx<'_> {
         Some(h)
     }
 
-    /// Emit the quads of every sign-changing edge whose lower sample is in the core.
-    fn emit_quads(&self, cell_vertex: &[u32], cell_mask: &[u8], out: &mut MeshBuffer) {
-        let [nx, ny, nz] = self.input.size;
-        let s = self.strides;
-        for z in BORDER..nz - BORDER {
-            for y in BORDER..ny - BORDER {
-                if self.rows_uniform(y, z, &[(1, 0), (0, 1)]) {
-                    continue;
-                }
-                let row = z * s[2] + y * s[1];
-                for x in BORDER..nx - BORDER {
-                    let i = row + x;
-                    let in0 = self.density[i] > 0.0;
-                    for (a, &step) in s.iter().enumerate() {
-                        if in0 != (self.density[i + step] > 0.0) {
-                            self.emit_edge(i, a, in0, cell_vertex, cell_mask, out);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The quad of the sign-changing edge from sample `i` along axis `a` (`in0`: sample `i` is inside).
-    fn emit_edge(
-        &self,
-        i: usize,
-        a: usize,
-        in0: bool,
-        cell_vertex: &[u32],
-        cell_mask: &[u8],
-        out: &mut MeshBuffer,
-    ) {
-        let s = self.strides;
-        if self.surface == Surface::Water {
-            let outer = if in0 { i + s[a] } else { i };
-            if self.lut.class_of(self.input.voxels[outer]) == Class::Solid {
-                return;
-            }
-        }
-        let (b, c) = ((a + 1) % 3, (a + 2) % 3);
-        let (sb, sc) = (s[b], s[c]);
-        // Corner bits of the inside sample as seen from each of the four cells.
-        let inner = if in0 { 0 } else { 1 << a };
-        let vertex = |cell: usize, rel: usize| {
-            let mask = usize::from(cell_mask[cell]);
-            cell_vertex[cell] + u32::from(COMPONENT[mask][rel | inner])
-        };
-        let v = [
-            vertex(i - sb - sc, (1 << b) | (1 << c)),
-            vertex(i - sc, 1 << c),
-            vertex(i, 0),
-            vertex(i - sb, 1 << b),
-        ];
-        // Reversed when the outside is at `i` (v0, v3, v2, v1): corner k is v[3k mod 4]. An index
-        // rather than a branch: the side varies from edge to edge and mispredicts.
-        let turn = if in0 { 1 } else { 3 };
-        push_quad(out, self.surface, [0, 1, 2, 3].map(|k| v[(k * turn) & 3]));
-    }
-
     /// [`Ctx::place_vertices`] for rows of at most 64 samples: whole rows of cells are classified with
     /// bit operations on the rows' inside bits, and only the cells some emitted quad uses are visited.
     fn place_vertices_bits(
@@ -495,39 +432,6 @@ impl Ctx<'_> {
                     let mask = pair(r00) | pair(r10) << 2 | pair(r01) << 4 | pair(r11) << 6;
                     let i = z * sz + y * sy + x;
                     self.cell_vertices([x, y, z], i, mask, cell_vertex, cell_mask, out);
-                }
-            }
-        }
-    }
-
-    /// [`Ctx::emit_quads`] for rows of at most 64 samples: sign changes come from XORs of inside bits.
-    fn emit_quads_bits(&self, cell_vertex: &[u32], cell_mask: &[u8], out: &mut MeshBuffer) {
-        let [nx, ny, nz] = self.input.size;
-        let [_, sy, sz] = self.strides;
-        // Samples BORDER..nx − BORDER along x.
-        let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
-        let full = u64::MAX >> (64 - nx);
-        for z in BORDER..nz - BORDER {
-            // The rows of slabs z and z + 1, as slices of ny: one bounds check per slab.
-            let (near, far) = (
-                &self.bits[z * ny..(z + 1) * ny],
-                &self.bits[(z + 1) * ny..(z + 2) * ny],
-            );
-            for y in BORDER..ny - BORDER {
-                let (row, up, ahead) = (near[y], near[y + 1], far[y]);
-                // The row and its neighbours above and ahead all outside or all inside: no edge.
-                if (row | up | ahead) == 0 || (row & up & ahead) == full {
-                    continue;
-                }
-                let changes = [row ^ (row >> 1), row ^ up, row ^ ahead];
-                for (a, &change) in changes.iter().enumerate() {
-                    let mut edges = change & core;
-                    while edges != 0 {
-                        let x = edges.trailing_zeros() as usize;
-                        edges &= edges - 1;
-                        let in0 = (row >> x) & 1 == 1;
-                        self.emit_edge(z * sz + y * sy + x, a, in0, cell_vertex, cell_mask, out);
-                    }
                 }
             }
         }
@@ -617,28 +521,4 @@ fn column_normal(h: &[f32; 4], main: usize, g: [f32; 3]) -> [f32; 3] {
     n[u] = -du * sign;
     n[v] = -dv * sign;
     normalize(n).unwrap_or([0.0, 1.0, 0.0])
-}
-
-fn dist2(a: [f32; 3], b: [f32; 3]) -> f32 {
-    let d = sub(a, b);
-    dot(d, d)
-}
-
-/// Two triangles of a counter-clockwise quad, split along its shorter diagonal (ties: `q0–q2`).
-fn push_quad(out: &mut MeshBuffer, surface: Surface, q: [u32; 4]) {
-    let p = |k: usize| out.positions[q[k] as usize];
-    // The split starts at q1 instead of q0 unless q0–q2 is the shorter (or as short): an index
-    // rather than a branch (the choice follows the data and mispredicts).
-    let first = if dist2(p(0), p(2)) <= dist2(p(1), p(3)) {
-        0
-    } else {
-        1
-    };
-    let r = |k: usize| q[(first + k) & 3];
-    let tris = [r(0), r(1), r(2), r(0), r(2), r(3)];
-    let list = match surface {
-        Surface::Solid => &mut out.solid_indices,
-        Surface::Water => &mut out.water_indices,
-    };
-    list.extend_from_slice(&tris);
 }
