@@ -41,12 +41,12 @@ fn minmod(a: f32, b: f32) -> f32 {
 
 /// The sharp vertex of the cell at box index `i` (cell-local coordinates in `0..=1`).
 ///
-/// `strides` are the box's index strides; `d` holds the eight corner densities; `edges` and `points` the sign-changing edges of the component
-/// being placed (indices into `cube::EDGES`) and their crossing points (`cube::crossing_point`, as the
-/// caller computed them for the mass point); `mass` the mean of
-/// the crossing points. The cell must not touch the box's outer layer (central differences read one
-/// sample beyond each corner). Normals are left unnormalised, so an edge with a weak density step (a
-/// vague crossing) weighs less than a crisp one.
+/// `strides` are the box's index strides; `d` holds the eight corner densities; `edges` and
+/// `points` the sign-changing edges of the component being placed (indices into `cube::EDGES`) and
+/// their crossing points (`cube::crossing_point`, as the caller computed them for the mass point);
+/// `mass` the mean of the crossing points. The cell must not touch the box's outer layer (central
+/// differences read one sample beyond each corner). Normals are left unnormalised, so an edge with a
+/// weak density step (a vague crossing) weighs less than a crisp one.
 ///
 /// The normals of all twelve edges are made first, side by side (`edge_normals`), so the loop over
 /// the crossings has no branch on an edge's axis; each normal is the same arithmetic as the
