@@ -165,24 +165,33 @@ pub fn kdtrees(w: &World, table: &MaterialTable) -> (u64, u64) {
             let origin: [f32; 3] =
                 std::array::from_fn(|a| rng.random_range(lo[a] - 3.0..hi[a] + 3.0));
             let target: [f32; 3] = std::array::from_fn(|a| rng.random_range(lo[a]..=hi[a]));
-            let dir: [f32; 3] = std::array::from_fn(|a| target[a] - origin[a]);
-            let len = dir.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-6);
-            let ray = Ray {
-                origin,
-                dir: dir.map(|v| v / len),
-            };
-            match tree.raycast(&m, &ray, 100.0) {
-                None => d.u32(u32::MAX),
-                Some(h) => {
-                    d.f32(h.t);
-                    d.u32(h.triangle);
-                    h.normal.iter().for_each(|&v| d.f32(v));
-                }
-            }
-            d.bytes(&[u8::from(tree.raycast_any(&m, &ray, 100.0))]);
+            hash_hits(&mut d, &tree, &m, &ray_toward(origin, target));
         }
     }
     (shape.0, d.0)
+}
+
+/// The unit ray from `origin` toward `target`.
+fn ray_toward(origin: [f32; 3], target: [f32; 3]) -> Ray {
+    let dir: [f32; 3] = std::array::from_fn(|a| target[a] - origin[a]);
+    let len = dir.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-6);
+    Ray {
+        origin,
+        dir: dir.map(|v| v / len),
+    }
+}
+
+/// Hash `ray`'s closest hit (t, triangle, normal) and any-hit answer through `tree`, reach 100.
+fn hash_hits(d: &mut Digest, tree: &KdTree, m: &MeshRef<'_>, ray: &Ray) {
+    match tree.raycast(m, ray, 100.0) {
+        None => d.u32(u32::MAX),
+        Some(h) => {
+            d.f32(h.t);
+            d.u32(h.triangle);
+            h.normal.iter().for_each(|&v| d.f32(v));
+        }
+    }
+    d.bytes(&[u8::from(tree.raycast_any(m, ray, 100.0))]);
 }
 
 /// Closest-hit and any-hit raycasts through the kD trees of whole 32³ chunk meshes (the trees the
@@ -222,21 +231,7 @@ pub fn chunk_kdtree_hits(w: &World, table: &MaterialTable) -> u64 {
             } else {
                 std::array::from_fn(|a| rng.random_range(lo[a]..=hi[a]))
             };
-            let dir: [f32; 3] = std::array::from_fn(|a| target[a] - origin[a]);
-            let len = dir.iter().map(|v| v * v).sum::<f32>().sqrt().max(1e-6);
-            let ray = Ray {
-                origin,
-                dir: dir.map(|v| v / len),
-            };
-            match tree.raycast(&m, &ray, 100.0) {
-                None => d.u32(u32::MAX),
-                Some(h) => {
-                    d.f32(h.t);
-                    d.u32(h.triangle);
-                    h.normal.iter().for_each(|&v| d.f32(v));
-                }
-            }
-            d.bytes(&[u8::from(tree.raycast_any(&m, &ray, 100.0))]);
+            hash_hits(&mut d, &tree, &m, &ray_toward(origin, target));
         }
     }
     d.u64(built);
