@@ -149,8 +149,9 @@ fn new_world_asks_about_unsaved_changes_then_generates() {
     {
         form.settings.size = [64, 48, 64];
     }
+    // One frame: it starts the job; the next would poll it, and a small world can be done by then.
     h.get_by_label("Generate").click();
-    h.run_steps(2);
+    h.run_steps(1);
     assert!(h.state().busy(), "generation runs in the background");
     h.state_mut().wait_for_job();
     h.run_steps(2);
