@@ -39,6 +39,7 @@ mod broadphase_cell;
 mod broadphase_grid;
 mod broadphase_query;
 mod broadphase_store;
+mod broadphase_two_cells;
 
 pub use broadphase_cell::{
     cell_bits, expanded_voxel_range, physics_cell_of, CellBits, CellEntry, CellMasks, Mask, Matter,

@@ -4,6 +4,7 @@
 use super::broadphase_store::{
     block_of, slot_in_block, BLOCK_BITS, EMPTY, HAS_SOLID, HAS_WATER, SOLID, WATER,
 };
+use super::broadphase_two_cells::spans_two_cells;
 use super::{
     expanded_voxel_range, physics_cell_of, Broadphase, CellBits, Mask, Touch, MASKS_X, MASKS_Z,
     PHYSICS_CELL, PHYSICS_CELL_BITS,
@@ -16,6 +17,10 @@ impl Broadphase {
     pub fn query(&self, min: [f32; 3], max: [f32; 3], out: &mut Vec<Touch>) {
         let (vlo, vhi) = expanded_voxel_range(min, max);
         if (0..3).any(|a| vlo[a] > vhi[a]) {
+            return;
+        }
+        if self.cells.is_dense() && spans_two_cells(vlo, vhi) {
+            self.query_two_cells(vlo, vhi, out);
             return;
         }
         let range = QueryRange::new(vlo, vhi);
@@ -210,7 +215,7 @@ impl QueryRange {
 
 /// `SLICE_KEEP[y0][y1]`: word `y` all ones when `y0 <= y <= y1`, else zero (4 KiB, read in place
 /// rather than built per row).
-static SLICE_KEEP: [[Mask; 8]; 8] = slice_keep_table();
+pub(super) static SLICE_KEEP: [[Mask; 8]; 8] = slice_keep_table();
 
 const fn slice_keep_table() -> [[Mask; 8]; 8] {
     let mut t = [[[0u64; 8]; 8]; 8];
@@ -232,7 +237,7 @@ const fn slice_keep_table() -> [[Mask; 8]; 8] {
 
 /// The OR of the slices of `mask` that `keep` selects: one reduction, no branch on the slice range.
 #[inline]
-fn reduce(mask: &Mask, keep: &Mask) -> u64 {
+pub(super) fn reduce(mask: &Mask, keep: &Mask) -> u64 {
     mask.iter().zip(keep).fold(0, |acc, (&w, &k)| acc | (w & k))
 }
 

@@ -5,6 +5,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::broadphase_cell::floor_i32;
 use super::broadphase_query::{push_touch, QueryRange, SMALL_BLOCKS};
+use super::broadphase_two_cells::spans_two_cells;
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::progress::Progress;
@@ -343,6 +344,7 @@ fn naive_bits_query(bp: &Broadphase, range: &QueryRange) -> Vec<Touch> {
 fn every_query_path_gives_the_same_answer() {
     let table = MaterialTable::builtin();
     let mut exercised = [0usize; 3];
+    let mut two_cells = 0;
     for seed in 0..3 {
         let mut rng = ChaCha8Rng::seed_from_u64(100 + seed);
         let grid = random_world(&mut rng, &table, 14);
@@ -373,6 +375,14 @@ fn every_query_path_gives_the_same_answer() {
             out.clear();
             bp.query_walk(&range, |b| bp.cells.block_base(b), &mut out);
             assert_eq!(out, want, "walk path {min:?}..{max:?}");
+            // The two-cell walk answers any range of one or two cells per axis (the query sends
+            // it only the short ones).
+            if (0..3).all(|a| vlo[a] <= vhi[a] && range.chi[a] - range.clo[a] <= 1) {
+                out.clear();
+                bp.query_two_cells(vlo, vhi, &mut out);
+                assert_eq!(out, want, "two-cell path {min:?}..{max:?}");
+                two_cells += usize::from(!want.is_empty());
+            }
             let blocks = range.block_count();
             if blocks <= SMALL_BLOCKS as u64 {
                 out.clear();
@@ -390,6 +400,10 @@ fn every_query_path_gives_the_same_answer() {
     assert!(
         exercised.iter().all(|&n| n > 5),
         "paths exercised: {exercised:?}"
+    );
+    assert!(
+        two_cells > 5,
+        "two-cell path answered {two_cells} touching queries"
     );
 }
 
@@ -441,7 +455,7 @@ fn generated_presets_match_the_per_voxel_answer() {
             let bp = Broadphase::build(&grid, &table, &mut BuildScratch::default());
             bp.assert_valid(&grid);
             let mut rng = ChaCha8Rng::seed_from_u64(u64::from(seed) * 31 + preset as u64);
-            let (mut out, mut touched) = (Vec::new(), 0);
+            let (mut out, mut touched, mut two_cells) = (Vec::new(), 0, 0);
             for i in 0..600 {
                 let edge = [4.0f32, 8.0, 16.0][i % 3];
                 let min: [f32; 3] =
@@ -453,6 +467,8 @@ fn generated_presets_match_the_per_voxel_answer() {
                 out.clear();
                 bp.query(min, max, &mut out);
                 assert_eq!(out, want, "{preset:?} seed {seed}: query {min:?}..{max:?}");
+                // Every 4³ box spans at most two cells per axis: those took the two-cell path.
+                two_cells += usize::from(bp.cells.is_dense() && spans_two_cells(vlo, vhi));
                 out.clear();
                 bp.query_walk(&range, |b| bp.cells.block_base(b), &mut out);
                 assert_eq!(out, want, "{preset:?} seed {seed}: walk {min:?}..{max:?}");
@@ -464,6 +480,10 @@ fn generated_presets_match_the_per_voxel_answer() {
             assert!(
                 touched > 100,
                 "{preset:?} seed {seed}: {touched} touching boxes"
+            );
+            assert!(
+                two_cells >= 200,
+                "{preset:?} seed {seed}: {two_cells} boxes on the two-cell path"
             );
         }
     }
