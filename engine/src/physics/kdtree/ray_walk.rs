@@ -64,8 +64,11 @@ struct RayWalk {
     origin: [f32; 4],
     /// `1 / dir` per axis.
     inv: [f32; 4],
-    /// 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first.
-    neg: [usize; 4],
+    /// Bit `k` is 1 when the ray runs toward −axis `k mod 4` (axis 3, a leaf's tag, never): then a
+    /// branch's right child (`child + 1`) is met first. A bit mask, not an array, so that the step
+    /// from a node to its child waits on one shift by the node's meta word (a shift of a `u32` uses
+    /// the low five bits of its amount, and the axis is the low two) rather than on a load.
+    neg: u32,
     /// The origin in quad-box grid units: grid plane `q` is crossed at `(q − go) · gi`.
     go: [f32; 3],
     /// `1 / dir` in grid units.
@@ -134,7 +137,8 @@ impl RayWalk {
         Some(Self {
             origin: [ox, oy, oz, 0.0],
             inv,
-            neg,
+            // The three axis bits in every nibble.
+            neg: (n[0] | n[1] << 1 | n[2] << 2) * 0x1111_1111,
             go,
             gi,
             near_bit: [30 * n[0], 10 + 30 * n[1], 20 + 30 * n[2]],
@@ -198,7 +202,8 @@ impl RayWalk {
                 }
             } else {
                 let (a, child) = (node.axis(), node.child());
-                let (o, ia, n) = (self.origin[a], self.inv[a], self.neg[a]);
+                let (o, ia) = (self.origin[a], self.inv[a]);
+                let n = (self.neg.wrapping_shr(node.meta) & 1) as usize;
                 let t_out = (node.split(n) - o) * ia + pad;
                 let t_in = (node.split(1 - n) - o) * ia - pad;
                 let near_ok = !(t_out < lo);
