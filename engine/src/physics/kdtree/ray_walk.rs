@@ -50,6 +50,10 @@ const PARALLEL: f32 = 1e-30;
 /// tree: 8³ cells of the canyons bench reach depth 11, 32³ chunks 15).
 pub(super) const SHALLOW_STACK: usize = 16;
 
+/// The bit of a stack entry that marks its node a leaf (node indices stay below 2²⁸; see
+/// `Node::far_leaf_bit`).
+const STACK_LEAF: u32 = 1 << 31;
+
 /// The largest stack a walk uses: a power of two above [`MAX_DEPTH`].
 const DEEP_STACK: usize = 128;
 
@@ -190,10 +194,13 @@ impl RayWalk {
         let mut stack_hi = [0f32; N];
         let mut len = 0usize;
         let (mut at, mut lo, mut hi) = (0usize, self.lo, self.hi);
+        // The kind of node `at`, known from its parent (or its stack entry) before it is loaded.
+        let mut at_leaf = nodes[0].is_leaf();
         loop {
             let node = nodes[at];
+            debug_assert_eq!(at_leaf, node.is_leaf());
             visit(node);
-            if node.is_leaf() {
+            if at_leaf {
                 if !(node.is_quad_leaf() && self.misses_box(node, lo, hi)) {
                     if leaf(node, &mut limit) {
                         return;
@@ -213,12 +220,13 @@ impl RayWalk {
                 // is skipped, the far one (if kept) is popped at once below. The slot is free (`len`
                 // stays below the tree's depth), so the mask never wraps.
                 let slot = len % N;
-                stack_node[slot] = (child + 1 - n) as u32;
+                stack_node[slot] = (child + 1 - n) as u32 | node.far_leaf_bit(n);
                 stack_lo[slot] = max_of(lo, t_in);
                 stack_hi[slot] = hi;
                 len += usize::from(far_ok);
                 if near_ok {
                     at = child + n;
+                    at_leaf = node.child_is_leaf(n);
                     hi = min_of(hi, t_out);
                     continue;
                 }
@@ -231,7 +239,10 @@ impl RayWalk {
                 let slot = len % N;
                 let l = stack_lo[slot];
                 if l <= limit {
-                    (at, lo, hi) = (stack_node[slot] as usize, l, min_of(stack_hi[slot], reach));
+                    let entry = stack_node[slot];
+                    at = (entry & !STACK_LEAF) as usize;
+                    at_leaf = entry & STACK_LEAF != 0;
+                    (lo, hi) = (l, min_of(stack_hi[slot], reach));
                     break;
                 }
             }
