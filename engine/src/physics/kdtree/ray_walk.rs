@@ -21,7 +21,9 @@
 //! it. The plane crossings are rounded floats,
 //! so each is widened before it bounds a segment: by [`SEGMENT_PAD`] times the largest `|t|` of the
 //! ray's segment in the tree bounds, one absolute pad per ray that is at least the relative pad of
-//! every crossing that matters. A triangle lying exactly in a split plane (common on voxel terrain)
+//! every crossing that matters. (The near test moves the pad to the other side: the bare crossing
+//! against `t_lo − pad`, which differs from the padded crossing against `t_lo` by a rounding far
+//! below the pad, and takes one add off the path its branch waits on.) A triangle lying exactly in a split plane (common on voxel terrain)
 //! is never skipped.
 //!
 //! **Quad leaves** carry their quad's box on a 10-bit grid over the tree bounds. The walk slab-tests
@@ -194,6 +196,9 @@ impl RayWalk {
         let mut stack_hi = [0f32; N];
         let mut len = 0usize;
         let (mut at, mut lo, mut hi) = (0usize, self.lo, self.hi);
+        // `lo − pad`: the near test compares the unpadded crossing with it, one add shorter than
+        // padding the crossing first, on the path that decides the branch.
+        let mut lo_near = lo - pad;
         // The kind of node `at`, known from its parent (or its stack entry) before it is loaded.
         let mut at_leaf = nodes[0].is_leaf();
         loop {
@@ -211,9 +216,9 @@ impl RayWalk {
                 let (a, child) = (node.axis(), node.child());
                 let (o, ia) = (self.origin[a], self.inv[a]);
                 let n = (self.neg.wrapping_shr(node.meta) & 1) as usize;
-                let t_out = (node.split(n) - o) * ia + pad;
+                let out = (node.split(n) - o) * ia;
                 let t_in = (node.split(1 - n) - o) * ia - pad;
-                let near_ok = !(t_out < lo);
+                let near_ok = !(out < lo_near);
                 let far_ok = !(t_in > hi);
                 // The far child is written to the top slot every time and kept when it is visited,
                 // so the walk branches once per branch node, on the near test: when the near child
@@ -227,7 +232,7 @@ impl RayWalk {
                 if near_ok {
                     at = child + n;
                     at_leaf = node.child_is_leaf(n);
-                    hi = min_of(hi, t_out);
+                    hi = min_of(hi, out + pad);
                     continue;
                 }
             }
@@ -243,6 +248,7 @@ impl RayWalk {
                     at = (entry & !STACK_LEAF) as usize;
                     at_leaf = entry & STACK_LEAF != 0;
                     (lo, hi) = (l, min_of(stack_hi[slot], reach));
+                    lo_near = l - pad;
                     break;
                 }
             }
