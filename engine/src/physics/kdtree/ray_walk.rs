@@ -23,8 +23,8 @@
 //! ray's segment in the tree bounds, one absolute pad per ray that is at least the relative pad of
 //! every crossing that matters. (The near test moves the pad to the other side: the bare crossing
 //! against `t_lo − pad`, which differs from the padded crossing against `t_lo` by a rounding far
-//! below the pad, and takes one add off the path its branch waits on.) A triangle lying exactly in a split plane (common on voxel terrain)
-//! is never skipped.
+//! below the pad, and takes one add off the path its branch waits on.) A triangle lying exactly in a
+//! split plane (common on voxel terrain) is never skipped.
 //!
 //! **Quad leaves** carry their quad's box on a 10-bit grid over the tree bounds. The walk slab-tests
 //! it against the leaf's segment before the leaf is handed on: the ray is moved into grid units once

@@ -2,7 +2,8 @@
 //! The builder, the queries and the validator (the sibling files) all read these; the layout is
 //! described in the module above.
 
-/// Most triangles one tree accepts (so node indices fit in 30 bits with room to spare).
+/// Most triangles one tree accepts: a tree has at most as many nodes as triangles, so node indices
+/// fit in the 28 bits a branch keeps for its first child.
 pub const MAX_TRIANGLES: usize = 1 << 28;
 
 /// Deepest a tree can be: each side of a split gets at least a quarter of the triangles, so the depth
