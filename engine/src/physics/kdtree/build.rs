@@ -259,7 +259,8 @@ impl Builder<'_> {
         let child = self.nodes.len();
         self.nodes.push(Node::leaf(&[0]));
         self.nodes.push(Node::leaf(&[0]));
-        self.nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child);
+        let leaves = [lo.len() <= per_leaf, hi.len() <= per_leaf];
+        self.nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child, leaves);
         let dl = self.side(lo, lo_spare, child, &lc);
         let dh = self.side(hi, hi_spare, child + 1, &hc);
         1 + dl.max(dh)
@@ -298,7 +299,8 @@ impl Builder<'_> {
             let leaf = Node::quad_leaf(it.id, self.grid.quantize(it.min, it.max));
             self.nodes.push(leaf);
         }
-        self.nodes[at] = Node::branch(axis, [items[0].max[axis], items[1].min[axis]], child);
+        let splits = [items[0].max[axis], items[1].min[axis]];
+        self.nodes[at] = Node::branch(axis, splits, child, [true, true]);
         2
     }
 }

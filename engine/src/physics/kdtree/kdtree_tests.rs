@@ -12,11 +12,17 @@ use super::*;
 #[test]
 fn nodes_are_twelve_bytes_and_pack_fields() {
     assert_eq!(size_of::<Node>(), 12);
-    let b = Node::branch(2, [1.5, -3.0], (1 << 30) - 1);
+    let b = Node::branch(2, [1.5, -3.0], (1 << 28) - 1, [false, true]);
     assert!(!b.is_leaf());
     assert_eq!(
         (b.axis(), b.splits(), b.child()),
-        (2, [1.5, -3.0], (1 << 30) - 1)
+        (2, [1.5, -3.0], (1 << 28) - 1)
+    );
+    assert_eq!((b.child_is_leaf(0), b.child_is_leaf(1)), (false, true));
+    let b = Node::branch(0, [0.0, 1.0], 5, [true, false]);
+    assert_eq!(
+        (b.axis(), b.child(), b.child_is_leaf(0), b.child_is_leaf(1)),
+        (0, 5, true, false)
     );
     let l = Node::leaf(&[7, 9]);
     assert!(l.is_leaf());
@@ -90,7 +96,9 @@ fn corrupted_trees_fail_validation() {
         .position(|n| !n.is_leaf())
         .expect("a branch");
     let [s0, s1] = bad.nodes[at].splits();
-    bad.nodes[at] = Node::branch(bad.nodes[at].axis(), [s0 - 0.5, s1], bad.nodes[at].child());
+    let old = bad.nodes[at];
+    let kinds = [old.child_is_leaf(0), old.child_is_leaf(1)];
+    bad.nodes[at] = Node::branch(old.axis(), [s0 - 0.5, s1], old.child(), kinds);
     let r = std::panic::catch_unwind(|| bad.assert_valid(&m.mesh()));
     assert!(r.is_err(), "a plane that cuts its triangles passed");
     let mut bad = tree.clone();

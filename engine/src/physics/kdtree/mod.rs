@@ -12,8 +12,9 @@
 //!                 splits[0]     splits[1]                                     splits[0] < splits[1]
 //! ```
 //!
-//! A node is 12 bytes: a branch holds the two planes (`f32`), the axis (2 bits, 0 = X, 1 = Y, 2 = Z)
-//! and the index of its first child (30 bits; the second child follows it); a leaf holds up to two
+//! A node is 12 bytes: a branch holds the two planes (`f32`), the axis (2 bits, 0 = X, 1 = Y, 2 = Z),
+//! the index of its first child (28 bits; the second child follows it) and whether each child is a
+//! leaf (one bit each, so a walk knows what it goes to before loading it); a leaf holds up to two
 //! triangle ids, the tag 3 in the axis bits and its triangle count. The builder keeps every leaf but
 //! at most one full, so there are at most as many nodes as triangles: 12 bytes per triangle or less
 //! (plus the struct itself, under 100 bytes).
@@ -24,7 +25,7 @@
 //! per coordinate on a grid over the tree bounds:
 //!
 //! ```text
-//!   branch     [ splits[0]: f32 | splits[1]: f32 | child: 30 bits, axis: 2 bits ]
+//!   branch     [ splits[0]: f32 | splits[1]: f32 | child: 28, leaf 1?, leaf 0?, axis: 2 bits ]
 //!   leaf       [ triangle id    | triangle id    | count: 30 bits, 3          ]
 //!   quad leaf  [ first id       | box bits 0..32 | box bits 32..60, 00, 3     ]   box: 6 × 10 bits
 //! ```

@@ -220,7 +220,7 @@ impl KdTree {
     /// `dir_len2` is `|ray.dir|²`, computed once per ray.
     /// A quad leaf runs the shared quad pre-test first, so usually only one triangle reaches `f64`.
     #[inline(always)]
-    fn leaf_hits<M: TriangleMesh + ?Sized>(
+    pub(super) fn leaf_hits<M: TriangleMesh + ?Sized>(
         &self,
         mesh: &M,
         ray: &Ray,

@@ -21,8 +21,10 @@
 //! it. The plane crossings are rounded floats,
 //! so each is widened before it bounds a segment: by [`SEGMENT_PAD`] times the largest `|t|` of the
 //! ray's segment in the tree bounds, one absolute pad per ray that is at least the relative pad of
-//! every crossing that matters. A triangle lying exactly in a split plane (common on voxel terrain)
-//! is never skipped.
+//! every crossing that matters. (The near test moves the pad to the other side: the bare crossing
+//! against `t_lo − pad`, which differs from the padded crossing against `t_lo` by a rounding far
+//! below the pad, and takes one add off the path its branch waits on.) A triangle lying exactly in a
+//! split plane (common on voxel terrain) is never skipped.
 //!
 //! **Quad leaves** carry their quad's box on a 10-bit grid over the tree bounds. The walk slab-tests
 //! it against the leaf's segment before the leaf is handed on: the ray is moved into grid units once
@@ -50,6 +52,10 @@ const PARALLEL: f32 = 1e-30;
 /// tree: 8³ cells of the canyons bench reach depth 11, 32³ chunks 15).
 pub(super) const SHALLOW_STACK: usize = 16;
 
+/// The bit of a stack entry that marks its node a leaf (node indices stay below 2²⁸; see
+/// `Node::far_leaf_bit`).
+const STACK_LEAF: u32 = 1 << 31;
+
 /// The largest stack a walk uses: a power of two above [`MAX_DEPTH`].
 const DEEP_STACK: usize = 128;
 
@@ -64,8 +70,11 @@ struct RayWalk {
     origin: [f32; 4],
     /// `1 / dir` per axis.
     inv: [f32; 4],
-    /// 1 when the ray runs toward −axis: then the right child (`child + 1`) is met first.
-    neg: [usize; 4],
+    /// Bit `k` is 1 when the ray runs toward −axis `k mod 4` (axis 3, a leaf's tag, never): then a
+    /// branch's right child (`child + 1`) is met first. A bit mask, not an array, so that the step
+    /// from a node to its child waits on one shift by the node's meta word (a shift of a `u32` uses
+    /// the low five bits of its amount, and the axis is the low two) rather than on a load.
+    neg: u32,
     /// The origin in quad-box grid units: grid plane `q` is crossed at `(q − go) · gi`.
     go: [f32; 3],
     /// `1 / dir` in grid units.
@@ -134,7 +143,8 @@ impl RayWalk {
         Some(Self {
             origin: [ox, oy, oz, 0.0],
             inv,
-            neg,
+            // The three axis bits in every nibble.
+            neg: (n[0] | n[1] << 1 | n[2] << 2) * 0x1111_1111,
             go,
             gi,
             near_bit: [30 * n[0], 10 + 30 * n[1], 20 + 30 * n[2]],
@@ -186,10 +196,16 @@ impl RayWalk {
         let mut stack_hi = [0f32; N];
         let mut len = 0usize;
         let (mut at, mut lo, mut hi) = (0usize, self.lo, self.hi);
+        // `lo − pad`: the near test compares the unpadded crossing with it, one add shorter than
+        // padding the crossing first, on the path that decides the branch.
+        let mut lo_near = lo - pad;
+        // The kind of node `at`, known from its parent (or its stack entry) before it is loaded.
+        let mut at_leaf = nodes[0].is_leaf();
         loop {
             let node = nodes[at];
+            debug_assert_eq!(at_leaf, node.is_leaf());
             visit(node);
-            if node.is_leaf() {
+            if at_leaf {
                 if !(node.is_quad_leaf() && self.misses_box(node, lo, hi)) {
                     if leaf(node, &mut limit) {
                         return;
@@ -198,23 +214,25 @@ impl RayWalk {
                 }
             } else {
                 let (a, child) = (node.axis(), node.child());
-                let (o, ia, n) = (self.origin[a], self.inv[a], self.neg[a]);
-                let t_out = (node.split(n) - o) * ia + pad;
+                let (o, ia) = (self.origin[a], self.inv[a]);
+                let n = (self.neg.wrapping_shr(node.meta) & 1) as usize;
+                let out = (node.split(n) - o) * ia;
                 let t_in = (node.split(1 - n) - o) * ia - pad;
-                let near_ok = !(t_out < lo);
+                let near_ok = !(out < lo_near);
                 let far_ok = !(t_in > hi);
                 // The far child is written to the top slot every time and kept when it is visited,
                 // so the walk branches once per branch node, on the near test: when the near child
                 // is skipped, the far one (if kept) is popped at once below. The slot is free (`len`
                 // stays below the tree's depth), so the mask never wraps.
                 let slot = len % N;
-                stack_node[slot] = (child + 1 - n) as u32;
+                stack_node[slot] = (child + 1 - n) as u32 | node.far_leaf_bit(n);
                 stack_lo[slot] = max_of(lo, t_in);
                 stack_hi[slot] = hi;
                 len += usize::from(far_ok);
                 if near_ok {
                     at = child + n;
-                    hi = min_of(hi, t_out);
+                    at_leaf = node.child_is_leaf(n);
+                    hi = min_of(hi, out + pad);
                     continue;
                 }
             }
@@ -226,7 +244,11 @@ impl RayWalk {
                 let slot = len % N;
                 let l = stack_lo[slot];
                 if l <= limit {
-                    (at, lo, hi) = (stack_node[slot] as usize, l, min_of(stack_hi[slot], reach));
+                    let entry = stack_node[slot];
+                    at = (entry & !STACK_LEAF) as usize;
+                    at_leaf = entry & STACK_LEAF != 0;
+                    (lo, hi) = (l, min_of(stack_hi[slot], reach));
+                    lo_near = l - pad;
                     break;
                 }
             }

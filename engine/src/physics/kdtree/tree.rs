@@ -2,7 +2,8 @@
 //! The builder, the queries and the validator (the sibling files) all read these; the layout is
 //! described in the module above.
 
-/// Most triangles one tree accepts (so node indices fit in 30 bits with room to spare).
+/// Most triangles one tree accepts: a tree has at most as many nodes as triangles, so node indices
+/// fit in the 28 bits a branch keeps for its first child.
 pub const MAX_TRIANGLES: usize = 1 << 28;
 
 /// Deepest a tree can be: each side of a split gets at least a quarter of the triangles, so the depth
@@ -27,19 +28,23 @@ pub(super) const BOX_STEPS: f32 = 1000.0;
 pub struct Node {
     /// Branch: the bits of `splits[0]` and `splits[1]`. Leaf: triangle ids.
     pub(super) words: [u32; 2],
-    /// Low 2 bits: axis (3 = leaf). High 30 bits: first child index, or the leaf's triangle count.
+    /// Low 2 bits: axis (3 = leaf). Branch: bits 2 and 3 tell whether the first and second child
+    /// are leaves, the high 28 bits hold the first child's index. Leaf: the high 30 bits hold its
+    /// triangle count (0 for a quad leaf, whose box takes bits 4 and up).
     pub(super) meta: u32,
 }
 
 const _: () = assert!(size_of::<Node>() == 12, "kD nodes must stay 12 bytes");
 
 impl Node {
-    /// A branch over `axis` whose children are at `child` and `child + 1`.
-    pub(super) fn branch(axis: usize, splits: [f32; 2], child: usize) -> Self {
-        debug_assert!(axis < 3 && child < 1 << 30);
+    /// A branch over `axis` whose children are at `child` and `child + 1`, `leaves[k]` telling
+    /// whether child `k` is a leaf.
+    pub(super) fn branch(axis: usize, splits: [f32; 2], child: usize, leaves: [bool; 2]) -> Self {
+        debug_assert!(axis < 3 && child < 1 << 28);
+        let kinds = u32::from(leaves[0]) << 2 | u32::from(leaves[1]) << 3;
         Self {
             words: splits.map(f32::to_bits),
-            meta: ((child as u32) << 2) | axis as u32,
+            meta: ((child as u32) << 4) | kinds | axis as u32,
         }
     }
 
@@ -124,7 +129,22 @@ impl Node {
     /// A branch's first child index (the second is the next node).
     #[inline]
     pub fn child(&self) -> usize {
-        (self.meta >> 2) as usize
+        (self.meta >> 4) as usize
+    }
+
+    /// True when a branch's child `side` (0 or 1: `child() + side`) is a leaf: the walk knows the
+    /// kind of the node it goes to before it loads it.
+    #[inline]
+    pub fn child_is_leaf(&self, side: usize) -> bool {
+        self.meta & (4 << side) != 0
+    }
+
+    /// Bit 31 set when a branch's child `1 − near` is a leaf (`near` is 0 or 1), else 0: the mark
+    /// of a walk's stack entry for that child.
+    #[inline(always)]
+    pub(super) fn far_leaf_bit(&self, near: usize) -> u32 {
+        // Bit `3 − near` of the meta word, moved to bit 31.
+        (self.meta << (28 + near)) & (1 << 31)
     }
 
     /// A quad leaf's first triangle id (the second is the next one).

@@ -111,6 +111,13 @@ impl KdTree {
             child > at && child + 1 < self.nodes.len(),
             "branch {at}: bad child {child}"
         );
+        for side in 0..2 {
+            assert_eq!(
+                node.child_is_leaf(side),
+                self.nodes[child + side].is_leaf(),
+                "branch {at}: child {side}'s kind is marked wrong"
+            );
+        }
         let l = self.check(child, mesh, seen_node, seen_tri);
         let r = self.check(child + 1, mesh, seen_node, seen_tri);
         assert!(
