@@ -2,9 +2,12 @@
 //! The builder, the queries and the validator (the sibling files) all read these; the layout is
 //! described in the module above.
 
-/// Most triangles one tree accepts: a tree has at most as many nodes as triangles, so node indices
-/// fit in the 28 bits a branch keeps for its first child.
-pub const MAX_TRIANGLES: usize = 1 << 28;
+/// Most triangles one tree accepts. A leaf holds at least one triangle, so a tree has fewer than
+/// twice as many nodes as triangles, and node indices fit in the 28 bits a branch keeps for its
+/// first child.
+pub const MAX_TRIANGLES: usize = 1 << 27;
+
+const _: () = assert!(2 * MAX_TRIANGLES <= 1 << 28, "node indices must fit in 28 bits");
 
 /// Deepest a tree can be: each side of a split gets at least a quarter of the triangles, so the depth
 /// is at most `log(MAX_TRIANGLES / 2) / log(4 / 3) + 1`, which is below 70.
