@@ -7,7 +7,10 @@
 /// first child.
 pub const MAX_TRIANGLES: usize = 1 << 27;
 
-const _: () = assert!(2 * MAX_TRIANGLES <= 1 << 28, "node indices must fit in 28 bits");
+const _: () = assert!(
+    2 * MAX_TRIANGLES <= 1 << 28,
+    "node indices must fit in 28 bits"
+);
 
 /// Deepest a tree can be: each side of a split gets at least a quarter of the triangles, so the depth
 /// is at most `log(MAX_TRIANGLES / 2) / log(4 / 3) + 1`, which is below 70.
