@@ -357,21 +357,11 @@ fn fill_narrow(
     } else {
         needed_rows(&rows.bits, [ny, nz], full, &mut rows.needed);
     }
-    let (mut y, mut z) = (0, 0);
-    for (r, row) in voxels.chunks_exact(nx).enumerate() {
-        let needed = if column_bits {
-            rows.needed_bits[z] >> y & 1 == 1
-        } else {
-            rows.needed[r]
-        };
-        y += 1;
-        if y == ny {
-            (y, z) = (0, z + 1);
-        }
-        if !needed {
-            continue;
-        }
-        let dst = &mut out[r * nx..(r + 1) * nx];
+    let mut write = |r: usize| {
+        let (row, dst) = (
+            &voxels[r * nx..(r + 1) * nx],
+            &mut out[r * nx..(r + 1) * nx],
+        );
         if rows.uniform[r] {
             dst.fill(density_of(
                 code[usize::from(row[0].material & 0x3f)],
@@ -388,6 +378,23 @@ fn fill_narrow(
                     lone_densities(row, dst, EMPTY)
                 }
                 _ => dst.fill(EMPTY),
+            }
+        }
+    };
+    // Only the needed rows are visited: the set bits of each Z's marks, or the flagged rows.
+    if column_bits {
+        for (z, &marks) in rows.needed_bits.iter().enumerate() {
+            let mut ys = marks;
+            while ys != 0 {
+                let y = ys.trailing_zeros() as usize;
+                ys &= ys - 1;
+                write(z * ny + y);
+            }
+        }
+    } else {
+        for r in 0..ny * nz {
+            if rows.needed[r] {
+                write(r);
             }
         }
     }
