@@ -12,8 +12,10 @@
 //! ```
 //!
 //! Columns of at most 64 rows keep the marks as one bit set over Y per Z, spread by shifts; taller
-//! ones keep one flag per row (the scalar twin, tested equal). This file imports nothing from the
-//! mesher.
+//! ones keep one flag per row (the scalar twin, tested equal). For those columns the cell rows with
+//! surface cells, and the sample rows whose edges can cross the surface, are found as bit sets over
+//! Y per Z too (`crossing_cell_rows`): the vertex and quad passes visit only their set bits instead
+//! of testing every row. This file imports nothing from the mesher.
 
 /// Mark in `needed` (one flag per row, index `z · ny + y`) the rows the vertex and quad passes read:
 /// those within rows −1..=+2 (Y and Z) of a cell row with surface cells (cells read rows +0..=+1,
