@@ -260,45 +260,21 @@ impl Ctx<'_> {
         // Full resolution keeps plain interpolation (see `Coarse`): its ripple is a few hundredths of
         // a voxel, and it is the mesher's hot path.
         let coarse = (self.input.lod > 0).then(|| self.coarse(cell, i, d, mask));
-        // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
-        let mut edges = [0u8; 12];
-        let mut points = [[0.0f32; 3]; 12];
-        let mut n = 0;
-        let mut sum = [0.0f32; 3];
-        let m = usize::from(mask);
-        for &code in &CROSSINGS[m][..usize::from(CROSS_COUNT[m])] {
-            if code >> 4 != component {
-                continue;
-            }
-            let e = code & 0xf;
-            let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
-            let (a, b) = (usize::from(a), usize::from(b));
-            let t = match &coarse {
-                None => d[a] / (d[a] - d[b]),
-                Some(c) => c.crossing(d, a, b, usize::from(axis)),
-            };
-            let p = crossing_point(a, axis, t);
-            sum[0] += p[0];
-            sum[1] += p[1];
-            sum[2] += p[2];
-            edges[n] = e;
-            points[n] = p;
-            n += 1;
-        }
-        let inv = 1.0 / n as f32;
-        let mass = [sum[0] * inv, sum[1] * inv, sum[2] * inv];
+        // The crossings of this component: edge index (into `EDGES`) and position `t` along it,
+        // kept for the QEF of sharp vertices only.
         let local = if sharp {
-            qef::place_sharp(
-                self.density,
-                i,
-                self.strides,
-                d,
-                &edges[..n],
-                &points[..n],
-                mass,
-            )
+            let mut edges = [0u8; 12];
+            let mut points = [[0.0f32; 3]; 12];
+            let mut n = 0;
+            let mass = crossings(d, mask, component, coarse.as_ref(), |e, p| {
+                edges[n] = e;
+                points[n] = p;
+                n += 1;
+            });
+            let (edges, points) = (&edges[..n], &points[..n]);
+            qef::place_sharp(self.density, i, self.strides, d, edges, points, mass)
         } else {
-            mass
+            crossings(d, mask, component, coarse.as_ref(), |_, _| {})
         };
         let (scale, step, origin) = (self.scale, self.step, self.origin);
         let mut position = [0.0f32; 3];
@@ -480,6 +456,43 @@ impl Ctx<'_> {
             self.cell_vertices([x, y, z], i, mask, cell_vertex, cell_mask, out);
         }
     }
+}
+
+/// The mass point of component `component` of a cell with corner densities `d` and inside corners
+/// `mask` (the mean of its edge crossings), handing each crossing's edge index (into `EDGES`) and
+/// point to `visit` in order. Inlined into both of `make_vertex`'s uses, so smooth vertices store
+/// nothing per crossing.
+#[inline(always)]
+fn crossings(
+    d: &[f32; 8],
+    mask: u8,
+    component: u8,
+    coarse: Option<&Coarse>,
+    mut visit: impl FnMut(u8, [f32; 3]),
+) -> [f32; 3] {
+    let mut n = 0;
+    let mut sum = [0.0f32; 3];
+    let m = usize::from(mask);
+    for &code in &CROSSINGS[m][..usize::from(CROSS_COUNT[m])] {
+        if code >> 4 != component {
+            continue;
+        }
+        let e = code & 0xf;
+        let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
+        let (a, b) = (usize::from(a), usize::from(b));
+        let t = match coarse {
+            None => d[a] / (d[a] - d[b]),
+            Some(c) => c.crossing(d, a, b, usize::from(axis)),
+        };
+        let p = crossing_point(a, axis, t);
+        sum[0] += p[0];
+        sum[1] += p[1];
+        sum[2] += p[2];
+        visit(e, p);
+        n += 1;
+    }
+    let inv = 1.0 / n as f32;
+    [sum[0] * inv, sum[1] * inv, sum[2] * inv]
 }
 
 /// What every vertex of one surface cell shares.
