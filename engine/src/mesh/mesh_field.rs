@@ -17,7 +17,7 @@
 //! Materials missing from the table are treated as smooth solids with a neutral grey color, so meshing
 //! never fails on unexpected ids.
 
-use super::needed_rows::{needed_row_bits, needed_rows};
+use super::needed_rows::{crossing_cell_rows, needed_row_bits, needed_rows};
 use super::one_material_rows::{lone_densities, scan_lone};
 use crate::voxel::{MaterialTable, Shaping, Voxel, MATERIAL_COUNT};
 
@@ -144,6 +144,12 @@ pub(crate) struct Rows {
     /// Rows whose densities were written as one bit set over Y per Z (narrow boxes up to 64 rows
     /// tall).
     pub needed_bits: Vec<u64>,
+    /// The cell rows with surface cells, one bit set over Y per Z (`needed_rows::crossing_cell_rows`;
+    /// narrow boxes up to 64 rows tall with a surface, else empty).
+    pub crossing: Vec<u64>,
+    /// The sample rows whose edges can cross the surface, one bit set over Y per Z
+    /// (`needed_rows::crossing_cell_rows`; as `crossing`).
+    pub edge_rows: Vec<u64>,
     /// Rows that are one voxel repeated (narrow boxes only).
     pub uniform: Vec<bool>,
     /// The material byte of every voxel of each row that can be matter of the surface (0 when none
@@ -188,6 +194,8 @@ pub(crate) fn fill_density(
     rows.state.clear();
     rows.bits.clear();
     rows.lone.clear();
+    rows.crossing.clear();
+    rows.edge_rows.clear();
     if size[0] <= 64 {
         return fill_narrow(voxels, size, &code, surface, out, rows);
     }
@@ -343,25 +351,17 @@ fn fill_narrow(
     // column fits in 64 rows, else one flag per row.
     let column_bits = ny <= 64;
     if column_bits {
-        needed_row_bits(&rows.bits, [ny, nz], full, &mut rows.needed_bits);
+        let sets = (&mut rows.crossing, &mut rows.edge_rows);
+        crossing_cell_rows(&rows.bits, [ny, nz], full, sets);
+        needed_row_bits(&rows.crossing, [ny, nz], &mut rows.needed_bits);
     } else {
         needed_rows(&rows.bits, [ny, nz], full, &mut rows.needed);
     }
-    let (mut y, mut z) = (0, 0);
-    for (r, row) in voxels.chunks_exact(nx).enumerate() {
-        let needed = if column_bits {
-            rows.needed_bits[z] >> y & 1 == 1
-        } else {
-            rows.needed[r]
-        };
-        y += 1;
-        if y == ny {
-            (y, z) = (0, z + 1);
-        }
-        if !needed {
-            continue;
-        }
-        let dst = &mut out[r * nx..(r + 1) * nx];
+    let mut write = |r: usize| {
+        let (row, dst) = (
+            &voxels[r * nx..(r + 1) * nx],
+            &mut out[r * nx..(r + 1) * nx],
+        );
         if rows.uniform[r] {
             dst.fill(density_of(
                 code[usize::from(row[0].material & 0x3f)],
@@ -378,6 +378,23 @@ fn fill_narrow(
                     lone_densities(row, dst, EMPTY)
                 }
                 _ => dst.fill(EMPTY),
+            }
+        }
+    };
+    // Only the needed rows are visited: the set bits of each Z's marks, or the flagged rows.
+    if column_bits {
+        for (z, &marks) in rows.needed_bits.iter().enumerate() {
+            let mut ys = marks;
+            while ys != 0 {
+                let y = ys.trailing_zeros() as usize;
+                ys &= ys - 1;
+                write(z * ny + y);
+            }
+        }
+    } else {
+        for r in 0..ny * nz {
+            if rows.needed[r] {
+                write(r);
             }
         }
     }

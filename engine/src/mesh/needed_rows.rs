@@ -12,8 +12,10 @@
 //! ```
 //!
 //! Columns of at most 64 rows keep the marks as one bit set over Y per Z, spread by shifts; taller
-//! ones keep one flag per row (the scalar twin, tested equal). This file imports nothing from the
-//! mesher.
+//! ones keep one flag per row (the scalar twin, tested equal). For those columns the cell rows with
+//! surface cells, and the sample rows whose edges can cross the surface, are found as bit sets over
+//! Y per Z too (`crossing_cell_rows`): the vertex and quad passes visit only their set bits instead
+//! of testing every row. This file imports nothing from the mesher.
 
 /// Mark in `needed` (one flag per row, index `z · ny + y`) the rows the vertex and quad passes read:
 /// those within rows −1..=+2 (Y and Z) of a cell row with surface cells (cells read rows +0..=+1,
@@ -35,23 +37,74 @@ pub(crate) fn needed_rows(bits: &[u64], [ny, nz]: [usize; 2], full: u64, needed:
     }
 }
 
-/// [`needed_rows`] for columns of at most 64 rows, as one bit set per Z (bit `y`): each Z's cell
-/// rows are tested once, and the marks spread by shifts instead of a 4 × 4 loop per cell row.
-pub(crate) fn needed_row_bits(
+/// The cell rows with surface cells, for columns of at most 64 rows: `crossing[z]` bit `y` set when
+/// cell row `(y, z)` has one (its four sample rows are not all outside or all inside), for `z` in
+/// `0..nz − 1` and `y` in `0..ny − 1`.
+///
+/// Each sample row is classed once (all outside, all inside) into two bit sets over Y per Z; a cell
+/// row is uniform when its four rows are all in one class, which two shifts and three ANDs per set
+/// tell for a whole Z at once, instead of four row reads per cell row (`cell_row_crosses`, the twin
+/// the tests compare with).
+///
+/// `edge_rows[z]` gets the same for the quad pass: bit `y` set when sample rows `(y, z)`,
+/// `(y + 1, z)` and `(y, z + 1)` are not all outside or all inside (only then can an edge from row
+/// `(y, z)` cross the surface).
+pub(crate) fn crossing_cell_rows(
     bits: &[u64],
     [ny, nz]: [usize; 2],
     full: u64,
-    needed: &mut Vec<u64>,
+    (crossing, edge_rows): (&mut Vec<u64>, &mut Vec<u64>),
 ) {
+    debug_assert!(ny <= 64);
+    crossing.clear();
+    edge_rows.clear();
+    if ny < 2 || nz < 2 {
+        crossing.resize(nz.saturating_sub(1), 0);
+        edge_rows.resize(nz.saturating_sub(1), 0);
+        return;
+    }
+    // Bits 0..ny − 1: the cell rows of one Z.
+    let cells = u64::MAX >> (65 - ny);
+    // Eight rows at a time: each row's 0/1 flag in one byte of a word, the eight bytes then carried
+    // to eight bits by one product (byte i to bit 56 + i).
+    let classes = |slab: &[u64]| {
+        let (mut outside, mut inside) = (0u64, 0u64);
+        for (k, group) in slab.chunks(8).enumerate() {
+            let (mut o, mut i) = ([0u8; 8], [0u8; 8]);
+            for ((o, i), &row) in o.iter_mut().zip(&mut i).zip(group) {
+                *o = u8::from(row == 0);
+                *i = u8::from(row == full);
+            }
+            let pack = |flags: [u8; 8]| {
+                u64::from_le_bytes(flags).wrapping_mul(0x0102_0408_1020_4080) >> 56 << (8 * k)
+            };
+            outside |= pack(o);
+            inside |= pack(i);
+        }
+        (outside, inside)
+    };
+    let mut near = classes(&bits[..ny]);
+    for far_slab in bits[ny..ny * nz].chunks_exact(ny) {
+        let far = classes(far_slab);
+        let uniform = |(a, b): (u64, u64)| a & (a >> 1) & b & (b >> 1);
+        let same = uniform((near.0, far.0)) | uniform((near.1, far.1));
+        crossing.push(!same & cells);
+        let uniform = |(a, b): (u64, u64)| a & (a >> 1) & b;
+        let same = uniform((near.0, far.0)) | uniform((near.1, far.1));
+        edge_rows.push(!same & cells);
+        near = far;
+    }
+}
+
+/// [`needed_rows`] for columns of at most 64 rows, as one bit set per Z (bit `y`), from the cell rows
+/// with surface cells (`crossing`, see [`crossing_cell_rows`]): the marks spread by shifts instead of
+/// a 4 × 4 loop per cell row.
+pub(crate) fn needed_row_bits(crossing: &[u64], [ny, nz]: [usize; 2], needed: &mut Vec<u64>) {
     debug_assert!(ny <= 64);
     needed.clear();
     needed.resize(nz, 0);
     let column = u64::MAX >> (64 - ny);
-    for z in 0..nz - 1 {
-        let mut crossing = 0u64;
-        for y in 0..ny - 1 {
-            crossing |= u64::from(cell_row_crosses(bits, [y, z], ny, full)) << y;
-        }
+    for (z, &crossing) in crossing.iter().enumerate() {
         if crossing == 0 {
             continue;
         }
@@ -77,7 +130,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn needed_row_bits_equal_the_row_by_row_marks() {
+    fn crossing_sets_and_needed_row_bits_equal_the_row_by_row_marks() {
         let mut state = 0x1234_5678_9abc_def1u64;
         for (ny, nz) in [(2, 2), (5, 3), (36, 36), (20, 7), (64, 9), (63, 4)] {
             let full = u64::MAX >> (64 - 36);
@@ -96,8 +149,26 @@ mod tests {
                     })
                     .collect();
                 let (mut flags, mut sets) = (Vec::new(), Vec::new());
+                let (mut crossing, mut edge_rows) = (Vec::new(), Vec::new());
                 needed_rows(&bits, [ny, nz], full, &mut flags);
-                needed_row_bits(&bits, [ny, nz], full, &mut sets);
+                crossing_cell_rows(&bits, [ny, nz], full, (&mut crossing, &mut edge_rows));
+                assert_eq!((crossing.len(), edge_rows.len()), (nz - 1, nz - 1));
+                for z in 0..nz - 1 {
+                    for y in 0..64 {
+                        let want = y + 1 < ny && cell_row_crosses(&bits, [y, z], ny, full);
+                        let got = crossing[z] >> y & 1 == 1;
+                        assert_eq!(got, want, "cell row ({y}, {z}), {ny}×{nz}");
+                        // The quad pass's test, as it made it row by row.
+                        let want = y + 1 < ny && {
+                            let r = |dy: usize, dz: usize| bits[(z + dz) * ny + y + dy];
+                            let (row, up, ahead) = (r(0, 0), r(1, 0), r(0, 1));
+                            !((row | up | ahead) == 0 || (row & up & ahead) == full)
+                        };
+                        let got = edge_rows[z] >> y & 1 == 1;
+                        assert_eq!(got, want, "edge row ({y}, {z}), {ny}×{nz}");
+                    }
+                }
+                needed_row_bits(&crossing, [ny, nz], &mut sets);
                 let expanded: Vec<bool> = (0..ny * nz)
                     .map(|r| sets[r / ny] >> (r % ny) & 1 == 1)
                     .collect();

@@ -91,6 +91,7 @@ pub(crate) fn extract(
             rows: &rows.state,
             bits: &rows.bits,
             lone: &rows.lone,
+            crossing: &rows.crossing,
             strides: strides(input.size),
             scale: input.scale(),
             step: input.scale() as i32,
@@ -108,6 +109,7 @@ pub(crate) fn extract(
             density: &density,
             rows: &rows.state,
             bits: &rows.bits,
+            edge_rows: &rows.edge_rows,
             strides: strides(input.size),
             cell_vertex: &cell_vertex,
             cell_mask: &cell_mask,
@@ -134,6 +136,9 @@ struct Ctx<'a> {
     bits: &'a [u64],
     /// Each row's one material byte (`Rows::lone`) on narrow boxes, else empty.
     lone: &'a [u16],
+    /// The cell rows with surface cells (`Rows::crossing`), one bit set over Y per Z, when columns
+    /// fit in 64 rows (else empty).
+    crossing: &'a [u64],
     strides: [usize; 3],
     /// Voxels per sample (`input.scale()`), as a float and as an integer.
     scale: f32,
@@ -255,45 +260,21 @@ impl Ctx<'_> {
         // Full resolution keeps plain interpolation (see `Coarse`): its ripple is a few hundredths of
         // a voxel, and it is the mesher's hot path.
         let coarse = (self.input.lod > 0).then(|| self.coarse(cell, i, d, mask));
-        // The crossings of this component: edge index (into `EDGES`) and position `t` along it.
-        let mut edges = [0u8; 12];
-        let mut points = [[0.0f32; 3]; 12];
-        let mut n = 0;
-        let mut sum = [0.0f32; 3];
-        let m = usize::from(mask);
-        for &code in &CROSSINGS[m][..usize::from(CROSS_COUNT[m])] {
-            if code >> 4 != component {
-                continue;
-            }
-            let e = code & 0xf;
-            let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
-            let (a, b) = (usize::from(a), usize::from(b));
-            let t = match &coarse {
-                None => d[a] / (d[a] - d[b]),
-                Some(c) => c.crossing(d, a, b, usize::from(axis)),
-            };
-            let p = crossing_point(a, axis, t);
-            sum[0] += p[0];
-            sum[1] += p[1];
-            sum[2] += p[2];
-            edges[n] = e;
-            points[n] = p;
-            n += 1;
-        }
-        let inv = 1.0 / n as f32;
-        let mass = [sum[0] * inv, sum[1] * inv, sum[2] * inv];
+        // The crossings of this component: edge index (into `EDGES`) and position `t` along it,
+        // kept for the QEF of sharp vertices only.
         let local = if sharp {
-            qef::place_sharp(
-                self.density,
-                i,
-                self.strides,
-                d,
-                &edges[..n],
-                &points[..n],
-                mass,
-            )
+            let mut edges = [0u8; 12];
+            let mut points = [[0.0f32; 3]; 12];
+            let mut n = 0;
+            let mass = crossings(d, mask, component, coarse.as_ref(), |e, p| {
+                edges[n] = e;
+                points[n] = p;
+                n += 1;
+            });
+            let (edges, points) = (&edges[..n], &points[..n]);
+            qef::place_sharp(self.density, i, self.strides, d, edges, points, mass)
         } else {
-            mass
+            crossings(d, mask, component, coarse.as_ref(), |_, _| {})
         };
         let (scale, step, origin) = (self.scale, self.step, self.origin);
         let mut position = [0.0f32; 3];
@@ -389,53 +370,129 @@ impl Ctx<'_> {
         cell_mask: &mut [u8],
         out: &mut MeshBuffer,
     ) {
-        let [nx, ny, nz] = self.input.size;
-        let [_, sy, sz] = self.strides;
-        // Cells 1..nx − 2 along x; samples BORDER..nx − BORDER (the core).
-        let range = (1u64 << (nx - 2)) - 2;
-        let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
-        let full = u64::MAX >> (64 - nx);
-        let in_core = |c: usize, n: usize| (BORDER..n - BORDER).contains(&c);
-        let keep = |owned: bool, bits: u64| if owned { bits } else { 0 };
+        let [_, ny, nz] = self.input.size;
+        if ny < 4 || nz < 4 {
+            return;
+        }
+        let full = self.full_row();
+        // Cell rows 1..ny − 2 (when columns fit in 64 rows).
+        let cell_rows = (1u64 << (ny - 2).min(63)) - 2;
+        let mut maps = (cell_vertex, cell_mask);
         for z in 1..nz - 2 {
-            let (z0, z1) = (in_core(z, nz), in_core(z + 1, nz));
             // The rows of slabs z and z + 1, as slices of ny: one bounds check per slab.
             let (near, far) = (
                 &self.bits[z * ny..(z + 1) * ny],
                 &self.bits[(z + 1) * ny..(z + 2) * ny],
             );
-            for y in 1..ny - 2 {
-                let (y0, y1) = (in_core(y, ny), in_core(y + 1, ny));
-                let (r00, r10, r01, r11) = (near[y], near[y + 1], far[y], far[y + 1]);
-                // Four rows all outside or all inside (most cell rows): no crossing edge.
-                if (r00 | r10 | r01 | r11) == 0 || (r00 & r10 & r01 & r11) == full {
-                    continue;
+            // Only cell rows whose four sample rows are not all outside or all inside (most are)
+            // have a crossing edge: read from the crossing sets when columns fit in 64 rows, else
+            // tested row by row.
+            if let Some(&crossing) = self.crossing.get(z) {
+                let mut ys = crossing & cell_rows;
+                while ys != 0 {
+                    let y = ys.trailing_zeros() as usize;
+                    ys &= ys - 1;
+                    let rows = [near[y], near[y + 1], far[y], far[y + 1]];
+                    self.place_cell_row([y, z], rows, &mut maps, out);
                 }
-                // Cells with a crossing edge whose quad this box emits (lower sample in the core).
-                // X edges: on the cell row's four sample rows, edge x belongs to cell x.
-                let along = |row: u64| (row ^ (row >> 1)) & core;
-                let mut used = keep(y0 && z0, along(r00))
-                    | keep(y1 && z0, along(r10))
-                    | keep(y0 && z1, along(r01))
-                    | keep(y1 && z1, along(r11));
-                // Y and Z edges: the edge at sample x belongs to cells x − 1 and x.
-                let across = (keep(y0 && z0, (r00 ^ r10) | (r00 ^ r01))
-                    | keep(y0 && z1, r01 ^ r11)
-                    | keep(y1 && z0, r10 ^ r11))
-                    & core;
-                used |= across | (across >> 1);
-                used &= range;
-                while used != 0 {
-                    let x = used.trailing_zeros() as usize;
-                    used &= used - 1;
-                    let pair = |row: u64| ((row >> x) & 3) as u8;
-                    let mask = pair(r00) | pair(r10) << 2 | pair(r01) << 4 | pair(r11) << 6;
-                    let i = z * sz + y * sy + x;
-                    self.cell_vertices([x, y, z], i, mask, cell_vertex, cell_mask, out);
+            } else {
+                for y in 1..ny - 2 {
+                    let rows = [near[y], near[y + 1], far[y], far[y + 1]];
+                    let [r00, r10, r01, r11] = rows;
+                    if (r00 | r10 | r01 | r11) == 0 || (r00 & r10 & r01 & r11) == full {
+                        continue;
+                    }
+                    self.place_cell_row([y, z], rows, &mut maps, out);
                 }
             }
         }
     }
+
+    /// The inside bits of a row whose samples are all inside.
+    fn full_row(&self) -> u64 {
+        u64::MAX >> (64 - self.input.size[0])
+    }
+
+    /// The vertices of cell row `(y, z)` (of [`Ctx::place_vertices_bits`]) whose four sample rows
+    /// `(y, z)`, `(y + 1, z)`, `(y, z + 1)`, `(y + 1, z + 1)` have the inside bits `rows`. Inlined
+    /// into both loops: as a call, its arguments and the cell call's spill on every row.
+    #[inline(always)]
+    fn place_cell_row(
+        &self,
+        [y, z]: [usize; 2],
+        [r00, r10, r01, r11]: [u64; 4],
+        (cell_vertex, cell_mask): &mut (&mut [u32], &mut [u8]),
+        out: &mut MeshBuffer,
+    ) {
+        let [nx, ny, nz] = self.input.size;
+        let [_, sy, sz] = self.strides;
+        // Cells 1..nx − 2 along x; samples BORDER..nx − BORDER (the core).
+        let range = (1u64 << (nx - 2)) - 2;
+        let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
+        let in_core = |c: usize, n: usize| (BORDER..n - BORDER).contains(&c);
+        let keep = |owned: bool, bits: u64| if owned { bits } else { 0 };
+        let (z0, z1) = (in_core(z, nz), in_core(z + 1, nz));
+        let (y0, y1) = (in_core(y, ny), in_core(y + 1, ny));
+        // Cells with a crossing edge whose quad this box emits (lower sample in the core).
+        // X edges: on the cell row's four sample rows, edge x belongs to cell x.
+        let along = |row: u64| (row ^ (row >> 1)) & core;
+        let mut used = keep(y0 && z0, along(r00))
+            | keep(y1 && z0, along(r10))
+            | keep(y0 && z1, along(r01))
+            | keep(y1 && z1, along(r11));
+        // Y and Z edges: the edge at sample x belongs to cells x − 1 and x.
+        let across = (keep(y0 && z0, (r00 ^ r10) | (r00 ^ r01))
+            | keep(y0 && z1, r01 ^ r11)
+            | keep(y1 && z0, r10 ^ r11))
+            & core;
+        used |= across | (across >> 1);
+        used &= range;
+        while used != 0 {
+            let x = used.trailing_zeros() as usize;
+            used &= used - 1;
+            let pair = |row: u64| ((row >> x) & 3) as u8;
+            let mask = pair(r00) | pair(r10) << 2 | pair(r01) << 4 | pair(r11) << 6;
+            let i = z * sz + y * sy + x;
+            self.cell_vertices([x, y, z], i, mask, cell_vertex, cell_mask, out);
+        }
+    }
+}
+
+/// The mass point of component `component` of a cell with corner densities `d` and inside corners
+/// `mask` (the mean of its edge crossings), handing each crossing's edge index (into `EDGES`) and
+/// point to `visit` in order. Inlined into both of `make_vertex`'s uses, so smooth vertices store
+/// nothing per crossing.
+#[inline(always)]
+fn crossings(
+    d: &[f32; 8],
+    mask: u8,
+    component: u8,
+    coarse: Option<&Coarse>,
+    mut visit: impl FnMut(u8, [f32; 3]),
+) -> [f32; 3] {
+    let mut n = 0;
+    let mut sum = [0.0f32; 3];
+    let m = usize::from(mask);
+    for &code in &CROSSINGS[m][..usize::from(CROSS_COUNT[m])] {
+        if code >> 4 != component {
+            continue;
+        }
+        let e = code & 0xf;
+        let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
+        let (a, b) = (usize::from(a), usize::from(b));
+        let t = match coarse {
+            None => d[a] / (d[a] - d[b]),
+            Some(c) => c.crossing(d, a, b, usize::from(axis)),
+        };
+        let p = crossing_point(a, axis, t);
+        sum[0] += p[0];
+        sum[1] += p[1];
+        sum[2] += p[2];
+        visit(e, p);
+        n += 1;
+    }
+    let inv = 1.0 / n as f32;
+    [sum[0] * inv, sum[1] * inv, sum[2] * inv]
 }
 
 /// What every vertex of one surface cell shares.

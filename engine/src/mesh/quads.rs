@@ -42,6 +42,9 @@ pub(crate) struct Quads<'a> {
     pub rows: &'a [u8],
     /// Inside bits of each X row when rows fit in 64 samples (else empty), index `z · ny + y`.
     pub bits: &'a [u64],
+    /// The rows whose edges can cross the surface (`Rows::edge_rows`), one bit set over Y per Z,
+    /// when columns fit in 64 rows (else empty).
+    pub edge_rows: &'a [u64],
     /// Index strides of the box: `[1, sx, sx·sy]`.
     pub strides: [usize; 3],
     /// First vertex of each surface cell.
@@ -115,32 +118,59 @@ impl Quads<'_> {
     /// [`Quads::emit`] for rows of at most 64 samples: sign changes come from XORs of inside bits.
     fn emit_bits(&self, out: &mut MeshBuffer) {
         let [nx, ny, nz] = self.input.size;
-        let [_, sy, sz] = self.strides;
         // Samples BORDER..nx − BORDER along x.
         let core = ((1u64 << (nx - BORDER)) - 1) & !((1u64 << BORDER) - 1);
         let full = u64::MAX >> (64 - nx);
+        // Rows BORDER..ny − BORDER (when columns fit in 64 rows).
+        let core_rows = ((1u64 << (ny - BORDER).min(63)) - 1) & !((1u64 << BORDER) - 1);
         for z in BORDER..nz - BORDER {
             // The rows of slabs z and z + 1, as slices of ny: one bounds check per slab.
             let (near, far) = (
                 &self.bits[z * ny..(z + 1) * ny],
                 &self.bits[(z + 1) * ny..(z + 2) * ny],
             );
-            for y in BORDER..ny - BORDER {
-                let (row, up, ahead) = (near[y], near[y + 1], far[y]);
-                // The row and its neighbours above and ahead all outside or all inside: no edge.
-                if (row | up | ahead) == 0 || (row & up & ahead) == full {
-                    continue;
+            // Rows whose row, the row above and the row ahead are all outside or all inside (most
+            // rows) have no edge: skipped by the edge-row sets when columns fit in 64 rows, else
+            // tested row by row.
+            if let Some(&edge_rows) = self.edge_rows.get(z) {
+                let mut ys = edge_rows & core_rows;
+                while ys != 0 {
+                    let y = ys.trailing_zeros() as usize;
+                    ys &= ys - 1;
+                    self.emit_row([y, z], [near[y], near[y + 1], far[y]], core, out);
                 }
-                let changes = [row ^ (row >> 1), row ^ up, row ^ ahead];
-                for (a, &change) in changes.iter().enumerate() {
-                    let mut edges = change & core;
-                    while edges != 0 {
-                        let x = edges.trailing_zeros() as usize;
-                        edges &= edges - 1;
-                        let in0 = (row >> x) & 1 == 1;
-                        self.emit_edge(z * sz + y * sy + x, a, in0, out);
+            } else {
+                for y in BORDER..ny - BORDER {
+                    let (row, up, ahead) = (near[y], near[y + 1], far[y]);
+                    if (row | up | ahead) == 0 || (row & up & ahead) == full {
+                        continue;
                     }
+                    self.emit_row([y, z], [row, up, ahead], core, out);
                 }
+            }
+        }
+    }
+
+    /// The quads of row `(y, z)`'s sign-changing edges at the samples in `core`, from the inside
+    /// bits of the row, the row above and the row ahead. Inlined into both loops of
+    /// [`Quads::emit_bits`].
+    #[inline(always)]
+    fn emit_row(
+        &self,
+        [y, z]: [usize; 2],
+        [row, up, ahead]: [u64; 3],
+        core: u64,
+        out: &mut MeshBuffer,
+    ) {
+        let [_, sy, sz] = self.strides;
+        let changes = [row ^ (row >> 1), row ^ up, row ^ ahead];
+        for (a, &change) in changes.iter().enumerate() {
+            let mut edges = change & core;
+            while edges != 0 {
+                let x = edges.trailing_zeros() as usize;
+                edges &= edges - 1;
+                let in0 = (row >> x) & 1 == 1;
+                self.emit_edge(z * sz + y * sy + x, a, in0, out);
             }
         }
     }
