@@ -4,7 +4,6 @@
 use super::broadphase_store::{
     block_of, slot_in_block, BLOCK_BITS, EMPTY, HAS_SOLID, HAS_WATER, SOLID, WATER,
 };
-use super::broadphase_two_cells::spans_two_cells;
 use super::{
     expanded_voxel_range, physics_cell_of, Broadphase, CellBits, Mask, Touch, MASKS_X, MASKS_Z,
     PHYSICS_CELL, PHYSICS_CELL_BITS,
@@ -147,6 +146,13 @@ impl Broadphase {
             }
         }
     }
+}
+
+/// True when `vlo..=vhi` is at most one cell edge (8 voxels) long on every axis, so it spans at
+/// most two cells: the expanded range of every box up to 6³ voxels, which `query_two_cells` walks.
+#[inline]
+pub(super) fn spans_two_cells(vlo: [i32; 3], vhi: [i32; 3]) -> bool {
+    (0..3).all(|a| (vhi[a].wrapping_sub(vlo[a]) as u32) < PHYSICS_CELL as u32)
 }
 
 /// Blocks a query probes up front (2 × 2 × 2: every 4³–16³ box).

@@ -4,8 +4,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::broadphase_cell::floor_i32;
-use super::broadphase_query::{push_touch, QueryRange, SMALL_BLOCKS};
-use super::broadphase_two_cells::spans_two_cells;
+use super::broadphase_query::{push_touch, spans_two_cells, QueryRange, SMALL_BLOCKS};
 use super::*;
 use crate::gen::{generate, GeneratorSettings, Preset};
 use crate::progress::Progress;

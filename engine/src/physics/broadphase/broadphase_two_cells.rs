@@ -12,7 +12,7 @@
 
 use super::broadphase_query::{push_touch, reduce, SLICE_KEEP};
 use super::broadphase_store::{block_of, slot_in_block, EMPTY, HAS_SOLID, HAS_WATER, SOLID, WATER};
-use super::{physics_cell_of, Broadphase, Touch, MASKS_X, MASKS_Z, PHYSICS_CELL};
+use super::{physics_cell_of, Broadphase, Touch, MASKS_X, MASKS_Z};
 
 /// The cells a range covers on one axis (one or two) and each one's covered voxels.
 #[derive(Clone, Copy)]
@@ -42,15 +42,9 @@ impl AxisCells {
     }
 }
 
-/// True when `vlo..=vhi` is at most one cell edge (8 voxels) long on every axis, so it spans at
-/// most two cells: the expanded range of every box up to 6³ voxels.
-#[inline]
-pub(super) fn spans_two_cells(vlo: [i32; 3], vhi: [i32; 3]) -> bool {
-    (0..3).all(|a| (vhi[a].wrapping_sub(vlo[a]) as u32) < PHYSICS_CELL as u32)
-}
-
 impl Broadphase {
-    /// [`Broadphase::query`] for a non-empty range that [`spans_two_cells`], with the dense index.
+    /// [`Broadphase::query`] for a non-empty range that `spans_two_cells` (at most two cells per
+    /// axis), with the dense index.
     #[inline]
     pub(super) fn query_two_cells(&self, vlo: [i32; 3], vhi: [i32; 3], out: &mut Vec<Touch>) {
         let [x, y, z] = std::array::from_fn(|a| AxisCells::new(vlo[a], vhi[a]));
