@@ -202,7 +202,7 @@ impl Builder<'_> {
     fn split(&mut self, items: &mut [Item], spare: &mut [Item], at: usize, cell: &Cell) -> usize {
         let (per_leaf, grid) = (self.per_leaf, self.grid);
         let n = items.len();
-        if n <= per_leaf {
+        if self.is_leaf(n) {
             self.nodes[at] = leaf_node(items, per_leaf, grid);
             return 1;
         }
@@ -259,18 +259,25 @@ impl Builder<'_> {
         let child = self.nodes.len();
         self.nodes.push(Node::leaf(&[0]));
         self.nodes.push(Node::leaf(&[0]));
-        let leaves = [lo.len() <= per_leaf, hi.len() <= per_leaf];
+        let leaves = [self.is_leaf(lo.len()), self.is_leaf(hi.len())];
         self.nodes[at] = Node::branch(axis, [lc.max[axis], hc.min[axis]], child, leaves);
         let dl = self.side(lo, lo_spare, child, &lc);
         let dh = self.side(hi, hi_spare, child + 1, &hc);
         1 + dl.max(dh)
     }
 
+    /// True when `n` items make a leaf: the one rule behind the leaves made and the leaf marks their
+    /// parent branch carries.
+    #[inline]
+    fn is_leaf(&self, n: usize) -> bool {
+        n <= self.per_leaf
+    }
+
     /// [`Builder::split`] of one side, with leaves and quad pairs made here rather than by a call
     /// each (half of all nodes are leaves).
     #[inline]
     fn side(&mut self, items: &mut [Item], spare: &mut [Item], at: usize, cell: &Cell) -> usize {
-        if items.len() <= self.per_leaf {
+        if self.is_leaf(items.len()) {
             self.nodes[at] = leaf_node(items, self.per_leaf, self.grid);
             1
         } else if self.per_leaf == 1 && items.len() == 2 {
