@@ -170,8 +170,10 @@ impl KdTree {
             ray,
             max_t,
             #[inline(always)]
-            |node, limit| {
-                self.leaf_hits(mesh, ray, dir_len2, node, |id, t| {
+            |node| Self::early_corners(mesh, node),
+            #[inline(always)]
+            |node, corners, limit| {
+                self.leaf_hits_with(mesh, ray, dir_len2, node, corners, |id, t| {
                     if t >= 0.0 && t <= *limit && accept(id) && best.is_none_or(|(bt, _)| t < bt) {
                         best = Some((t, id));
                         *limit = t;
@@ -205,8 +207,10 @@ impl KdTree {
             ray,
             max_t,
             #[inline(always)]
-            |node, _| {
-                self.leaf_hits(mesh, ray, dir_len2, node, |_, t| {
+            |node| Self::early_corners(mesh, node),
+            #[inline(always)]
+            |node, corners, _| {
+                self.leaf_hits_with(mesh, ray, dir_len2, node, corners, |_, t| {
                     found = t >= 0.0 && t <= max_t;
                     found
                 })
@@ -219,18 +223,43 @@ impl KdTree {
     /// it crosses (in id order) until `hit` returns true; returns what the last call did.
     /// `dir_len2` is `|ray.dir|²`, computed once per ray.
     /// A quad leaf runs the shared quad pre-test first, so usually only one triangle reaches `f64`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(super) fn leaf_hits<M: TriangleMesh + ?Sized>(
         &self,
         mesh: &M,
         ray: &Ray,
         dir_len2: f32,
         node: Node,
+        hit: impl FnMut(u32, f32) -> bool,
+    ) -> bool {
+        let corners = Self::early_corners(mesh, node);
+        self.leaf_hits_with(mesh, ray, dir_len2, node, corners, hit)
+    }
+
+    /// A quad leaf's four corners (zeros for another leaf): the walk's `early` read, made before
+    /// the leaf's box test so that the mesh reads overlap it.
+    #[inline(always)]
+    fn early_corners<M: TriangleMesh + ?Sized>(mesh: &M, node: Node) -> [[f32; 3]; 4] {
+        if node.is_quad_leaf() {
+            mesh.quad_corners(node.first_triangle())
+        } else {
+            [[0.0; 3]; 4]
+        }
+    }
+
+    /// `leaf_hits` with a quad leaf's corners already read (by [`KdTree::early_corners`]).
+    #[inline(always)]
+    fn leaf_hits_with<M: TriangleMesh + ?Sized>(
+        &self,
+        mesh: &M,
+        ray: &Ray,
+        dir_len2: f32,
+        node: Node,
+        [a, b, c, d]: [[f32; 3]; 4],
         mut hit: impl FnMut(u32, f32) -> bool,
     ) -> bool {
         if node.is_quad_leaf() {
             let first = node.first_triangle();
-            let [a, b, c, d] = mesh.quad_corners(first);
             let may = quad_candidates(ray, dir_len2, [a, b, c, d]);
             if may[0] {
                 if let Some(t) = intersect_f64(ray, [a, b, c]) {

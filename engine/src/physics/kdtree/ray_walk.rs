@@ -33,6 +33,14 @@
 //! bounded by its ancestors' planes, usually far wider than its quad, so most leaves a ray reaches
 //! are rejected here.
 //!
+//! **Mesh reads before the box test.** A quad leaf that passes its box test reads its quad's four
+//! vertex ids and then their positions from the caller's mesh, which a 32³ chunk's nodes and mesh
+//! (about 94 kB together) push out of L1: the first of those reads was the walk's slowest
+//! instruction. So the walk hands every leaf it reaches to an `early` hook before the box test and
+//! passes what it returns on to the leaf test: the closest-hit and any-hit queries read the quad's
+//! corners there, and the reads (at least the vertex ids and their bounds checks, which the
+//! compiler cannot move past the box test's branch) overlap the box test instead of following it.
+//!
 //! **The stack** lives on the call stack and is as deep as the tree needs: a walk holds at most one
 //! entry per branch on the path to the node in hand, so a tree of depth `d` needs `d − 1` entries.
 //! The walk is compiled for two stack sizes (16 entries, and 128 for any deeper tree, above
@@ -178,11 +186,12 @@ impl RayWalk {
         reason = "NaN crossings must keep the child"
     )]
     #[inline(always)]
-    fn run<const N: usize>(
+    fn run<const N: usize, E>(
         &self,
         nodes: &[Node],
         max_t: f32,
-        mut leaf: impl FnMut(Node, &mut f32) -> bool,
+        mut early: impl FnMut(Node) -> E,
+        mut leaf: impl FnMut(Node, E, &mut f32) -> bool,
         mut visit: impl FnMut(Node),
     ) {
         let pad = self.pad;
@@ -206,8 +215,10 @@ impl RayWalk {
             debug_assert_eq!(at_leaf, node.is_leaf());
             visit(node);
             if at_leaf {
+                // Read before the box test, so that the leaf's mesh reads overlap it.
+                let read = early(node);
                 if !(node.is_quad_leaf() && self.misses_box(node, lo, hi)) {
-                    if leaf(node, &mut limit) {
+                    if leaf(node, read, &mut limit) {
                         return;
                     }
                     reach = limit + pad;
@@ -257,33 +268,42 @@ impl RayWalk {
 }
 
 impl KdTree {
-    /// Walk the nodes `ray` passes through, front to back, calling `leaf(node, &mut limit)` for each
-    /// leaf reached (a quad leaf only when the ray crosses its box). `limit` starts at `max_t`; the
-    /// callback may lower it (the best hit so far), and nodes whose segment starts beyond it are
-    /// then dropped. The walk ends when the callback returns true.
+    /// Walk the nodes `ray` passes through, front to back, calling `leaf(node, early(node), &mut
+    /// limit)` for each leaf reached (a quad leaf only when the ray crosses its box). `early(node)`
+    /// runs for every leaf reached, before its box test: what it reads from the mesh is in flight
+    /// while the box is tested (see the module docs). `limit` starts at `max_t`; `leaf` may lower
+    /// it (the best hit so far), and nodes whose segment starts beyond it are then dropped. The
+    /// walk ends when `leaf` returns true.
     #[inline(always)]
-    pub(super) fn walk(&self, ray: &Ray, max_t: f32, leaf: impl FnMut(Node, &mut f32) -> bool) {
-        self.walk_visiting(ray, max_t, leaf, |_| {});
+    pub(super) fn walk<E>(
+        &self,
+        ray: &Ray,
+        max_t: f32,
+        early: impl FnMut(Node) -> E,
+        leaf: impl FnMut(Node, E, &mut f32) -> bool,
+    ) {
+        self.walk_visiting(ray, max_t, early, leaf, |_| {});
     }
 
     /// [`KdTree::walk`], also calling `visit(node)` for every node the walk takes in hand (every
     /// branch and leaf it reaches, before a quad leaf's box test): the counts of
     /// [`KdTree::raycast_counted`].
     #[inline(always)]
-    pub(super) fn walk_visiting(
+    pub(super) fn walk_visiting<E>(
         &self,
         ray: &Ray,
         max_t: f32,
-        leaf: impl FnMut(Node, &mut f32) -> bool,
+        early: impl FnMut(Node) -> E,
+        leaf: impl FnMut(Node, E, &mut f32) -> bool,
         visit: impl FnMut(Node),
     ) {
         let Some(walk) = RayWalk::new(self, ray, max_t) else {
             return;
         };
         if self.depth as usize <= SHALLOW_STACK {
-            walk.run::<SHALLOW_STACK>(&self.nodes, max_t, leaf, visit);
+            walk.run::<SHALLOW_STACK, E>(&self.nodes, max_t, early, leaf, visit);
         } else {
-            walk.run::<DEEP_STACK>(&self.nodes, max_t, leaf, visit);
+            walk.run::<DEEP_STACK, E>(&self.nodes, max_t, early, leaf, visit);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Tests of the ray walk (`ray_walk.rs`): branches over every kind of child pair, rays lying in split
 //! planes, hostile rays, tiny trees and a tree whose walk needs the large stack, built by uneven
 //! splits from a few thousand quads. Each compares the closest hit (and the any-hit answer) with
-//! brute force over every triangle.
+//! brute force over every triangle, and the early reads a walk makes for each leaf it reaches go
+//! with that leaf.
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -358,4 +359,46 @@ fn walk_answers_as_a_walk_without_pruning_ties_included() {
     }
     // The tie rule is exercised, not just the plain closest hit.
     assert!(tied_rays > 100, "only {tied_rays} rays with tied hits");
+}
+
+/// The walk's `early` read runs for every leaf it reaches (before the box test, so for at least the
+/// leaves it tests), and each leaf test gets the value read for that same leaf; a triangle tree's
+/// leaves have no box, so every leaf read is also tested.
+#[test]
+fn early_reads_go_with_their_leaf() {
+    let mut rng = ChaCha8Rng::seed_from_u64(66);
+    for m in test_meshes() {
+        let tree = KdTree::build(&m.mesh()).expect("builds");
+        let (lo, hi) = tree.bounds();
+        let (mut all_reads, mut all_tests) = (0usize, 0usize);
+        for i in 0..500 {
+            let ray = random_ray(&mut rng, &m, lo, hi);
+            let (mut reads, mut tests, mut leaves) = (0usize, 0usize, 0usize);
+            tree.walk_visiting(
+                &ray,
+                1000.0,
+                |node| {
+                    reads += 1;
+                    node
+                },
+                |node, read, _| {
+                    tests += 1;
+                    assert_eq!(node, read, "{} ray {i}", m.name);
+                    false
+                },
+                |node| leaves += usize::from(node.is_leaf()),
+            );
+            assert_eq!(reads, leaves, "{} ray {i}", m.name);
+            assert!(tests <= reads, "{} ray {i}", m.name);
+            if !tree.is_quad_tree() {
+                assert_eq!(tests, reads, "{} ray {i}", m.name);
+            }
+            (all_reads, all_tests) = (all_reads + reads, all_tests + tests);
+        }
+        assert!(all_tests > 0, "{}", m.name);
+        if tree.is_quad_tree() {
+            // Quad boxes reject some leaves after their read.
+            assert!(all_tests < all_reads, "{}", m.name);
+        }
+    }
 }

@@ -101,8 +101,10 @@ fn may_hit(ray: &Ray, s: [f32; 3], p: [f32; 3], w: f32, e1: [f32; 3], e2_dir2: f
     !(v < -PRETEST_SLACK * ad || u + v > (1.0 + PRETEST_SLACK) * ad)
 }
 
-/// Möller–Trumbore in `f64` (the exact answer of [`intersect`]).
-#[inline(never)]
+/// Möller–Trumbore in `f64` (the exact answer of [`intersect`]). Inlined into the ray walk: as a
+/// call, every live `f32` of the walk (all of x86-64's vector registers are caller-saved) was
+/// spilled and reloaded around each candidate triangle.
+#[inline(always)]
 pub(crate) fn intersect_f64(ray: &Ray, [a, b, c]: [[f32; 3]; 3]) -> Option<f64> {
     let w = |p: [f32; 3]| p.map(f64::from);
     let (a, b, c) = (w(a), w(b), w(c));
