@@ -49,6 +49,7 @@ use super::qef;
 use super::quads::{rows_uniform, Quads};
 use super::ramp;
 use super::vertex_blend::blend;
+use super::vertex_normals::normalize_gradients;
 use crate::vec3::normalize;
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
@@ -82,6 +83,7 @@ pub(crate) fn extract(
             cell_mask.resize(density.len(), 0);
         }
         let [_, sy, sz] = strides(input.size);
+        let first_vertex = out.normals.len();
         let ctx = Ctx {
             off: [0, 1, sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1],
             input,
@@ -101,6 +103,10 @@ pub(crate) fn extract(
             ctx.place_vertices(&mut cell_vertex, &mut cell_mask, out);
         } else {
             ctx.place_vertices_bits(&mut cell_vertex, &mut cell_mask, out);
+        }
+        // Full-resolution vertices hold their outward gradient so far (see `vertex_normals`).
+        if input.lod == 0 {
+            normalize_gradients(&mut out.normals[first_vertex..]);
         }
         Quads {
             input,
@@ -282,8 +288,9 @@ impl Ctx<'_> {
             let base = origin[a] + cell[a] as i32 * step;
             position[a] = base as f32 + (0.5 + local[a]) * scale;
         }
+        // At full resolution the outward gradient, made unit length after the loop over the cells.
         let normal = match &coarse {
-            None => normal_of(d),
+            None => outward_gradient(d),
             Some(c) => c.normal(),
         };
         out.push_vertex(position, normal, materials, weights)
@@ -534,12 +541,14 @@ impl Coarse {
     }
 }
 
-/// The outward unit normal from the cell's density gradient (density grows inward).
-fn normal_of(d: &[f32; 8]) -> [f32; 3] {
+/// The outward density gradient of the cell (density grows inward), not normalised
+/// (`vertex_normals::normalize_gradients` does that for all the box's vertices at once).
+#[inline]
+fn outward_gradient(d: &[f32; 8]) -> [f32; 3] {
     let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
     let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
     let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
-    normalize([-gx, -gy, -gz]).unwrap_or([0.0, 1.0, 0.0])
+    [-gx, -gy, -gz]
 }
 
 /// The axis the surface faces most along: the gradient's largest component.
