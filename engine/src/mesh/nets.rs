@@ -42,7 +42,7 @@
 
 use super::buffer::MeshBuffer;
 use super::components::{COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
-use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
+use super::cube::{crossing_point, edge_fractions, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::input::{MeshInput, BORDER};
 use super::mesh_field::{fill_density, MaterialLut, Surface, EMPTY, FULL, MIXED_MATERIALS};
 use super::qef;
@@ -226,7 +226,12 @@ impl Ctx<'_> {
             Some(material) => ([material, 0, 0, 0], [255, 0, 0, 0]),
             None => blend(self.input, &self.off, i, &d, mask),
         };
-        let corners = Corners { d, mask, blended };
+        let corners = Corners {
+            d,
+            t: edge_fractions(&d),
+            mask,
+            blended,
+        };
         cell_mask[i] = mask;
         cell_vertex[i] = self.make_vertex(cell, i, &corners, 0, out);
         for component in 1..COUNT[usize::from(mask)] {
@@ -272,7 +277,7 @@ impl Ctx<'_> {
             let mut edges = [0u8; 12];
             let mut points = [[0.0f32; 3]; 12];
             let mut n = 0;
-            let mass = crossings(d, mask, component, coarse.as_ref(), |e, p| {
+            let mass = crossings(corners, component, coarse.as_ref(), |e, p| {
                 edges[n] = e;
                 points[n] = p;
                 n += 1;
@@ -280,7 +285,7 @@ impl Ctx<'_> {
             let (edges, points) = (&edges[..n], &points[..n]);
             qef::place_sharp(self.density, i, self.strides, d, edges, points, mass)
         } else {
-            crossings(d, mask, component, coarse.as_ref(), |_, _| {})
+            crossings(corners, component, coarse.as_ref(), |_, _| {})
         };
         let (scale, step, origin) = (self.scale, self.step, self.origin);
         let mut position = [0.0f32; 3];
@@ -465,21 +470,20 @@ impl Ctx<'_> {
     }
 }
 
-/// The mass point of component `component` of a cell with corner densities `d` and inside corners
-/// `mask` (the mean of its edge crossings), handing each crossing's edge index (into `EDGES`) and
+/// The mass point of component `component` of the cell `corners` (the mean of its edge crossings,
+/// read from `corners.t` at full resolution), handing each crossing's edge index (into `EDGES`) and
 /// point to `visit` in order. Inlined into both of `make_vertex`'s uses, so smooth vertices store
 /// nothing per crossing.
 #[inline(always)]
 fn crossings(
-    d: &[f32; 8],
-    mask: u8,
+    corners: &Corners,
     component: u8,
     coarse: Option<&Coarse>,
     mut visit: impl FnMut(u8, [f32; 3]),
 ) -> [f32; 3] {
+    let (d, m) = (&corners.d, usize::from(corners.mask));
     let mut n = 0;
     let mut sum = [0.0f32; 3];
-    let m = usize::from(mask);
     for &code in &CROSSINGS[m][..usize::from(CROSS_COUNT[m])] {
         if code >> 4 != component {
             continue;
@@ -488,7 +492,7 @@ fn crossings(
         let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
         let (a, b) = (usize::from(a), usize::from(b));
         let t = match coarse {
-            None => d[a] / (d[a] - d[b]),
+            None => corners.t[usize::from(e)],
             Some(c) => c.crossing(d, a, b, usize::from(axis)),
         };
         let p = crossing_point(a, axis, t);
@@ -506,6 +510,8 @@ fn crossings(
 struct Corners {
     /// The corner densities.
     d: [f32; 8],
+    /// Where the surface crosses each edge at full resolution (`cube::edge_fractions`).
+    t: [f32; 16],
     /// The inside corners (bit `k` = corner `k`).
     mask: u8,
     /// Material slots and weights (`vertex_blend::blend`).
