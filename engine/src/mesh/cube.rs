@@ -115,12 +115,47 @@ pub(crate) fn edge_fractions(d: &[f32; 8]) -> [f32; 16] {
     t
 }
 
+/// Per edge (indexed as [`EDGES`], padded to 16) and component, its lower corner's position and
+/// its direction, as `[component][edge]`: the lanes of [`edge_points`].
+const EDGE_LANES: [[[f32; 16]; 3]; 2] = {
+    let mut lanes = [[[0.0f32; 16]; 3]; 2];
+    let mut e = 0;
+    while e < 12 {
+        let mut c = 0;
+        while c < 3 {
+            lanes[0][c][e] = CORNER_POS[EDGES[e].0][c];
+            lanes[1][c][e] = UNIT[EDGES[e].2][c];
+            c += 1;
+        }
+        e += 1;
+    }
+    lanes
+};
+
+/// The full-resolution crossing point of each of the cell's twelve edges (cell-local), as
+/// `[component][edge]` (indexed as [`EDGES`], padded to 16): [`crossing_point`] of the
+/// [`edge_fractions`], the same arithmetic lane by lane, so the loop over a cell's crossings reads
+/// its points instead of looking up corners and axes per crossing. Edges the surface does not cross
+/// get meaningless values nobody reads.
+#[inline]
+pub(crate) fn edge_points(d: &[f32; 8]) -> [[f32; 16]; 3] {
+    let t = edge_fractions(d);
+    let [base, dir] = EDGE_LANES;
+    let mut p = [[0.0f32; 16]; 3];
+    for c in 0..3 {
+        for e in 0..16 {
+            p[c][e] = base[c][e] + t[e] * dir[c][e];
+        }
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn edge_fractions_equal_the_per_edge_division() {
+    fn edge_lanes_equal_the_per_edge_arithmetic() {
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
             state ^= state << 13;
@@ -135,13 +170,14 @@ mod tests {
             let d: [f32; 8] =
                 std::array::from_fn(|_| (next() % levels) as f32 / (levels - 1) as f32 - 0.5);
             let t = edge_fractions(&d);
-            for (e, &(a, b, _)) in EDGES.iter().enumerate() {
+            let p = edge_points(&d);
+            for (e, &(a, b, axis)) in EDGES.iter().enumerate() {
                 if (d[a] > 0.0) != (d[b] > 0.0) {
-                    assert_eq!(
-                        t[e].to_bits(),
-                        (d[a] / (d[a] - d[b])).to_bits(),
-                        "{d:?} {e}"
-                    );
+                    let twin = d[a] / (d[a] - d[b]);
+                    assert_eq!(t[e].to_bits(), twin.to_bits(), "{d:?} {e}");
+                    let twin = crossing_point(a, axis as u8, twin).map(f32::to_bits);
+                    let lanes = [p[0][e], p[1][e], p[2][e]].map(f32::to_bits);
+                    assert_eq!(lanes, twin, "{d:?} {e}");
                     crossed += 1;
                 }
             }

@@ -42,7 +42,7 @@
 
 use super::buffer::MeshBuffer;
 use super::components::{COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
-use super::cube::{crossing_point, edge_fractions, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
+use super::cube::{crossing_point, edge_points, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::input::{MeshInput, BORDER};
 use super::mesh_field::{fill_density, MaterialLut, Surface, EMPTY, FULL, MIXED_MATERIALS};
 use super::qef;
@@ -228,7 +228,7 @@ impl Ctx<'_> {
         };
         let corners = Corners {
             d,
-            t: edge_fractions(&d),
+            points: edge_points(&d),
             mask,
             blended,
         };
@@ -471,7 +471,7 @@ impl Ctx<'_> {
 }
 
 /// The mass point of component `component` of the cell `corners` (the mean of its edge crossings,
-/// read from `corners.t` at full resolution), handing each crossing's edge index (into `EDGES`) and
+/// read from `corners.points` at full resolution), handing each crossing's edge index (into `EDGES`) and
 /// point to `visit` in order. Inlined into both of `make_vertex`'s uses, so smooth vertices store
 /// nothing per crossing.
 #[inline(always)]
@@ -489,13 +489,18 @@ fn crossings(
             continue;
         }
         let e = code & 0xf;
-        let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
-        let (a, b) = (usize::from(a), usize::from(b));
-        let t = match coarse {
-            None => corners.t[usize::from(e)],
-            Some(c) => c.crossing(d, a, b, usize::from(axis)),
+        let p = match coarse {
+            None => {
+                let k = usize::from(e);
+                let p = &corners.points;
+                [p[0][k], p[1][k], p[2][k]]
+            }
+            Some(c) => {
+                let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
+                let (a, b) = (usize::from(a), usize::from(b));
+                crossing_point(a, axis, c.crossing(d, a, b, usize::from(axis)))
+            }
         };
-        let p = crossing_point(a, axis, t);
         sum[0] += p[0];
         sum[1] += p[1];
         sum[2] += p[2];
@@ -510,8 +515,8 @@ fn crossings(
 struct Corners {
     /// The corner densities.
     d: [f32; 8],
-    /// Where the surface crosses each edge at full resolution (`cube::edge_fractions`).
-    t: [f32; 16],
+    /// Where the surface crosses each edge at full resolution (`cube::edge_points`).
+    points: [[f32; 16]; 3],
     /// The inside corners (bit `k` = corner `k`).
     mask: u8,
     /// Material slots and weights (`vertex_blend::blend`).
