@@ -491,8 +491,7 @@ fn crossings(
         let e = code & 0xf;
         let p = match coarse {
             None => {
-                let k = usize::from(e);
-                let p = &corners.points;
+                let (k, p) = (usize::from(e), &corners.points);
                 [p[0][k], p[1][k], p[2][k]]
             }
             Some(c) => {
