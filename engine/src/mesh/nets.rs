@@ -49,7 +49,7 @@ use super::qef;
 use super::quads::{rows_uniform, Quads};
 use super::ramp;
 use super::vertex_blend::blend;
-use super::vertex_normals::normalize_gradients;
+use super::vertex_normals::{normalize_gradients, outward_gradient};
 use crate::vec3::normalize;
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
@@ -275,15 +275,28 @@ impl Ctx<'_> {
         // kept for the QEF of sharp vertices only.
         let local = if sharp {
             let mut edges = [0u8; 12];
-            let mut points = [[0.0f32; 3]; 12];
             let mut n = 0;
-            let mass = crossings(corners, component, coarse.as_ref(), |e, p| {
-                edges[n] = e;
-                points[n] = p;
-                n += 1;
-            });
-            let (edges, points) = (&edges[..n], &points[..n]);
-            qef::place_sharp(self.density, i, self.strides, d, edges, points, mass)
+            // At full resolution the QEF reads the crossing points from the cell's lanes; on the
+            // mips, from a copy of them holding the coarse crossing points.
+            let mut coarse_points = None;
+            let mass = match &coarse {
+                None => crossings(corners, component, None, |e, _| {
+                    edges[n] = e;
+                    n += 1;
+                }),
+                Some(c) => {
+                    let mut lanes = corners.points;
+                    let mass = crossings(corners, component, Some(c), |e, p| {
+                        edges[n] = e;
+                        (0..3).for_each(|k| lanes[k][usize::from(e)] = p[k]);
+                        n += 1;
+                    });
+                    coarse_points = Some(lanes);
+                    mass
+                }
+            };
+            let points = coarse_points.as_ref().unwrap_or(&corners.points);
+            qef::place_sharp(self.density, i, self.strides, d, &edges[..n], points, mass)
         } else {
             crossings(corners, component, coarse.as_ref(), |_, _| {})
         };
@@ -314,7 +327,7 @@ impl Ctx<'_> {
                 corner - step
             }]
         });
-        let main = main_axis(ramp.gradient);
+        let main = ramp::main_axis(ramp.gradient);
         let columns = if COUNT[usize::from(mask)] == 1 {
             self.column_heights(cell, i, main, ramp.slope[main])
         } else {
@@ -549,23 +562,6 @@ impl Coarse {
             None => normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0]),
         }
     }
-}
-
-/// The outward density gradient of the cell (density grows inward), not normalised
-/// (`vertex_normals::normalize_gradients` does that for all the box's vertices at once).
-#[inline]
-fn outward_gradient(d: &[f32; 8]) -> [f32; 3] {
-    let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
-    let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
-    let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
-    [-gx, -gy, -gz]
-}
-
-/// The axis the surface faces most along: the gradient's largest component.
-fn main_axis(g: [f32; 3]) -> usize {
-    (0..3)
-        .max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs()))
-        .unwrap_or(1)
 }
 
 /// Where the surface crosses the cell edge from corner `a` to corner `b` (along `axis`), from the

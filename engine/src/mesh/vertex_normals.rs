@@ -13,6 +13,16 @@ use crate::vec3::{normalize, scale};
 /// The normal given to a vertex whose gradient vanishes.
 pub(crate) const UP: [f32; 3] = [0.0, 1.0, 0.0];
 
+/// The outward density gradient of a cell with corner densities `d` (density grows inward), not
+/// normalised: the vertex loop stores it and [`normalize_gradients`] makes it unit length.
+#[inline]
+pub(crate) fn outward_gradient(d: &[f32; 8]) -> [f32; 3] {
+    let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
+    let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
+    let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
+    [-gx, -gy, -gz]
+}
+
 /// Replace each outward gradient in `normals` by its unit vector ([`normalize`], or [`UP`] where the
 /// gradient's length is not above `1e-12`).
 pub(crate) fn normalize_gradients(normals: &mut [[f32; 3]]) {
