@@ -71,6 +71,7 @@ mod ramp;
 mod scene;
 mod skirt;
 mod vertex_blend;
+mod vertex_normals;
 pub(crate) mod weld;
 
 pub use buffer::{MaterialSlots, MeshBuffer};

@@ -42,13 +42,14 @@
 
 use super::buffer::MeshBuffer;
 use super::components::{COUNT, CROSSINGS, CROSS_BITS, CROSS_COUNT};
-use super::cube::{crossing_point, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
+use super::cube::{crossing_point, edge_points, ALL_EDGES, EDGE_CORNERS, UPPER_FACE_EDGES};
 use super::input::{MeshInput, BORDER};
 use super::mesh_field::{fill_density, MaterialLut, Surface, EMPTY, FULL, MIXED_MATERIALS};
 use super::qef;
 use super::quads::{rows_uniform, Quads};
 use super::ramp;
 use super::vertex_blend::blend;
+use super::vertex_normals::{normalize_gradients, outward_gradient};
 use crate::vec3::normalize;
 
 /// Index strides of a box: `[1, sx, sx·sy]`.
@@ -82,6 +83,7 @@ pub(crate) fn extract(
             cell_mask.resize(density.len(), 0);
         }
         let [_, sy, sz] = strides(input.size);
+        let first_vertex = out.normals.len();
         let ctx = Ctx {
             off: [0, 1, sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1],
             input,
@@ -101,6 +103,10 @@ pub(crate) fn extract(
             ctx.place_vertices(&mut cell_vertex, &mut cell_mask, out);
         } else {
             ctx.place_vertices_bits(&mut cell_vertex, &mut cell_mask, out);
+        }
+        // Full-resolution vertices hold their outward gradient so far (see `vertex_normals`).
+        if input.lod == 0 {
+            normalize_gradients(&mut out.normals[first_vertex..]);
         }
         Quads {
             input,
@@ -220,7 +226,12 @@ impl Ctx<'_> {
             Some(material) => ([material, 0, 0, 0], [255, 0, 0, 0]),
             None => blend(self.input, &self.off, i, &d, mask),
         };
-        let corners = Corners { d, mask, blended };
+        let corners = Corners {
+            d,
+            points: edge_points(&d),
+            mask,
+            blended,
+        };
         cell_mask[i] = mask;
         cell_vertex[i] = self.make_vertex(cell, i, &corners, 0, out);
         for component in 1..COUNT[usize::from(mask)] {
@@ -264,17 +275,30 @@ impl Ctx<'_> {
         // kept for the QEF of sharp vertices only.
         let local = if sharp {
             let mut edges = [0u8; 12];
-            let mut points = [[0.0f32; 3]; 12];
             let mut n = 0;
-            let mass = crossings(d, mask, component, coarse.as_ref(), |e, p| {
-                edges[n] = e;
-                points[n] = p;
-                n += 1;
-            });
-            let (edges, points) = (&edges[..n], &points[..n]);
-            qef::place_sharp(self.density, i, self.strides, d, edges, points, mass)
+            // At full resolution the QEF reads the crossing points from the cell's lanes; on the
+            // mips, from a copy of them holding the coarse crossing points.
+            let mut coarse_points = None;
+            let mass = match &coarse {
+                None => crossings(corners, component, None, |e, _| {
+                    edges[n] = e;
+                    n += 1;
+                }),
+                Some(c) => {
+                    let mut lanes = corners.points;
+                    let mass = crossings(corners, component, Some(c), |e, p| {
+                        edges[n] = e;
+                        (0..3).for_each(|k| lanes[k][usize::from(e)] = p[k]);
+                        n += 1;
+                    });
+                    coarse_points = Some(lanes);
+                    mass
+                }
+            };
+            let points = coarse_points.as_ref().unwrap_or(&corners.points);
+            qef::place_sharp(self.density, i, self.strides, d, &edges[..n], points, mass)
         } else {
-            crossings(d, mask, component, coarse.as_ref(), |_, _| {})
+            crossings(corners, component, coarse.as_ref(), |_, _| {})
         };
         let (scale, step, origin) = (self.scale, self.step, self.origin);
         let mut position = [0.0f32; 3];
@@ -282,8 +306,9 @@ impl Ctx<'_> {
             let base = origin[a] + cell[a] as i32 * step;
             position[a] = base as f32 + (0.5 + local[a]) * scale;
         }
+        // At full resolution the outward gradient, made unit length after the loop over the cells.
         let normal = match &coarse {
-            None => normal_of(d),
+            None => outward_gradient(d),
             Some(c) => c.normal(),
         };
         out.push_vertex(position, normal, materials, weights)
@@ -302,7 +327,7 @@ impl Ctx<'_> {
                 corner - step
             }]
         });
-        let main = main_axis(ramp.gradient);
+        let main = ramp::main_axis(ramp.gradient);
         let columns = if COUNT[usize::from(mask)] == 1 {
             self.column_heights(cell, i, main, ramp.slope[main])
         } else {
@@ -458,33 +483,36 @@ impl Ctx<'_> {
     }
 }
 
-/// The mass point of component `component` of a cell with corner densities `d` and inside corners
-/// `mask` (the mean of its edge crossings), handing each crossing's edge index (into `EDGES`) and
+/// The mass point of component `component` of the cell `corners` (the mean of its edge crossings,
+/// read from `corners.points` at full resolution), handing each crossing's edge index (into `EDGES`) and
 /// point to `visit` in order. Inlined into both of `make_vertex`'s uses, so smooth vertices store
 /// nothing per crossing.
 #[inline(always)]
 fn crossings(
-    d: &[f32; 8],
-    mask: u8,
+    corners: &Corners,
     component: u8,
     coarse: Option<&Coarse>,
     mut visit: impl FnMut(u8, [f32; 3]),
 ) -> [f32; 3] {
+    let (d, m) = (&corners.d, usize::from(corners.mask));
     let mut n = 0;
     let mut sum = [0.0f32; 3];
-    let m = usize::from(mask);
     for &code in &CROSSINGS[m][..usize::from(CROSS_COUNT[m])] {
         if code >> 4 != component {
             continue;
         }
         let e = code & 0xf;
-        let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
-        let (a, b) = (usize::from(a), usize::from(b));
-        let t = match coarse {
-            None => d[a] / (d[a] - d[b]),
-            Some(c) => c.crossing(d, a, b, usize::from(axis)),
+        let p = match coarse {
+            None => {
+                let (k, p) = (usize::from(e), &corners.points);
+                [p[0][k], p[1][k], p[2][k]]
+            }
+            Some(c) => {
+                let (a, b, axis) = EDGE_CORNERS[usize::from(e)];
+                let (a, b) = (usize::from(a), usize::from(b));
+                crossing_point(a, axis, c.crossing(d, a, b, usize::from(axis)))
+            }
         };
-        let p = crossing_point(a, axis, t);
         sum[0] += p[0];
         sum[1] += p[1];
         sum[2] += p[2];
@@ -499,6 +527,8 @@ fn crossings(
 struct Corners {
     /// The corner densities.
     d: [f32; 8],
+    /// Where the surface crosses each edge at full resolution (`cube::edge_points`).
+    points: [[f32; 16]; 3],
     /// The inside corners (bit `k` = corner `k`).
     mask: u8,
     /// Material slots and weights (`vertex_blend::blend`).
@@ -532,21 +562,6 @@ impl Coarse {
             None => normalize([-g[0], -g[1], -g[2]]).unwrap_or([0.0, 1.0, 0.0]),
         }
     }
-}
-
-/// The outward unit normal from the cell's density gradient (density grows inward).
-fn normal_of(d: &[f32; 8]) -> [f32; 3] {
-    let gx = (d[1] - d[0]) + (d[3] - d[2]) + (d[5] - d[4]) + (d[7] - d[6]);
-    let gy = (d[2] - d[0]) + (d[3] - d[1]) + (d[6] - d[4]) + (d[7] - d[5]);
-    let gz = (d[4] - d[0]) + (d[5] - d[1]) + (d[6] - d[2]) + (d[7] - d[3]);
-    normalize([-gx, -gy, -gz]).unwrap_or([0.0, 1.0, 0.0])
-}
-
-/// The axis the surface faces most along: the gradient's largest component.
-fn main_axis(g: [f32; 3]) -> usize {
-    (0..3)
-        .max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs()))
-        .unwrap_or(1)
 }
 
 /// Where the surface crosses the cell edge from corner `a` to corner `b` (along `axis`), from the

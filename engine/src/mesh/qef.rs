@@ -41,9 +41,10 @@ fn minmod(a: f32, b: f32) -> f32 {
 
 /// The sharp vertex of the cell at box index `i` (cell-local coordinates in `0..=1`).
 ///
-/// `strides` are the box's index strides; `d` holds the eight corner densities; `edges` and
-/// `points` the sign-changing edges of the component being placed (indices into `cube::EDGES`) and
-/// their crossing points (`cube::crossing_point`, as the caller computed them for the mass point);
+/// `strides` are the box's index strides; `d` holds the eight corner densities; `edges` the
+/// sign-changing edges of the component being placed (indices into `cube::EDGES`) and `points`
+/// their crossing points as `[component][edge]` (as the caller computed them for the mass point;
+/// other edges' entries are not read);
 /// `mass` the mean of the crossing points. The cell must not touch the box's outer layer (central
 /// differences read one sample beyond each corner). Normals are left unnormalised, so an edge with a
 /// weak density step (a vague crossing) weighs less than a crisp one.
@@ -57,16 +58,17 @@ pub(crate) fn place_sharp(
     strides: [usize; 3],
     d: &[f32; 8],
     edges: &[u8],
-    points: &[[f32; 3]],
+    points: &[[f32; 16]; 3],
     mass: [f32; 3],
 ) -> [f32; 3] {
     let normals = edge_normals(density, i, strides, d);
     // Upper triangle of AᵀA and Aᵀb, with the pull toward the mass point already added.
     let mut ata = [LAMBDA, 0.0, 0.0, LAMBDA, 0.0, LAMBDA];
     let mut atb = mass.map(|m| LAMBDA * m);
-    for (&e, &p) in edges.iter().zip(points) {
+    for &e in edges {
         let e = usize::from(e & 15);
         let n = [normals[0][e], normals[1][e], normals[2][e]];
+        let p = [points[0][e], points[1][e], points[2][e]];
         accumulate(&mut ata, &mut atb, n, p);
     }
     match solve_sym3(ata, atb) {
@@ -299,7 +301,13 @@ mod tests {
                         let mass =
                             [0, 1, 2].map(|a| points.iter().map(|p| p[a]).sum::<f32>() * inv);
                         let (e, p) = (&edges[..], &points[..]);
-                        let lanes = place_sharp(&density, i, strides, &d, e, p, mass);
+                        let mut point_lanes = [[f32::NAN; 16]; 3];
+                        for (&edge, point) in e.iter().zip(p) {
+                            for k in 0..3 {
+                                point_lanes[k][usize::from(edge)] = point[k];
+                            }
+                        }
+                        let lanes = place_sharp(&density, i, strides, &d, e, &point_lanes, mass);
                         let twin =
                             place_sharp_per_edge(&density, i, (strides, &corners), &d, e, p, mass);
                         assert_eq!(lanes.map(f32::to_bits), twin.map(f32::to_bits), "cell {i}");

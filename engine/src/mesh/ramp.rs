@@ -104,6 +104,13 @@ impl Mean {
     }
 }
 
+/// The axis the surface faces most along: the gradient `g`'s largest component.
+pub(crate) fn main_axis(g: [f32; 3]) -> usize {
+    (0..3)
+        .max_by(|&a, &b| g[a].abs().total_cmp(&g[b].abs()))
+        .unwrap_or(1)
+}
+
 /// Where the surface crosses the edge from density `da` to density `db` (of opposite inside/outside
 /// state), as a fraction of the edge from the `da` end, given the ramp's slope `g` along the edge.
 #[inline]
