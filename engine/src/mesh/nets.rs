@@ -221,16 +221,18 @@ impl Ctx<'_> {
         let pair = |row: usize| qef::window::<2>(self.density, i + row);
         let ([d0, d1], [d2, d3], [d4, d5], [d6, d7]) = (pair(0), pair(sy), pair(sz), pair(sz + sy));
         let d = [d0, d1, d2, d3, d4, d5, d6, d7];
-        // The blend does not depend on the component: one per cell.
-        let blended = match self.shared_material(cell) {
-            Some(material) => ([material, 0, 0, 0], [255, 0, 0, 0]),
-            None => blend(self.input, &self.off, i, &d, mask),
-        };
-        let corners = Corners {
+        // The densities go to memory once, in place: a copy would read them back in 16-byte loads
+        // spanning the 8-byte stores that wrote them, which wait for the stores to retire.
+        let mut corners = Corners {
             d,
             points: edge_points(&d),
             mask,
-            blended,
+            blended: ([0; 4], [0; 4]),
+        };
+        // The blend does not depend on the component: one per cell.
+        corners.blended = match self.shared_material(cell) {
+            Some(material) => ([material, 0, 0, 0], [255, 0, 0, 0]),
+            None => blend(self.input, &self.off, i, &corners.d, mask),
         };
         cell_mask[i] = mask;
         cell_vertex[i] = self.make_vertex(cell, i, &corners, 0, out);
