@@ -265,15 +265,15 @@ fn is_uniform(row: &[Voxel]) -> bool {
 pub(crate) fn inside_bits(row: &[Voxel], code: &[u8; MATERIAL_COUNT], codes: &mut u8) -> u64 {
     let mut bits = 0u64;
     let mut seen = 0u8;
+    // The bits are gathered in a register: eight 0/1 bytes written to memory and read back as one
+    // word wait for the eight stores to retire.
     for (k, group) in row.chunks(8).enumerate() {
-        let mut flags = [0u8; 8];
-        for (f, v) in flags.iter_mut().zip(group) {
+        let mut packed = 0u64;
+        for (j, v) in group.iter().enumerate() {
             let c = code[usize::from(v.material & 0x3f)];
             seen |= c;
-            *f = c & (v.occupancy >> 7) & 1;
+            packed |= u64::from(c & (v.occupancy >> 7) & 1) << j;
         }
-        // Eight 0/1 bytes to eight bits: the product carries byte i's bit to bit 56 + i.
-        let packed = u64::from_le_bytes(flags).wrapping_mul(0x0102_0408_1020_4080) >> 56;
         bits |= packed << (8 * k);
     }
     *codes |= seen;
