@@ -65,21 +65,13 @@ pub(crate) fn crossing_cell_rows(
     }
     // Bits 0..ny − 1: the cell rows of one Z.
     let cells = u64::MAX >> (65 - ny);
-    // Eight rows at a time: each row's 0/1 flag in one byte of a word, the eight bytes then carried
-    // to eight bits by one product (byte i to bit 56 + i).
+    // Each row's class bit set in a register (bit y = row y): 0/1 bytes written to memory and read
+    // back as a word would wait for their stores to retire.
     let classes = |slab: &[u64]| {
         let (mut outside, mut inside) = (0u64, 0u64);
-        for (k, group) in slab.chunks(8).enumerate() {
-            let (mut o, mut i) = ([0u8; 8], [0u8; 8]);
-            for ((o, i), &row) in o.iter_mut().zip(&mut i).zip(group) {
-                *o = u8::from(row == 0);
-                *i = u8::from(row == full);
-            }
-            let pack = |flags: [u8; 8]| {
-                u64::from_le_bytes(flags).wrapping_mul(0x0102_0408_1020_4080) >> 56 << (8 * k)
-            };
-            outside |= pack(o);
-            inside |= pack(i);
+        for (y, &row) in slab.iter().enumerate() {
+            outside |= u64::from(row == 0) << y;
+            inside |= u64::from(row == full) << y;
         }
         (outside, inside)
     };
