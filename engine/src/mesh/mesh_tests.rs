@@ -16,7 +16,7 @@ pub(super) fn world(preset: Preset, size: [u32; 3], seed: u32) -> Grid {
     generate(&settings, &MaterialTable::builtin(), &Progress::new()).expect("generates")
 }
 
-type Tri = [[u32; 3]; 3];
+pub(super) type Tri = [[u32; 3]; 3];
 
 /// A triangle as position bits, rotated so its smallest corner comes first (winding kept).
 fn canonical(buf: &MeshBuffer, tri: &[u32]) -> Tri {
@@ -26,7 +26,7 @@ fn canonical(buf: &MeshBuffer, tri: &[u32]) -> Tri {
     [t[first], t[(first + 1) % 3], t[(first + 2) % 3]]
 }
 
-fn triangles(buf: &MeshBuffer, list: &[u32], out: &mut Vec<Tri>) {
+pub(super) fn triangles(buf: &MeshBuffer, list: &[u32], out: &mut Vec<Tri>) {
     out.extend(list.chunks_exact(3).map(|t| canonical(buf, t)));
 }
 

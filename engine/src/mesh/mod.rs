@@ -70,6 +70,8 @@ mod quads;
 mod ramp;
 mod scene;
 mod skirt;
+#[cfg(test)]
+mod tall_box_tests;
 mod vertex_blend;
 mod vertex_normals;
 pub(crate) mod weld;
