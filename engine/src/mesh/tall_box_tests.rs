@@ -1,8 +1,8 @@
 //! Boxes narrow enough for row bit sets (at most 64 samples along X) but taller than 64 rows take
 //! the row-by-row paths: needed rows as one flag per row in the density fill, and every cell row
 //! and edge row tested in turn by the vertex and quad passes, where shorter boxes read the bit sets
-//! of `needed_rows`. Chunk boxes (35 rows) never take them, so this test meshes whole columns of a
-//! world and compares their triangles with the chunk meshes'.
+//! of `needed_rows`. Chunk boxes (36 samples a side) never take them, so this test meshes whole
+//! columns of a world and compares their triangles with the chunk meshes'.
 
 use super::mesh_tests::{candidate_chunks, pool_world, triangles, Tri};
 use super::*;
