@@ -153,16 +153,12 @@ pub(crate) fn edge_points(d: &[f32; 8]) -> [[f32; 16]; 3] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::test_rng::XorShift;
 
     #[test]
     fn edge_lanes_equal_the_per_edge_arithmetic() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = || rng.next_u64();
         let mut crossed = 0;
         for round in 0..20_000 {
             // Blocky corners (few levels) and smooth ones, in the density range `-0.5..=0.5`.

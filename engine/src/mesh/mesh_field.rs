@@ -404,16 +404,12 @@ fn fill_narrow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::test_rng::XorShift;
 
     /// Seeded rows of air and one material (`id`), with every occupancy, and some flagged ids.
     fn rows(id: u8) -> Vec<Vec<Voxel>> {
-        let mut state = 0x2545_f491_4f6c_dd1du64 ^ u64::from(id);
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift(0x2545_f491_4f6c_dd1du64 ^ u64::from(id));
+        let mut next = || rng.next_u64();
         (1..=64)
             .map(|len| {
                 (0..len)
@@ -521,13 +517,8 @@ mod tests {
         let lut = MaterialLut::new(&table);
         let code = material_codes(&lut, Surface::Solid);
         // A seeded xorshift over materials and occupancies, rows of every length up to 64.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = || rng.next_u64();
         for len in 1..=64 {
             let row: Vec<Voxel> = (0..len)
                 .map(|_| {

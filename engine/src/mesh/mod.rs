@@ -72,6 +72,8 @@ mod scene;
 mod skirt;
 #[cfg(test)]
 mod tall_box_tests;
+#[cfg(test)]
+mod test_rng;
 mod vertex_blend;
 mod vertex_normals;
 pub(crate) mod weld;

@@ -120,19 +120,18 @@ fn cell_row_crosses(bits: &[u64], [y, z]: [usize; 2], ny: usize, full: u64) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::test_rng::XorShift;
 
     #[test]
     fn crossing_sets_and_needed_row_bits_equal_the_row_by_row_marks() {
-        let mut state = 0x1234_5678_9abc_def1u64;
+        let mut rng = XorShift(0x1234_5678_9abc_def1);
         for (ny, nz) in [(2, 2), (5, 3), (36, 36), (20, 7), (64, 9), (63, 4)] {
             let full = u64::MAX >> (64 - 36);
             for round in 0..20 {
                 // Sparse surfaces (rows mostly all in or all out) and dense ones.
                 let bits: Vec<u64> = (0..ny * nz)
                     .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
+                        let state = rng.next_u64();
                         match state % (2 + round) {
                             0 => state & full,
                             1 => full,

@@ -231,17 +231,13 @@ fn chunk_samples(chunk: &Chunk, level: u32, out: &mut Vec<Voxel>, scratch: &mut 
 mod tests {
     use super::*;
     use crate::mesh::mesh_chunk;
+    use crate::mesh::test_rng::XorShift;
     use crate::voxel::Voxel;
 
     fn hills(seed: u64) -> Grid {
         let mut grid = Grid::new();
-        let mut state = seed | 1;
-        let mut rnd = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % 1000) as f32 / 1000.0
-        };
+        let mut rng = XorShift(seed | 1);
+        let mut rnd = || (rng.next_u64() % 1000) as f32 / 1000.0;
         let (a, b, c) = (rnd() * 0.1 + 0.02, rnd() * 0.1 + 0.02, rnd() * 6.0);
         for z in -20..140 {
             for x in -20..140 {

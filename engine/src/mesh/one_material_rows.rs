@@ -129,6 +129,7 @@ pub(crate) fn lone_densities(row: &[Voxel], dst: &mut [f32], empty: f32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::test_rng::XorShift;
 
     #[test]
     fn rows_of_two_materials_are_not_lone() {
@@ -158,13 +159,11 @@ mod tests {
 
     #[test]
     fn scanned_inside_bits_are_matter_above_half_on_any_row() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
         for len in 1..=64 {
             let row: Vec<Voxel> = (0..len)
                 .map(|_| {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
+                    let state = rng.next_u64();
                     Voxel {
                         material: (state & 0xff) as u8,
                         occupancy: (state >> 8) as u8,

@@ -216,6 +216,7 @@ fn solve_sym3(m: [f32; 6], r: [f32; 3]) -> Option<[f32; 3]> {
 mod tests {
     use super::*;
     use crate::mesh::cube::{crossing_point, EDGE_CORNERS};
+    use crate::mesh::test_rng::XorShift;
 
     /// The per-crossing twin of [`place_sharp`]: each crossing's normal made on its own, behind a
     /// branch on the edge's axis.
@@ -265,13 +266,8 @@ mod tests {
         let strides = [1, size[0], size[0] * size[1]];
         let (sy, sz) = (strides[1], strides[2]);
         let corners = [0, 1, sy, sy + 1, sz, sz + 1, sz + sy, sz + sy + 1];
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift(0x9e37_79b9_7f4a_7c15u64);
+        let mut next = || rng.next_u64();
         let mut checked = 0;
         for round in 0..4000 {
             // Blocky fields (few levels, many ties and zeros) and smooth ones.

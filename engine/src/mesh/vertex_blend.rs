@@ -130,6 +130,7 @@ fn round_weight(x: f32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::test_rng::XorShift;
     use crate::voxel::VoxelPos;
 
     /// The blend as it was before its slots were gathered in words and its weights compared as
@@ -216,13 +217,8 @@ mod tests {
 
     #[test]
     fn blend_equals_the_blend_before_bit_for_bit() {
-        let mut state = 0x6a09_e667_f3bc_c908u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift(0x6a09_e667_f3bc_c908u64);
+        let mut next = || rng.next_u64();
         // Corner `k` of the cell at index 0 of a 5³ box.
         let off = [0, 1, 5, 6, 25, 26, 30, 31];
         let mut voxels = vec![Voxel::AIR; 125];

@@ -49,16 +49,12 @@ pub(crate) fn normalize_gradients(normals: &mut [[f32; 3]]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mesh::test_rng::XorShift;
 
     #[test]
     fn batch_equals_normalize_bit_for_bit() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut rng = XorShift(0x2545_f491_4f6c_dd1du64);
+        let mut next = || rng.next_u64();
         // Gradients as the mesher makes them (sums of density differences in steps of 1/256),
         // smooth ones, vanishing ones and tiny ones, in runs of every length modulo four.
         let mut gradients = Vec::new();
