@@ -4,7 +4,7 @@
 //! of `needed_rows`. Chunk boxes (36 samples a side) never take them, so this test meshes whole
 //! columns of a world and compares their triangles with the chunk meshes'.
 
-use super::mesh_tests::{candidate_chunks, pool_world, triangles, Tri};
+use super::mesh_tests::{candidate_chunks, chunk_triangles, pool_world, triangles, Tri};
 use super::*;
 use crate::voxel::{MaterialTable, VoxelBox, VoxelPos};
 
@@ -48,13 +48,7 @@ fn column_triangles(
 fn tall_narrow_boxes_mesh_as_their_chunks() {
     let table = MaterialTable::builtin();
     let grid = pool_world();
-    let mut buf = MeshBuffer::new();
-    let (mut solid, mut water) = (Vec::new(), Vec::new());
-    for pos in candidate_chunks(&grid) {
-        mesh_chunk(&grid, pos, 0, &table, &mut buf).expect("meshes");
-        triangles(&buf, &buf.solid_indices, &mut solid);
-        triangles(&buf, &buf.water_indices, &mut water);
-    }
+    let (mut solid, mut water) = chunk_triangles(&grid, &table);
     let (mut solid_tall, mut water_tall) = (Vec::new(), Vec::new());
     let columns = column_triangles(&grid, &table, &mut solid_tall, &mut water_tall);
     for v in [&mut solid, &mut water, &mut solid_tall, &mut water_tall] {
