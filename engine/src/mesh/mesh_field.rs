@@ -19,6 +19,7 @@
 
 use super::needed_rows::{crossing_cell_rows, needed_row_bits, needed_rows};
 use super::one_material_rows::{lone_densities, scan_lone};
+use super::set_bits::set_bits;
 use crate::voxel::{MaterialTable, Shaping, Voxel, MATERIAL_COUNT};
 
 /// Which of the two surfaces a pass extracts.
@@ -384,10 +385,7 @@ fn fill_narrow(
     // Only the needed rows are visited: the set bits of each Z's marks, or the flagged rows.
     if column_bits {
         for (z, &marks) in rows.needed_bits.iter().enumerate() {
-            let mut ys = marks;
-            while ys != 0 {
-                let y = ys.trailing_zeros() as usize;
-                ys &= ys - 1;
+            for y in set_bits(marks) {
                 write(z * ny + y);
             }
         }

@@ -69,6 +69,7 @@ mod qef;
 mod quads;
 mod ramp;
 mod scene;
+mod set_bits;
 mod skirt;
 #[cfg(test)]
 mod tall_box_tests;

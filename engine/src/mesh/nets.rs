@@ -48,6 +48,7 @@ use super::mesh_field::{fill_density, MaterialLut, Surface, EMPTY, FULL, MIXED_M
 use super::qef;
 use super::quads::{rows_uniform, Quads};
 use super::ramp;
+use super::set_bits::set_bits;
 use super::vertex_blend::blend;
 use super::vertex_normals::{normalize_gradients, outward_gradient};
 use crate::vec3::normalize;
@@ -415,10 +416,7 @@ impl Ctx<'_> {
             // have a crossing edge: read from the crossing sets when columns fit in 64 rows, else
             // tested row by row.
             if let Some(&crossing) = self.crossing.get(z) {
-                let mut ys = crossing & cell_rows;
-                while ys != 0 {
-                    let y = ys.trailing_zeros() as usize;
-                    ys &= ys - 1;
+                for y in set_bits(crossing & cell_rows) {
                     let rows = [near[y], near[y + 1], far[y], far[y + 1]];
                     self.place_cell_row([y, z], rows, &mut maps, out);
                 }
@@ -474,9 +472,7 @@ impl Ctx<'_> {
             & core;
         used |= across | (across >> 1);
         used &= range;
-        while used != 0 {
-            let x = used.trailing_zeros() as usize;
-            used &= used - 1;
+        for x in set_bits(used) {
             let pair = |row: u64| ((row >> x) & 3) as u8;
             let mask = pair(r00) | pair(r10) << 2 | pair(r01) << 4 | pair(r11) << 6;
             let i = z * sz + y * sy + x;

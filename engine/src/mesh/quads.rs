@@ -8,6 +8,7 @@ use super::buffer::MeshBuffer;
 use super::components::COMPONENT;
 use super::input::{MeshInput, BORDER};
 use super::mesh_field::{Class, MaterialLut, Surface, ROW_MIXED};
+use super::set_bits::set_bits;
 use crate::vec3::{dot, sub};
 
 /// True when the rows `(y, z)` and the rows at the given (dy, dz) offsets are all inside or all
@@ -133,10 +134,7 @@ impl Quads<'_> {
             // rows) have no edge: skipped by the edge-row sets when columns fit in 64 rows, else
             // tested row by row.
             if let Some(&edge_rows) = self.edge_rows.get(z) {
-                let mut ys = edge_rows & core_rows;
-                while ys != 0 {
-                    let y = ys.trailing_zeros() as usize;
-                    ys &= ys - 1;
+                for y in set_bits(edge_rows & core_rows) {
                     self.emit_row([y, z], [near[y], near[y + 1], far[y]], core, out);
                 }
             } else {
@@ -165,10 +163,7 @@ impl Quads<'_> {
         let [_, sy, sz] = self.strides;
         let changes = [row ^ (row >> 1), row ^ up, row ^ ahead];
         for (a, &change) in changes.iter().enumerate() {
-            let mut edges = change & core;
-            while edges != 0 {
-                let x = edges.trailing_zeros() as usize;
-                edges &= edges - 1;
+            for x in set_bits(change & core) {
                 let in0 = (row >> x) & 1 == 1;
                 self.emit_edge(z * sz + y * sy + x, a, in0, out);
             }
