@@ -15,7 +15,8 @@
 //!
 //! Ratios are printed once (best of several interleaved rounds) before the criterion groups.
 //! `STRATA_KDTREE_PROFILE=ours|parry` (optionally `STRATA_KDTREE_SET=8³|32³`) casts the rays once
-//! with one side and exits, for `valgrind --tool=callgrind --toggle-collect='*cast_ours*'`;
+//! with one side and exits, for `valgrind --tool=callgrind --toggle-collect='*cast_ours*'`
+//! (`STRATA_KDTREE_REPEAT=N` casts them `N` times, for `perf record`);
 //! `STRATA_KDTREE_PROFILE=build` builds every tree once (`--toggle-collect='*build_ours*'`).
 
 mod common;
@@ -371,11 +372,18 @@ fn bench(c: &mut Criterion) {
             }
             let (trees, pmeshes) = built(set);
             let nrays: usize = set.rays.iter().map(Vec::len).sum();
-            let hits = if which == "parry" {
-                cast_parry(set, &pmeshes)
-            } else {
-                cast_ours(set, &trees)
-            };
+            let repeat = std::env::var("STRATA_KDTREE_REPEAT")
+                .ok()
+                .and_then(|v| v.parse::<usize>().ok())
+                .unwrap_or(1);
+            let mut hits = 0;
+            for _ in 0..repeat {
+                hits = if which == "parry" {
+                    cast_parry(set, &pmeshes)
+                } else {
+                    cast_ours(set, &trees)
+                };
+            }
             println!("{} {which}: {nrays} rays, {hits} hits", set.name);
         }
         return;
