@@ -49,6 +49,8 @@
 mod buffer;
 mod components;
 mod cube;
+#[cfg(test)]
+mod export_tests;
 pub(crate) mod gltf;
 mod input;
 #[cfg(test)]
