@@ -15,10 +15,13 @@
 //! `dir[axis]` picks the near child by index (`child + sign`), without a branch. Both child tests
 //! are as good as random, so a branch node branches on one of them only: the far child is written
 //! to the stack top every time and kept (the stack length grows by its test's result), then the walk
-//! descends into the near child, or pops at once when the ray misses it. An entry whose `t_lo` lies
-//! beyond the best hit so far is dropped when popped (early termination), and a popped segment is
-//! cut back to the best hit (the walk always pops after a leaf), so a branch never clips against
-//! it. The plane crossings are rounded floats,
+//! descends into the near child. When the ray misses the near child, the walk goes straight to the
+//! far one (when it is kept and starts within the best hit, as its pop would have checked) and pops
+//! only when both are missed: a pop's loads wait for the stack length, that is for the far test's
+//! float chain, while a branch lets the next node's load start on its prediction. An entry whose
+//! `t_lo` lies beyond the best hit so far is dropped when popped (early termination), and a popped
+//! segment is cut back to the best hit (the walk always pops after a leaf), so a branch never clips
+//! against it. The plane crossings are rounded floats,
 //! so each is widened before it bounds a segment: by [`SEGMENT_PAD`] times the largest `|t|` of the
 //! ray's segment in the tree bounds, one absolute pad per ray that is at least the relative pad of
 //! every crossing that matters. (The near test moves the pad to the other side: the bare crossing
@@ -231,19 +234,30 @@ impl RayWalk {
                 let t_in = (node.split(1 - n) - o) * ia - pad;
                 let near_ok = !(out < lo_near);
                 let far_ok = !(t_in > hi);
-                // The far child is written to the top slot every time and kept when it is visited,
-                // so the walk branches once per branch node, on the near test: when the near child
-                // is skipped, the far one (if kept) is popped at once below. The slot is free (`len`
-                // stays below the tree's depth), so the mask never wraps.
+                // The far child is written to the top slot every time and kept (the stack length
+                // grows by its test's result) when the near child is visited, so the walk branches
+                // once per branch node, on the near test. The slot is free (`len` stays below the
+                // tree's depth), so the mask never wraps. When the near child is skipped, the far
+                // one is taken at once if its pop would keep it (a second branch, on that path
+                // only), not popped: a pop's loads wait for `len`, so for the far test's float
+                // chain, while the branch lets the next node's load start on its prediction.
                 let slot = len % N;
+                let far_lo = max_of(lo, t_in);
                 stack_node[slot] = (child + 1 - n) as u32 | node.far_leaf_bit(n);
-                stack_lo[slot] = max_of(lo, t_in);
+                stack_lo[slot] = far_lo;
                 stack_hi[slot] = hi;
-                len += usize::from(far_ok);
                 if near_ok {
+                    len += usize::from(far_ok);
                     at = child + n;
                     at_leaf = node.child_is_leaf(n);
                     hi = min_of(hi, out + pad);
+                    continue;
+                }
+                if far_ok & (far_lo <= limit) {
+                    at = child + 1 - n;
+                    at_leaf = node.child_is_leaf(1 - n);
+                    (lo, hi) = (far_lo, min_of(hi, reach));
+                    lo_near = far_lo - pad;
                     continue;
                 }
             }
