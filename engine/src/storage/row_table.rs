@@ -193,8 +193,12 @@ impl RowTable {
         for z in lo[2]..hi[2] {
             let mut o = to.start + (z - lo[2]) * to.slab_stride;
             for y in lo[1]..hi[1] {
-                match self.stored(header(z * N + y)) {
-                    Ok(row) => {
+                let run = match self.stored(header(z * N + y)) {
+                    Ok(row) => row.run_over(x0, x1).ok_or(row),
+                    Err(m) => Ok(m),
+                };
+                match run {
+                    Err(row) => {
                         let slot = k % LAG;
                         if k >= LAG {
                             let a = at[slot];
@@ -204,7 +208,7 @@ impl RowTable {
                         at[slot] = o;
                         k += 1;
                     }
-                    Err(m) => copy_short(&mut to.out[o..o + len], &filled_row(m)[x0..x1]),
+                    Ok(m) => copy_short(&mut to.out[o..o + len], &filled_row(m)[x0..x1]),
                 }
                 o += to.row_stride;
             }
