@@ -185,8 +185,9 @@ impl RowTable {
         let len = x1 - x0;
         // Stored rows are assembled in a ring and copied out LAG stored rows later, when the
         // assembling stores have left the store buffer: copying a row out right after assembling
-        // it stalled on store forwarding (about half a box read).
-        const LAG: usize = 4;
+        // it stalled on store forwarding (about half a box read). Four rows measured best on AMD,
+        // two on the Intel Xeon (1, 3, 4, 8 and 16 slower there; docs/benchmarks.md).
+        const LAG: usize = 2;
         let mut ring: [RowBuf; LAG] = Default::default();
         let mut at = [0usize; LAG];
         let mut k = 0usize;
