@@ -13,7 +13,8 @@
 //!   2, best of three alternated rounds;
 //! - `read_row` and unaligned 48³ `read_box` time against the dense array on the 256×128×256
 //!   `canyons` world: best of interleaved rounds (strata, then the array, repeated), so load from
-//!   other processes hits both alike.
+//!   other processes hits both alike. `STRATA_BENCH_BOX_REPEAT=N` then reads the boxes N more times
+//!   (strata only), for `perf record`.
 
 mod common;
 
@@ -237,6 +238,7 @@ fn reads(c: &mut Criterion) {
         })
         .collect();
     read_figures(&grid, &dense, &positions, &boxes);
+    repeat_boxes(&grid, &boxes);
 
     let mut g = c.benchmark_group("read_row");
     g.throughput(Throughput::Elements(voxels));
@@ -349,6 +351,26 @@ fn read_figures(grid: &Grid, dense: &Dense, positions: &[ChunkPos], boxes: &[Vox
         ts.as_secs_f64() * 1e3,
         td.as_secs_f64() * 1e3,
         ts.as_secs_f64() / td.as_secs_f64()
+    );
+}
+
+/// `STRATA_BENCH_BOX_REPEAT=N`: read the boxes N more times (strata only), long enough for
+/// `perf record`, and print the time per pass.
+fn repeat_boxes(grid: &Grid, boxes: &[VoxelBox]) {
+    let Some(n) = std::env::var("STRATA_BENCH_BOX_REPEAT")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+    else {
+        return;
+    };
+    let mut out = vec![Voxel::AIR; 48 * 48 * 48];
+    let t = Instant::now();
+    for _ in 0..n {
+        boxes_strata(grid, boxes, &mut out);
+    }
+    println!(
+        "read_box repeated {n} times: strata {:.3} ms per pass",
+        t.elapsed().as_secs_f64() * 1e3 / f64::from(n.max(1))
     );
 }
 

@@ -185,16 +185,21 @@ impl RowTable {
         let len = x1 - x0;
         // Stored rows are assembled in a ring and copied out LAG stored rows later, when the
         // assembling stores have left the store buffer: copying a row out right after assembling
-        // it stalled on store forwarding (about half a box read).
-        const LAG: usize = 4;
+        // it stalled on store forwarding (about half a box read). Four rows measured best on AMD,
+        // two on the Intel Xeon (1, 3, 4, 8 and 16 slower there; docs/benchmarks.md).
+        const LAG: usize = 2;
         let mut ring: [RowBuf; LAG] = Default::default();
         let mut at = [0usize; LAG];
         let mut k = 0usize;
         for z in lo[2]..hi[2] {
             let mut o = to.start + (z - lo[2]) * to.slab_stride;
             for y in lo[1]..hi[1] {
-                match self.stored(header(z * N + y)) {
-                    Ok(row) => {
+                let run = match self.stored(header(z * N + y)) {
+                    Ok(row) => row.run_over(x0, x1).ok_or(row),
+                    Err(m) => Ok(m),
+                };
+                match run {
+                    Err(row) => {
                         let slot = k % LAG;
                         if k >= LAG {
                             let a = at[slot];
@@ -204,7 +209,7 @@ impl RowTable {
                         at[slot] = o;
                         k += 1;
                     }
-                    Err(m) => copy_short(&mut to.out[o..o + len], &filled_row(m)[x0..x1]),
+                    Ok(m) => copy_short(&mut to.out[o..o + len], &filled_row(m)[x0..x1]),
                 }
                 o += to.row_stride;
             }

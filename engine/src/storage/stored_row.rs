@@ -202,6 +202,20 @@ impl StoredRow {
         &out[..N]
     }
 
+    /// The material of voxels `x0..x1` of this row when they all lie in its prefix or its suffix
+    /// run (so a box read copies them from a static row), else `None`.
+    #[inline]
+    pub fn run_over(&self, x0: usize, x1: usize) -> Option<u8> {
+        let p = usize::from(self.prefix_len);
+        if x1 <= p {
+            Some(self.prefix)
+        } else if x0 >= p + usize::from(self.middle_len) {
+            Some(self.suffix)
+        } else {
+            None
+        }
+    }
+
     /// The voxel at `x` of this row.
     #[inline]
     pub fn voxel_at(&self, cells: &[Voxel], x: usize) -> Voxel {
@@ -324,6 +338,16 @@ mod tests {
         assert_eq!(stored.assemble::<N>(&cells, &mut buf), row);
         for (x, v) in row.iter().enumerate() {
             assert_eq!(stored.voxel_at(&cells, x), *v);
+        }
+        // A part inside one run is that run's static row; one that touches the middle is not.
+        let (p, e) = (p, p + usize::from(stored.middle_len));
+        for x0 in 0..N {
+            for x1 in x0 + 1..=N {
+                match stored.run_over(x0, x1) {
+                    Some(m) => assert!(row[x0..x1] == filled_row(m)[..x1 - x0]),
+                    None => assert!(x1 > p && x0 < e, "{x0}..{x1} is inside a run"),
+                }
+            }
         }
         let mut counts = [0u64; MATERIAL_COUNT];
         stored.count_materials(&cells, N, 3, &mut counts);
