@@ -194,12 +194,13 @@ impl RowTable {
         for z in lo[2]..hi[2] {
             let mut o = to.start + (z - lo[2]) * to.slab_stride;
             for y in lo[1]..hi[1] {
-                let run = match self.stored(header(z * N + y)) {
-                    Ok(row) => row.run_over(x0, x1).ok_or(row),
-                    Err(m) => Ok(m),
-                };
-                match run {
-                    Err(row) => {
+                // As `stored`: `Err(m)` when the part is a run of material `m` (a packed row, or
+                // a part inside a stored row's prefix or suffix run), else the row to assemble.
+                let part = self
+                    .stored(header(z * N + y))
+                    .and_then(|row| row.run_over(x0, x1).map_or(Ok(row), Err));
+                match part {
+                    Ok(row) => {
                         let slot = k % LAG;
                         if k >= LAG {
                             let a = at[slot];
@@ -209,7 +210,7 @@ impl RowTable {
                         at[slot] = o;
                         k += 1;
                     }
-                    Ok(m) => copy_short(&mut to.out[o..o + len], &filled_row(m)[x0..x1]),
+                    Err(m) => copy_short(&mut to.out[o..o + len], &filled_row(m)[x0..x1]),
                 }
                 o += to.row_stride;
             }
